@@ -1,0 +1,70 @@
+// The one database connection of this process: PGlite in the data directory by default, PostgreSQL when
+// DATABASE_URL is set. Opened lazily (next build imports routes and must not open it) and kept on a
+// globalThis symbol, because Next evaluates this module once per bundle.
+import type { PGlite } from "@electric-sql/pglite";
+import type { Pool } from "pg";
+import { PrismaClient } from "./generated/client";
+import { dataDir, databaseKind, databaseUrl, type DatabaseKind } from "../config";
+import { openPGlite } from "./pglite-store";
+
+export type Database = {
+  kind: DatabaseKind;
+  prisma: PrismaClient;
+  /** The raw driver, for the migrator and health checks. */
+  pglite?: PGlite;
+  pool?: Pool;
+  close(): Promise<void>;
+};
+
+const KEY = Symbol.for("parley.database");
+type Holder = { [KEY]?: Promise<Database> };
+const holder = globalThis as Holder;
+
+export async function openDatabase(opts: { url?: string; dir?: string } = {}): Promise<Database> {
+  const url = opts.url ?? databaseUrl();
+  if (url) {
+    const pg = await import("pg");
+    const { PrismaPg } = await import("@prisma/adapter-pg");
+    const pool = new pg.default.Pool({ connectionString: url, max: Number(process.env.PARLEY_DB_POOL_SIZE || 10) });
+    pool.on("error", (err) => console.error("[db] idle client error:", err.message));
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      kind: "postgresql",
+      prisma,
+      pool,
+      async close() {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+  const pglite = await openPGlite(opts.dir ?? dataDir());
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    kind: "pglite",
+    prisma,
+    pglite,
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+/** The process-wide database, opened on first use. */
+export function database(): Promise<Database> {
+  if (!holder[KEY]) {
+    holder[KEY] = openDatabase().catch((err) => {
+      delete holder[KEY];
+      throw err;
+    });
+  }
+  return holder[KEY];
+}
+
+export async function db(): Promise<PrismaClient> {
+  return (await database()).prisma;
+}
+
+export { databaseKind };

@@ -1,0 +1,61 @@
+// Opens the embedded PGlite database in the data directory, guarded by a lock file: PGlite does not
+// lock its directory itself, and two processes writing one directory corrupt it.
+import fs from "node:fs";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+
+export class DataDirLockedError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The data directory ${dir} is in use by another Parley process (pid ${pid}). ` +
+        `Stop it, or point PARLEY_DATA_DIR at another directory.`,
+    );
+    this.name = "DataDirLockedError";
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes `<dir>/parley.lock` for this process; a lock left by a dead process is taken over. */
+export function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const lockPath = path.join(dir, "parley.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+      const release = () => {
+        try {
+          if (fs.readFileSync(lockPath, "utf8") === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+      process.once("exit", release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const pid = Number(fs.readFileSync(lockPath, "utf8").trim());
+      if (pid === process.pid) return () => {};
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) throw new DataDirLockedError(dir, pid);
+      fs.unlinkSync(lockPath); // stale: its process is gone
+    }
+  }
+  throw new Error(`Could not take the lock on ${dir}`);
+}
+
+export async function openPGlite(dir: string): Promise<PGlite> {
+  lockDataDir(dir);
+  const dbDir = path.join(dir, "pglite");
+  fs.mkdirSync(dbDir, { recursive: true });
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = new PGlite(dbDir);
+  await db.waitReady;
+  return db;
+}

@@ -1,0 +1,91 @@
+// Secret encryption at rest: AES-256-GCM under one master key, from PARLEY_SECRET_KEY or, when unset,
+// a key generated on first start into the data directory (mode 0600). Ciphertexts are
+// "v1:<iv>:<tag>:<data>" in base64url. A wrong key fails authentication: an error, never garbage.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export class SecretKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SecretKeyError";
+  }
+}
+
+export class DecryptError extends Error {
+  constructor() {
+    super("This secret cannot be decrypted with the current PARLEY_SECRET_KEY (wrong key, or the value was altered).");
+    this.name = "DecryptError";
+  }
+}
+
+export const KEY_FILE = "secret.key";
+
+/** Parses a 32-byte key given as 64 hex characters or base64/base64url. */
+export function parseKey(text: string): Buffer {
+  const t = text.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, "hex") : Buffer.from(t, "base64url");
+  if (key.length !== 32) {
+    throw new SecretKeyError(
+      "PARLEY_SECRET_KEY must be 32 random bytes, as 64 hex characters or base64 " +
+        "(for example the output of `openssl rand -base64 32`).",
+    );
+  }
+  return key;
+}
+
+export type KeySource = "env" | "file" | "generated";
+
+/**
+ * Loads the master key. `allowGenerate` is false when the database already holds secrets: a fresh key
+ * could never decrypt them, so the caller gets a clear error instead of a new key.
+ */
+export function loadMasterKey(dir: string, allowGenerate: boolean): { key: Buffer; source: KeySource } {
+  const fromEnv = process.env.PARLEY_SECRET_KEY;
+  if (fromEnv && fromEnv.trim()) return { key: parseKey(fromEnv), source: "env" };
+  const file = path.join(dir, KEY_FILE);
+  if (fs.existsSync(file)) return { key: parseKey(fs.readFileSync(file, "utf8")), source: "file" };
+  if (!allowGenerate) {
+    throw new SecretKeyError(
+      `This database holds secrets encrypted with a key that is not here: set PARLEY_SECRET_KEY ` +
+        `or restore ${KEY_FILE} into the data directory.`,
+    );
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  const key = crypto.randomBytes(32);
+  fs.writeFileSync(file, key.toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+  return { key, source: "generated" };
+}
+
+export function encryptWith(key: Buffer, plaintext: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
+  const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  const b = (x: Buffer) => x.toString("base64url");
+  return `v1:${b(iv)}:${b(cipher.getAuthTag())}:${b(data)}`;
+}
+
+export function decryptWith(key: Buffer, ciphertext: string): string {
+  const [version, iv, tag, data] = ciphertext.split(":");
+  if (version !== "v1" || !iv || !tag || data === undefined) throw new DecryptError();
+  try {
+    const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    throw new DecryptError();
+  }
+}
+
+/** A sub-key for another purpose (the session-signing secret), so operators manage one key only. */
+export function deriveKey(key: Buffer, purpose: string): string {
+  return Buffer.from(crypto.hkdfSync("sha256", key, Buffer.alloc(0), `parley:${purpose}`, 32)).toString("base64url");
+}
+
+/** "sk-...9f3a": enough to recognise a key, never enough to use it. */
+export function maskSecret(secret: string): string {
+  const s = secret.trim();
+  if (s.length <= 8) return "…";
+  const prefix = s.match(/^[a-zA-Z]{2,4}-/)?.[0] ?? "";
+  return `${prefix}...${s.slice(-4)}`;
+}

@@ -1,0 +1,29 @@
+// What must hold before the first request: the database is open and migrated, and the secret key is
+// the one this database's secrets were written with. Memoised per process; instrumentation.ts runs it
+// at boot and exits on failure, and routes await it so they never see a half-started app.
+import { database } from "./db/client";
+import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
+import { initKeyring } from "./security/keyring";
+
+const KEY = Symbol.for("parley.startup");
+type Holder = { [KEY]?: Promise<void> };
+const holder = globalThis as Holder;
+
+async function start(): Promise<void> {
+  const db = await database();
+  let result: MigrationResult;
+  if (db.pglite) result = await migratePGlite(db.pglite);
+  else result = await migratePostgres(db.pool!);
+  if (result.applied.length) console.log(`[migrate] applied ${result.applied.join(", ")}`);
+  await initKeyring(db.prisma);
+}
+
+export function ready(): Promise<void> {
+  if (!holder[KEY]) {
+    holder[KEY] = start().catch((err) => {
+      delete holder[KEY];
+      throw err;
+    });
+  }
+  return holder[KEY];
+}
