@@ -2,7 +2,7 @@
 import path from "node:path";
 
 export function dataDir(): string {
-  return path.resolve(process.env.PARLEY_DATA_DIR || "./data");
+  return path.resolve(/* turbopackIgnore: true */ process.env.PARLEY_DATA_DIR || "./data");
 }
 
 export type DatabaseKind = "pglite" | "postgresql";

@@ -27,3 +27,13 @@ export function ready(): Promise<void> {
   }
   return holder[KEY];
 }
+
+/** For instrumentation.ts: start, or stop the process with the reason (not a server answering 500s). */
+export async function bootOrExit(): Promise<void> {
+  try {
+    await ready();
+  } catch (err) {
+    console.error(`\nParley cannot start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}

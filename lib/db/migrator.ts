@@ -40,13 +40,13 @@ const INSERT_RECORD = `INSERT INTO "_prisma_migrations"
   VALUES ($1, $2, now(), $3, NULL, NULL, $4, 1)`;
 
 export function migrationsDir(): string {
-  return path.resolve(process.env.PARLEY_MIGRATIONS_DIR || "prisma/migrations");
+  return path.resolve(/* turbopackIgnore: true */ process.env.PARLEY_MIGRATIONS_DIR || "prisma/migrations");
 }
 
 export function readMigrations(dir = migrationsDir()): Migration[] {
-  if (!fs.existsSync(dir)) throw new MigrationError(`No migrations directory at ${dir}`);
+  if (!fs.existsSync(/* turbopackIgnore: true */ dir)) throw new MigrationError(`No migrations directory at ${dir}`);
   return fs
-    .readdirSync(dir, { withFileTypes: true })
+    .readdirSync(/* turbopackIgnore: true */ dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, "migration.sql")))
     .map((e) => e.name)
     .sort()

@@ -1,0 +1,66 @@
+"use server";
+// Account actions: first-run setup, sign in, sign out, join through an invite.
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { runAction, type ActionState } from "@/lib/actions";
+import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/accounts";
+import { requireUser } from "@/lib/auth/session";
+import { acceptInvite, inspectInvite } from "@/lib/teams/invites";
+import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
+import { rememberTeam } from "@/lib/teams/switch";
+import { parseForm } from "@/lib/validation";
+
+export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const state = await runAction(async () => {
+    const input = parseForm(setupSchema, form);
+    const { teamId } = await createFirstAdmin(input, await headers());
+    await rememberTeam(teamId);
+  }, form);
+  if (state.ok) redirect("/chat");
+  return state;
+}
+
+export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const state = await runAction(async () => {
+    await signIn(parseForm(signInSchema, form), await headers());
+  }, form);
+  if (state.ok) redirect(safeNext(form.get("next")));
+  return state;
+}
+
+export async function signOutAction(): Promise<void> {
+  await signOut(await headers());
+  redirect("/sign-in");
+}
+
+/** New account through an invite link: create the account, then join the team. */
+export async function joinWithNewAccountAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const token = String(form.get("token") ?? "");
+  const state = await runAction(async () => {
+    const input = parseForm(signUpSchema, form);
+    const status = await inspectInvite(token);
+    if (!status.ok) return { ok: false, status: 410, message: status.message };
+    const { userId } = await signUp(input, await headers());
+    const { teamId } = await acceptInvite(userId, token);
+    await rememberTeam(teamId);
+  }, form);
+  if (state.ok) redirect("/chat");
+  return state;
+}
+
+/** A signed-in user accepts an invite into another team. */
+export async function joinAsCurrentUserAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const token = String(form.get("token") ?? "");
+  const state = await runAction(async () => {
+    const user = await requireUser();
+    const { teamId } = await acceptInvite(user.id, token);
+    await rememberTeam(teamId);
+  });
+  if (state.ok) redirect("/chat");
+  return state;
+}
+
+function safeNext(value: FormDataEntryValue | null): string {
+  const next = typeof value === "string" ? value : "";
+  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/chat";
+}

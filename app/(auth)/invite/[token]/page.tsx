@@ -1,0 +1,53 @@
+import Link from "next/link";
+import { JoinAsCurrentUserForm, JoinWithNewAccountForm } from "@/components/auth/join-forms";
+import { currentUser } from "@/lib/auth/session";
+import { inspectInvite } from "@/lib/teams/invites";
+import { joinAsCurrentUserAction, joinWithNewAccountAction } from "../../actions";
+
+export const metadata = { title: "Join a team" };
+export const dynamic = "force-dynamic";
+
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const status = await inspectInvite(token);
+  if (!status.ok) {
+    return (
+      <>
+        <h1 className="mb-3 text-lg font-semibold">Invite link not usable</h1>
+        <p role="alert" className="text-sm text-zinc-700 dark:text-zinc-300">
+          {status.message}
+        </p>
+        <Link href="/sign-in" className="mt-4 inline-block text-sm text-accent underline">
+          Go to sign in
+        </Link>
+      </>
+    );
+  }
+  const user = await currentUser();
+  return (
+    <>
+      <h1 className="mb-1 text-lg font-semibold">Join {status.teamName}</h1>
+      <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">
+        You are invited as {status.role === "admin" ? "an admin" : "a member"}. The link expires{" "}
+        {status.expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}.
+      </p>
+      {user ? (
+        <>
+          <p className="mb-3 text-sm">Signed in as {user.email}.</p>
+          <JoinAsCurrentUserForm action={joinAsCurrentUserAction} token={token} teamName={status.teamName} />
+        </>
+      ) : (
+        <>
+          <JoinWithNewAccountForm action={joinWithNewAccountAction} token={token} teamName={status.teamName} />
+          <p className="mt-4 text-xs text-zinc-500">
+            Already have an account?{" "}
+            <Link className="text-accent underline" href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>
+              Sign in first
+            </Link>
+            , then open this link again.
+          </p>
+        </>
+      )}
+    </>
+  );
+}

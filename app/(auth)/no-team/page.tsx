@@ -1,0 +1,27 @@
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/session";
+import { teamsOf } from "@/lib/teams/context";
+import { signOutAction } from "../actions";
+import { Button } from "@/components/ui/button";
+
+export const metadata = { title: "No team" };
+export const dynamic = "force-dynamic";
+
+export default async function NoTeamPage() {
+  const user = await currentUser();
+  if (!user) redirect("/sign-in");
+  if ((await teamsOf(user.id)).length) redirect("/chat");
+  return (
+    <>
+      <h1 className="mb-2 text-lg font-semibold">You are not in a team</h1>
+      <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
+        Signed in as {user.email}. Ask an admin for an invite link and open it to join their team.
+      </p>
+      <form action={signOutAction}>
+        <Button type="submit" variant="secondary">
+          Sign out
+        </Button>
+      </form>
+    </>
+  );
+}

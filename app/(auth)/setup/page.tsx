@@ -1,0 +1,18 @@
+import { redirect } from "next/navigation";
+import { SetupForm } from "@/components/auth/setup-form";
+import { needsSetup } from "@/lib/teams/setup";
+import { setupAction } from "../actions";
+
+export const metadata = { title: "Set up" };
+export const dynamic = "force-dynamic";
+
+export default async function SetupPage() {
+  if (!(await needsSetup())) redirect("/sign-in");
+  return (
+    <>
+      <h1 className="mb-1 text-lg font-semibold">Welcome to Parley</h1>
+      <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">Create the first admin account and name your team.</p>
+      <SetupForm action={setupAction} />
+    </>
+  );
+}

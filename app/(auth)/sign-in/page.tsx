@@ -1,0 +1,21 @@
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { currentUser } from "@/lib/auth/session";
+import { needsSetup } from "@/lib/teams/setup";
+import { signInAction } from "../actions";
+
+export const metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  if (await needsSetup()) redirect("/setup");
+  if (await currentUser()) redirect("/chat");
+  const { next } = await searchParams;
+  return (
+    <>
+      <h1 className="mb-5 text-lg font-semibold">Sign in</h1>
+      <SignInForm action={signInAction} next={next} />
+      <p className="mt-4 text-xs text-zinc-500">New here? Ask an admin of your team for an invite link.</p>
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import { adminPage } from "@/lib/auth/page-guards";
+import { listOpenInvites } from "@/lib/teams/invites";
+import { listMembers } from "@/lib/teams/members";
+import { MembersTable } from "@/components/admin/members-table";
+import { InvitePanel } from "@/components/admin/invite-panel";
+import { changeRoleAction, createInviteAction, removeMemberAction, revokeInviteAction } from "../actions";
+
+export const metadata = { title: "Members" };
+
+export default async function MembersPage() {
+  const ctx = await adminPage("/admin/members");
+  const [members, invites] = await Promise.all([listMembers(ctx.team.id), listOpenInvites(ctx)]);
+  return (
+    <div className="flex flex-col gap-10">
+      <section aria-labelledby="members-heading">
+        <h1 id="members-heading" className="mb-3 text-lg font-semibold">
+          Members
+        </h1>
+        <MembersTable members={members} currentUserId={ctx.user.id} changeRole={changeRoleAction} remove={removeMemberAction} />
+      </section>
+      <section aria-labelledby="invites-heading">
+        <h2 id="invites-heading" className="mb-3 text-lg font-semibold">
+          Invite people
+        </h2>
+        <InvitePanel invites={invites} create={createInviteAction} revoke={revokeInviteAction} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { redirect } from "next/navigation";
+import { adminPage } from "@/lib/auth/page-guards";
+
+export default async function AdminHome() {
+  await adminPage("/admin");
+  redirect("/admin/members");
+}

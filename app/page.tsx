@@ -1,0 +1,10 @@
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/session";
+import { needsSetup } from "@/lib/teams/setup";
+
+export const dynamic = "force-dynamic";
+
+export default async function Home() {
+  if (await needsSetup()) redirect("/setup");
+  redirect((await currentUser()) ? "/chat" : "/sign-in");
+}

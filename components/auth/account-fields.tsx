@@ -1,0 +1,24 @@
+"use client";
+// Name, email and password fields shared by the setup and invite sign-up forms.
+import type { ActionState } from "@/lib/actions";
+import { Field } from "../ui/field";
+
+export function AccountFields({ state }: { state: ActionState }) {
+  return (
+    <>
+      <Field label="Your name" name="name" autoComplete="name" required maxLength={100} defaultValue={state.values?.name} error={state.fields?.name} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={state.values?.email} error={state.fields?.email} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        maxLength={128}
+        hint="At least 8 characters."
+        error={state.fields?.password}
+      />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+// The signed-in frame: sidebar (team switcher, new chat, chat list, admin link, account) and the main area.
+import Link from "next/link";
+import { LogOut, MessageSquarePlus, MessagesSquare, Settings } from "lucide-react";
+import type { ChatSummary } from "@/lib/chat/chats";
+import type { TeamContext } from "@/lib/teams/context";
+import { SidebarFrame } from "./mobile-sidebar";
+import { TeamSwitcher } from "./team-switcher";
+import { ThemeToggle } from "./theme-toggle";
+import { ChatList } from "./chat-list";
+
+export type ShellActions = {
+  switchTeam: (teamId: string) => Promise<void>;
+  newChat: () => Promise<void>;
+  signOut: () => Promise<void>;
+};
+
+export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; chats: ChatSummary[]; actions: ShellActions; children: React.ReactNode }) {
+  const isAdmin = ctx.team.role === "admin";
+  return (
+    <div className="flex h-dvh overflow-hidden">
+      <SidebarFrame>
+        <div className="flex items-center gap-2 px-4 pb-2 pt-4 text-base font-semibold">
+          <MessagesSquare className="size-5 text-accent" aria-hidden /> Parley
+        </div>
+        <div className="px-4 py-2">
+          <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />
+          {ctx.teams.some((t) => t.role === "admin") && (
+            <Link href="/teams/new" className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400">
+              Create a team
+            </Link>
+          )}
+        </div>
+        <form action={actions.newChat} className="px-4 py-2">
+          <button
+            type="submit"
+            className="flex h-9 w-full items-center justify-center gap-2 rounded-md bg-accent text-sm font-medium text-white hover:bg-accent-strong"
+          >
+            <MessageSquarePlus className="size-4" aria-hidden /> New chat
+          </button>
+        </form>
+        <nav aria-label="Chats" className="min-h-0 flex-1 overflow-y-auto px-2 py-2">
+          <ChatList chats={chats} />
+        </nav>
+        <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
+          {isAdmin && (
+            <Link href="/admin" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+              <Settings className="size-4" aria-hidden /> Admin
+            </Link>
+          )}
+          <div className="flex items-center gap-1 px-2 pt-1">
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium">{ctx.user.name}</p>
+              <p className="truncate text-xs text-zinc-500">{ctx.user.email}</p>
+            </div>
+            <ThemeToggle />
+            <form action={actions.signOut}>
+              <button type="submit" className="rounded-md p-2 text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800" aria-label="Sign out" title="Sign out">
+                <LogOut className="size-4" aria-hidden />
+              </button>
+            </form>
+          </div>
+        </div>
+      </SidebarFrame>
+      <main className="min-w-0 flex-1 overflow-y-auto">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+"use client";
+// Light / dark switch, remembered in a cookie so the server renders the right theme.
+import { Moon, Sun } from "lucide-react";
+
+export function ThemeToggle() {
+  function toggle() {
+    const root = document.documentElement;
+    const dark = !root.classList.contains("dark");
+    root.classList.toggle("dark", dark);
+    root.dataset.theme = dark ? "dark" : "light";
+    document.cookie = `parley_theme=${dark ? "dark" : "light"}; path=/; max-age=31536000; samesite=lax`;
+  }
+  return (
+    <button type="button" onClick={toggle} className="rounded-md p-2 text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800" aria-label="Toggle dark mode">
+      <Sun className="hidden size-4 dark:block" aria-hidden />
+      <Moon className="size-4 dark:hidden" aria-hidden />
+    </button>
+  );
+}

@@ -1,0 +1,15 @@
+"use client";
+// A submit button that shows progress while its form's action runs.
+import { useFormStatus } from "react-dom";
+import { Loader2 } from "lucide-react";
+import { Button, type ButtonProps } from "./button";
+
+export function SubmitButton({ children, pendingText, ...props }: ButtonProps & { pendingText?: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <Button type="submit" disabled={pending || props.disabled} aria-busy={pending || undefined} {...props}>
+      {pending && <Loader2 className="size-4 animate-spin" aria-hidden />}
+      {pending && pendingText ? pendingText : children}
+    </Button>
+  );
+}

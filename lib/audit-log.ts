@@ -1,0 +1,12 @@
+// Reading the audit log of a team, newest first, in pages.
+import { db } from "./db/client";
+
+export async function listAuditEvents(teamId: string, opts: { before?: Date; limit?: number } = {}) {
+  const prisma = await db();
+  return prisma.auditEvent.findMany({
+    where: { teamId, ...(opts.before ? { createdAt: { lt: opts.before } } : {}) },
+    include: { actor: { select: { name: true, email: true } } },
+    orderBy: { createdAt: "desc" },
+    take: opts.limit ?? 100,
+  });
+}

@@ -1,0 +1,48 @@
+// The better-auth instance (email and password), built after start-up because its signing secret is
+// derived from the master key. Sign-up is only reachable from server code (first-admin setup and
+// invites); app/api/auth refuses it over HTTP.
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { nextCookies } from "better-auth/next-js";
+import { db } from "../db/client";
+import { publicUrl } from "../config";
+import { authSecret } from "../security/keyring";
+import { ready } from "../startup";
+
+async function build() {
+  await ready();
+  const prisma = await db();
+  const url = publicUrl();
+  return betterAuth({
+    appName: "Parley",
+    secret: authSecret(),
+    // With no PARLEY_URL, trust whichever local address the person opened (localhost or 127.0.0.1).
+    baseURL: url ?? {
+      allowedHosts: ["localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*", "[::1]", "[::1]:*"],
+      fallback: "http://localhost:3000",
+      protocol: "http",
+    },
+    database: prismaAdapter(prisma, { provider: "postgresql" }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    rateLimit: { enabled: true, window: 60, max: 100 },
+    telemetry: { enabled: false },
+    plugins: [nextCookies()],
+  });
+}
+
+export type Auth = Awaited<ReturnType<typeof build>>;
+
+const KEY = Symbol.for("parley.auth");
+type Holder = { [KEY]?: Promise<Auth> };
+const holder = globalThis as Holder;
+
+export function getAuth(): Promise<Auth> {
+  if (!holder[KEY]) {
+    holder[KEY] = build().catch((err) => {
+      delete holder[KEY];
+      throw err;
+    });
+  }
+  return holder[KEY];
+}

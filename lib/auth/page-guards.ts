@@ -1,0 +1,20 @@
+// Guards for pages: the same server-side checks as routes, answered the way a page should: signed
+// out -> the sign-in page, not an admin -> 403 page, no such thing -> 404 page.
+import { forbidden, notFound, redirect } from "next/navigation";
+import { AppError } from "../errors";
+import { requireAdmin, requireTeam, type TeamContext } from "../teams/context";
+
+async function guard(fn: () => Promise<TeamContext>, path: string): Promise<TeamContext> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err.status === 401) redirect(`/sign-in?next=${encodeURIComponent(path)}`);
+    if (err.status === 403) forbidden();
+    if (err.status === 404 && err.message.startsWith("You are not a member")) redirect("/no-team");
+    notFound();
+  }
+}
+
+export const teamPage = (path: string) => guard(() => requireTeam(), path);
+export const adminPage = (path: string) => guard(() => requireAdmin(), path);

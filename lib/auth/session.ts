@@ -1,0 +1,20 @@
+// Who is calling: the signed-in user from the session cookie, checked on the server every time.
+import { headers } from "next/headers";
+import { Unauthorized } from "../errors";
+import { getAuth } from "./auth";
+
+export type SessionUser = { id: string; name: string; email: string };
+
+export async function currentUser(): Promise<SessionUser | null> {
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers: await headers() });
+  if (!session) return null;
+  const { id, name, email } = session.user;
+  return { id, name, email };
+}
+
+export async function requireUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) throw Unauthorized();
+  return user;
+}

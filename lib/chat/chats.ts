@@ -1,0 +1,44 @@
+// Chats of a user in a team: list (newest first), create, read, rename, delete. A chat is visible
+// only to its owner and only in its team; anything else is 404.
+import { z } from "zod";
+import { db } from "../db/client";
+import { NotFound } from "../errors";
+import type { TeamContext } from "../teams/context";
+
+export const renameChatSchema = z.object({ title: z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.") });
+
+export type ChatSummary = { id: string; title: string | null; updatedAt: Date };
+
+export async function listChats(ctx: TeamContext, limit = 100): Promise<ChatSummary[]> {
+  const prisma = await db();
+  return prisma.chat.findMany({
+    where: { teamId: ctx.team.id, userId: ctx.user.id },
+    select: { id: true, title: true, updatedAt: true },
+    orderBy: { updatedAt: "desc" },
+    take: limit,
+  });
+}
+
+export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
+  const prisma = await db();
+  return prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id }, select: { id: true } });
+}
+
+export async function getChat(ctx: TeamContext, chatId: string) {
+  const prisma = await db();
+  const chat = await prisma.chat.findFirst({ where: { id: chatId, teamId: ctx.team.id, userId: ctx.user.id } });
+  if (!chat) throw NotFound("No such chat.");
+  return chat;
+}
+
+export async function renameChat(ctx: TeamContext, chatId: string, title: string): Promise<void> {
+  const prisma = await db();
+  const res = await prisma.chat.updateMany({ where: { id: chatId, teamId: ctx.team.id, userId: ctx.user.id }, data: { title } });
+  if (res.count !== 1) throw NotFound("No such chat.");
+}
+
+export async function deleteChat(ctx: TeamContext, chatId: string): Promise<void> {
+  const prisma = await db();
+  const res = await prisma.chat.deleteMany({ where: { id: chatId, teamId: ctx.team.id, userId: ctx.user.id } });
+  if (res.count !== 1) throw NotFound("No such chat.");
+}

@@ -1,0 +1,27 @@
+// Typed errors with a code and an HTTP status; lib/http.ts turns them into responses in one place.
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly fieldErrors?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const Unauthorized = (message = "Sign in to continue.") => new AppError("Unauthorized", 401, message);
+export const Forbidden = (message = "Only team admins can do this.") => new AppError("Forbidden", 403, message);
+/** Also for things of another team: 404, so ids do not leak. */
+export const NotFound = (message = "Not found.") => new AppError("NotFound", 404, message);
+export const Conflict = (message: string, fieldErrors?: Record<string, string>) =>
+  new AppError("Conflict", 409, message, fieldErrors);
+export const Invalid = (message: string, fieldErrors?: Record<string, string>) =>
+  new AppError("InvalidInput", 400, message, fieldErrors);
+export const TooMany = (message: string, retryAfterSeconds?: number) =>
+  Object.assign(new AppError("RateLimited", 429, message), { retryAfterSeconds });
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

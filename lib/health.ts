@@ -1,0 +1,25 @@
+// The health report: version, database kind, migrations applied; unhealthy when the database does
+// not answer.
+import pkg from "../package.json";
+import { database } from "./db/client";
+import { appliedMigrations } from "./db/migrator";
+
+export type Health = { ok: boolean; version: string; database: string; migrations: string[]; error?: string };
+
+export async function health(): Promise<Health> {
+  let kind = process.env.DATABASE_URL ? "postgresql" : "pglite";
+  try {
+    const db = await database();
+    kind = db.kind;
+    const query = async (sql: string) =>
+      db.pglite ? (await db.pglite.query<{ migration_name: string }>(sql)).rows : (await db.pool!.query(sql)).rows;
+    const migrations = await withTimeout(appliedMigrations(query), 5000);
+    return { ok: true, version: pkg.version, database: kind, migrations };
+  } catch (err) {
+    return { ok: false, version: pkg.version, database: kind, migrations: [], error: `Database unreachable: ${(err as Error).message}` };
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
+}

@@ -1,0 +1,33 @@
+// Errors to HTTP responses, in one place: AppError keeps its status and code; anything else is a 500
+// whose details go to the server log, never to the client.
+import { ZodError } from "zod";
+import { AppError } from "./errors";
+import { zodFieldErrors } from "./validation";
+
+export function errorResponse(err: unknown): Response {
+  if (err instanceof ZodError) {
+    return Response.json({ error: { code: "InvalidInput", message: "Invalid request.", fields: zodFieldErrors(err) } }, { status: 400 });
+  }
+  if (err instanceof AppError) {
+    const headers: Record<string, string> = {};
+    const retry = (err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retry) headers["Retry-After"] = String(retry);
+    return Response.json(
+      { error: { code: err.code, message: err.message, ...(err.fieldErrors ? { fields: err.fieldErrors } : {}) } },
+      { status: err.status, headers },
+    );
+  }
+  console.error("[http] unexpected error:", err);
+  return Response.json({ error: { code: "Internal", message: "Something went wrong on the server." } }, { status: 500 });
+}
+
+/** Wraps a route handler so thrown errors become responses. */
+export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>) {
+  return async (...args: A): Promise<Response> => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}

@@ -1,0 +1,47 @@
+// The team a request acts in: the user's chosen team (a cookie, re-checked against memberships on
+// every request) or their first one. requireAdmin is the server-side gate for every admin page,
+// route and action.
+import { cookies } from "next/headers";
+import { db } from "../db/client";
+import type { TeamRole } from "../db/generated/client";
+import { Forbidden, NotFound } from "../errors";
+import { requireUser, type SessionUser } from "../auth/session";
+
+export const TEAM_COOKIE = "parley_team";
+
+export type TeamSummary = { id: string; name: string; role: TeamRole };
+export type TeamContext = { user: SessionUser; team: TeamSummary; teams: TeamSummary[] };
+
+export async function teamsOf(userId: string): Promise<TeamSummary[]> {
+  const prisma = await db();
+  const rows = await prisma.membership.findMany({
+    where: { userId },
+    include: { team: { select: { id: true, name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((m) => ({ id: m.team.id, name: m.team.name, role: m.role }));
+}
+
+/**
+ * The team to act in: `teamId` when a route names one (404 unless the caller is a member, whether
+ * or not it exists), else the user's chosen team from the cookie, else their first team.
+ */
+export async function requireTeam(teamId?: string): Promise<TeamContext> {
+  const user = await requireUser();
+  const teams = await teamsOf(user.id);
+  if (teamId !== undefined) {
+    const team = teams.find((t) => t.id === teamId);
+    if (!team) throw NotFound();
+    return { user, team, teams };
+  }
+  if (!teams.length) throw NotFound("You are not a member of any team.");
+  const chosen = (await cookies()).get(TEAM_COOKIE)?.value;
+  const team = teams.find((t) => t.id === chosen) ?? teams[0];
+  return { user, team, teams };
+}
+
+export async function requireAdmin(teamId?: string): Promise<TeamContext> {
+  const ctx = await requireTeam(teamId);
+  if (ctx.team.role !== "admin") throw Forbidden();
+  return ctx;
+}

@@ -1,0 +1,96 @@
+// Invite links: no mail server needed. The link carries a random token; only its sha256 is stored.
+// Links expire and work once; accepting one is a single conditional update, so two people racing
+// for one link cannot both join.
+import crypto from "node:crypto";
+import { z } from "zod";
+import { db } from "../db/client";
+import type { TeamRole } from "../db/generated/client";
+import { AppError, Conflict, NotFound } from "../errors";
+import { audit } from "../audit";
+import type { TeamContext } from "./context";
+
+export const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
+
+export const createInviteSchema = z.object({
+  role: z.enum(["member", "admin"], { error: "Choose member or admin." }),
+  days: z.coerce
+    .number()
+    .refine((d) => (INVITE_TTL_CHOICES as readonly number[]).includes(d), "Choose 1, 7 or 30 days."),
+});
+
+const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+
+export type InviteStatus =
+  | { ok: true; teamId: string; teamName: string; role: TeamRole; expiresAt: Date }
+  | { ok: false; reason: "invalid" | "used" | "expired" | "revoked"; message: string };
+
+const MESSAGES = {
+  invalid: "This invite link is not valid. Ask an admin of the team for a new one.",
+  used: "This invite link has already been used. Ask an admin of the team for a new one.",
+  expired: "This invite link has expired. Ask an admin of the team for a new one.",
+  revoked: "This invite link was revoked. Ask an admin of the team for a new one.",
+} as const;
+
+const fail = (reason: keyof typeof MESSAGES): InviteStatus => ({ ok: false, reason, message: MESSAGES[reason] });
+
+export async function createInvite(ctx: TeamContext, input: z.infer<typeof createInviteSchema>) {
+  const prisma = await db();
+  const token = crypto.randomBytes(24).toString("base64url");
+  const invite = await prisma.invite.create({
+    data: {
+      teamId: ctx.team.id,
+      tokenHash: hash(token),
+      role: input.role,
+      createdById: ctx.user.id,
+      expiresAt: new Date(Date.now() + input.days * 86_400_000),
+    },
+  });
+  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "invite.create", targetType: "invite", targetId: invite.id, data: { role: input.role, days: input.days } });
+  return { id: invite.id, token, expiresAt: invite.expiresAt, role: invite.role };
+}
+
+export async function inspectInvite(token: string): Promise<InviteStatus> {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return fail("invalid");
+  const prisma = await db();
+  const invite = await prisma.invite.findUnique({ where: { tokenHash: hash(token) }, include: { team: true } });
+  if (!invite) return fail("invalid");
+  if (invite.revokedAt) return fail("revoked");
+  if (invite.usedAt) return fail("used");
+  if (invite.expiresAt.getTime() <= Date.now()) return fail("expired");
+  return { ok: true, teamId: invite.teamId, teamName: invite.team.name, role: invite.role, expiresAt: invite.expiresAt };
+}
+
+/** Joins the invite's team. Throws a clear error for invalid, used, expired or revoked links. */
+export async function acceptInvite(userId: string, token: string): Promise<{ teamId: string }> {
+  const status = await inspectInvite(token);
+  if (!status.ok) throw new AppError(`Invite_${status.reason}`, status.reason === "invalid" ? 404 : 410, status.message);
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const already = await tx.membership.findUnique({ where: { teamId_userId: { teamId: status.teamId, userId } } });
+    if (already) throw Conflict(`You are already a member of ${status.teamName}.`);
+    const claimed = await tx.invite.updateMany({
+      where: { tokenHash: hash(token), usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+      data: { usedAt: new Date(), usedById: userId },
+    });
+    if (claimed.count !== 1) throw new AppError("Invite_used", 410, MESSAGES.used);
+    await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
+    await audit(tx, { teamId: status.teamId, actorId: userId, action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } });
+    return { teamId: status.teamId };
+  });
+}
+
+export async function listOpenInvites(ctx: TeamContext) {
+  const prisma = await db();
+  return prisma.invite.findMany({
+    where: { teamId: ctx.team.id, usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+    select: { id: true, role: true, expiresAt: true, createdAt: true, createdBy: { select: { name: true } } },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+export async function revokeInvite(ctx: TeamContext, inviteId: string): Promise<void> {
+  const prisma = await db();
+  const res = await prisma.invite.updateMany({ where: { id: inviteId, teamId: ctx.team.id, usedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (res.count !== 1) throw NotFound("No open invite with this id in your team.");
+  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "invite.revoke", targetType: "invite", targetId: inviteId });
+}

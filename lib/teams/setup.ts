@@ -1,0 +1,44 @@
+// First run: on an empty installation, the first visitor creates the admin account and names the
+// team. A claim row makes this happen once even when two people try at the same time.
+import { z } from "zod";
+import { db } from "../db/client";
+import { Conflict } from "../errors";
+import { teamNameField } from "../validation";
+import { audit } from "../audit";
+import { signUp, signUpSchema } from "../auth/accounts";
+
+const CLAIM = "setup_claimed";
+
+export const setupSchema = signUpSchema.extend({ teamName: teamNameField });
+export type SetupInput = z.infer<typeof setupSchema>;
+
+export async function needsSetup(): Promise<boolean> {
+  const prisma = await db();
+  const claim = await prisma.setting.findUnique({ where: { key: CLAIM } });
+  if (claim) return false;
+  return (await prisma.user.count()) === 0;
+}
+
+export async function createFirstAdmin(input: SetupInput, headers: Headers): Promise<{ userId: string; teamId: string }> {
+  const prisma = await db();
+  if (!(await needsSetup())) throw Conflict("Parley is already set up. Sign in instead.");
+  try {
+    await prisma.setting.create({ data: { key: CLAIM, value: new Date().toISOString() } });
+  } catch {
+    throw Conflict("Parley is already set up. Sign in instead.");
+  }
+  let userId: string;
+  try {
+    ({ userId } = await signUp({ name: input.name, email: input.email, password: input.password }, headers));
+  } catch (err) {
+    await prisma.setting.delete({ where: { key: CLAIM } }).catch(() => {});
+    throw err;
+  }
+  const team = await prisma.$transaction(async (tx) => {
+    const team = await tx.team.create({ data: { name: input.teamName } });
+    await tx.membership.create({ data: { teamId: team.id, userId, role: "admin" } });
+    await audit(tx, { teamId: team.id, actorId: userId, action: "team.create", targetType: "team", targetId: team.id, data: { name: team.name, firstRun: true } });
+    return team;
+  });
+  return { userId, teamId: team.id };
+}
