@@ -1,8 +1,10 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-export default [
+const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", "lib/db/generated/**", "data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "lib/db/generated/**", "data/**", "e2e/.data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];
+
+export default config;

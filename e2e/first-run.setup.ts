@@ -1,0 +1,49 @@
+// First run on an empty installation: the first visit leads to creating the admin and naming the team.
+// Bad input is refused with a clear message and writes nothing.
+import { expect, test } from "@playwright/test";
+import { ADMIN, ADMIN_STATE } from "./helpers";
+
+test("first visit creates the admin and the team; bad input is refused", async ({ page, request }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/setup$/);
+  await expect(page.getByRole("heading", { name: "Welcome to Parley" })).toBeVisible();
+
+  // Empty fields, malformed email, too-short password, over-long team name: field errors, nothing saved.
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel("Password").fill("short");
+  // The browser stops typing at 80 characters; a client that ignores maxlength is refused by the server.
+  await page.getByLabel("Team name").evaluate((el) => el.removeAttribute("maxlength"));
+  await page.getByLabel("Team name").fill("x".repeat(81));
+  await page.getByRole("button", { name: "Create admin and team" }).click();
+  await expect(page.getByText("Enter a name.")).toBeVisible();
+  await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+  await expect(page.getByText("At least 8 characters.", { exact: true })).toBeVisible();
+  await expect(page.getByText("At most 80 characters.")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveValue("not-an-email"); // what was typed is kept
+  // Nothing was written: the installation still needs setup.
+  await page.goto("/sign-in");
+  await expect(page).toHaveURL(/\/setup$/);
+
+  await page.getByLabel("Your name").fill(ADMIN.name);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByLabel("Team name").fill(ADMIN.team);
+  await page.getByRole("button", { name: "Create admin and team" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+  await expect(page.getByLabel("Team")).toHaveValue(/.+/);
+
+  // Setup is closed from now on, in the browser and for a direct sign-up request.
+  await page.goto("/setup");
+  await expect(page).not.toHaveURL(/\/setup$/);
+  const signUp = await request.post("/api/auth/sign-up/email", {
+    data: { name: "Mallory", email: "mallory@example.com", password: "mallory-password" },
+  });
+  expect(signUp.status()).toBe(403);
+
+  const health = await (await request.get("/api/health")).json();
+  expect(health).toMatchObject({ ok: true, database: "pglite" });
+  expect(health.migrations.length).toBeGreaterThan(0);
+
+  await page.context().storageState({ path: ADMIN_STATE });
+});

@@ -1,0 +1,44 @@
+// Shared steps for the e2e specs: the first admin's credentials, signing in, inviting and joining.
+import { expect, type Browser, type Page } from "@playwright/test";
+
+export const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery", team: "Analytical Engines" };
+export const ADMIN_STATE = "test-results/.auth/admin.json";
+
+/** Context options for a fresh visitor (test.use's storageState would otherwise sign them in as the admin). */
+export const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };
+
+let counter = 0;
+export function uniqueUser(prefix = "member") {
+  const id = `${Date.now().toString(36)}${(counter++).toString(36)}`;
+  return { name: `${prefix} ${id}`, email: `${prefix}-${id}@example.com`, password: "a long enough password" };
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** As an admin (on `page`), create an invite link for the current team and return its URL. */
+export async function createInvite(page: Page, role: "member" | "admin" = "member"): Promise<string> {
+  await page.goto("/admin/members");
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Create invite link" }).click();
+  const field = page.getByLabel("Invite link", { exact: true });
+  await expect(field).toHaveValue(/\/invite\/[A-Za-z0-9_-]{20,}$/);
+  return field.inputValue();
+}
+
+/** Opens the invite in a fresh browser context, creates the account, and returns its signed-in page. */
+export async function joinWithNewAccount(browser: Browser, url: string, user = uniqueUser()) {
+  const context = await browser.newContext(SIGNED_OUT);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByLabel("Your name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Create account and join" }).click();
+  await page.waitForURL("**/chat");
+  return { page, context, user };
+}
