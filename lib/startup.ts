@@ -1,7 +1,7 @@
 // What must hold before the first request: the database is open and migrated, and the secret key is
 // the one this database's secrets were written with. Memoised per process; instrumentation.ts runs it
 // at boot and exits on failure, and routes await it so they never see a half-started app.
-import { database } from "./db/client";
+import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
 
@@ -26,6 +26,12 @@ export function ready(): Promise<void> {
     });
   }
   return holder[KEY];
+}
+
+/** Closes the database and forgets start-up, so the next ready() starts again (tests switch databases). */
+export async function shutdown(): Promise<void> {
+  delete holder[KEY];
+  await closeDatabase();
 }
 
 /** For instrumentation.ts: start, or stop the process with the reason (not a server answering 500s). */

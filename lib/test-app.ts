@@ -1,0 +1,35 @@
+// Test helper: points the app's process-wide database at a fresh test database (PGlite, or PostgreSQL
+// when TEST_DATABASE_URL is set) and runs start-up on it, so lib functions can be tested as the app
+// runs them. Not imported by the app.
+import { DRIVERS, type TestDatabase } from "./db/test-databases";
+import { db } from "./db/client";
+import { ready, shutdown } from "./startup";
+
+export { DRIVERS };
+
+export async function startTestApp(driver: (typeof DRIVERS)[number]): Promise<{ test: TestDatabase; stop(): Promise<void> }> {
+  await shutdown();
+  const test = await driver.fresh();
+  if (test.url) {
+    process.env.DATABASE_URL = test.url;
+  } else {
+    delete process.env.DATABASE_URL;
+  }
+  process.env.PARLEY_DATA_DIR = test.dir;
+  await ready();
+  return {
+    test,
+    async stop() {
+      await shutdown();
+      await test.cleanup();
+    },
+  };
+}
+
+let seq = 0;
+/** A user row as better-auth would make it (tests of team logic need no passwords). */
+export async function makeUser(name = "user") {
+  const prisma = await db();
+  const id = `u_${Date.now().toString(36)}_${seq++}`;
+  return prisma.user.create({ data: { id, name, email: `${id}@example.com` } });
+}
