@@ -4,6 +4,8 @@
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
+import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
+import { seedAllTeams } from "./providers/seed-env";
 
 const KEY = Symbol.for("parley.startup");
 type Holder = { [KEY]?: Promise<void> };
@@ -16,6 +18,12 @@ async function start(): Promise<void> {
   else result = await migratePostgres(db.pool!);
   if (result.applied.length) console.log(`[migrate] applied ${result.applied.join(", ")}`);
   await initKeyring(db.prisma);
+  await seedAllTeams(db.prisma);
+  const exclusive = db.kind === "pglite";
+  const interrupted = await markInterrupted(db.prisma, { exclusive });
+  if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
+  // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
+  if (!exclusive) setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
 }
 
 export function ready(): Promise<void> {

@@ -6,6 +6,7 @@ import type { Prisma, TeamRole } from "../db/generated/client";
 import { Conflict, Forbidden, NotFound } from "../errors";
 import { audit } from "../audit";
 import { teamNameField } from "../validation";
+import { seedEnvProvider } from "../providers/seed-env";
 import type { TeamContext } from "./context";
 
 export const changeRoleSchema = z.object({ membershipId: z.string().min(1).max(64), role: z.enum(["admin", "member"]) });
@@ -66,10 +67,12 @@ export async function removeMember(ctx: TeamContext, membershipId: string): Prom
 export async function createTeam(ctx: TeamContext, name: string): Promise<{ teamId: string }> {
   if (!ctx.teams.some((t) => t.role === "admin")) throw Forbidden("Only team admins can create teams.");
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
+  const created = await prisma.$transaction(async (tx) => {
     const team = await tx.team.create({ data: { name } });
     await tx.membership.create({ data: { teamId: team.id, userId: ctx.user.id, role: "admin" } });
     await audit(tx, { teamId: team.id, actorId: ctx.user.id, action: "team.create", targetType: "team", targetId: team.id, data: { name } });
     return { teamId: team.id };
   });
+  await seedEnvProvider(prisma, created.teamId);
+  return created;
 }

@@ -6,6 +6,7 @@ import { Conflict } from "../errors";
 import { teamNameField } from "../validation";
 import { audit } from "../audit";
 import { signUp, signUpSchema } from "../auth/accounts";
+import { seedEnvProvider } from "../providers/seed-env";
 
 const CLAIM = "setup_claimed";
 
@@ -40,5 +41,6 @@ export async function createFirstAdmin(input: SetupInput, headers: Headers): Pro
     await audit(tx, { teamId: team.id, actorId: userId, action: "team.create", targetType: "team", targetId: team.id, data: { name: team.name, firstRun: true } });
     return team;
   });
+  await seedEnvProvider(prisma, team.id);
   return { userId, teamId: team.id };
 }

@@ -240,6 +240,7 @@ CREATE TABLE "Chat" (
 -- CreateTable
 CREATE TABLE "Message" (
     "id" TEXT NOT NULL,
+    "seq" SERIAL NOT NULL,
     "chatId" TEXT NOT NULL,
     "role" "MessageRole" NOT NULL,
     "status" "MessageStatus" NOT NULL DEFAULT 'done',
@@ -283,6 +284,7 @@ CREATE TABLE "Block" (
     "decidedAt" TIMESTAMP(3),
     "decisionReason" TEXT,
     "providerMetadata" JSONB,
+    "extras" JSONB,
     "startedAt" TIMESTAMP(3),
     "finishedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -384,7 +386,7 @@ CREATE UNIQUE INDEX "UserToolPreference_userId_toolId_key" ON "UserToolPreferenc
 CREATE INDEX "Chat_teamId_userId_updatedAt_idx" ON "Chat"("teamId", "userId", "updatedAt");
 
 -- CreateIndex
-CREATE INDEX "Message_chatId_createdAt_idx" ON "Message"("chatId", "createdAt");
+CREATE INDEX "Message_chatId_seq_idx" ON "Message"("chatId", "seq");
 
 -- CreateIndex
 CREATE INDEX "Message_status_idx" ON "Message"("status");

@@ -1,0 +1,21 @@
+// POST: run one turn of a chat and stream its UI message chunks. Only the new message (or a
+// regenerate) comes from the client; history comes from the database.
+import { handle } from "@/lib/http";
+import { runTurn } from "@/lib/chat/run-turn";
+import { chatBodyLimit, chatRequestSchema, messageText } from "@/lib/chat/request";
+import { chatRateLimit } from "@/lib/chat/rate-limits";
+import { readJson } from "@/lib/security/limits";
+import { requireTeam } from "@/lib/teams/context";
+
+export const POST = handle(async (req: Request) => {
+  const ctx = await requireTeam();
+  const body = await readJson(req, chatRequestSchema, chatBodyLimit());
+  const text = messageText(body);
+  chatRateLimit().hit(ctx.user.id);
+  return runTurn(ctx, {
+    chatId: body.id,
+    text,
+    regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
+    modelId: body.modelId,
+  });
+});

@@ -1,0 +1,56 @@
+// A chat's history from the database: stored messages and blocks -> UI messages (for the browser,
+// in pages from the newest) and -> model messages (for the next turn). The client never supplies
+// history.
+import { convertToModelMessages, type ModelMessage } from "ai";
+import { db } from "../db/client";
+import type { Block, Message } from "../db/generated/client";
+import { blocksToParts, type ParleyMetadata, type ParleyUIMessage } from "./parts";
+
+export const HISTORY_PAGE_SIZE = 50;
+
+type MessageWithBlocks = Message & { blocks: Block[] };
+
+export function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
+  const metadata: ParleyMetadata = { status: m.status, createdAt: m.createdAt.toISOString() };
+  if (m.model) metadata.model = m.model;
+  if (m.finishReason) metadata.finishReason = m.finishReason;
+  if (m.inputTokens != null || m.outputTokens != null) {
+    metadata.usage = {
+      inputTokens: m.inputTokens ?? undefined,
+      outputTokens: m.outputTokens ?? undefined,
+      cachedInputTokens: m.cachedInputTokens ?? undefined,
+      reasoningTokens: m.reasoningTokens ?? undefined,
+    };
+  }
+  return { id: m.id, role: m.role, metadata, parts: blocksToParts(m.blocks) };
+}
+
+const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const } } };
+
+/** A page of messages, oldest first, ending just before `beforeSeq` (or at the newest). */
+export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number; limit?: number } = {}) {
+  const prisma = await db();
+  const limit = opts.limit ?? HISTORY_PAGE_SIZE;
+  const rows = await prisma.message.findMany({
+    where: { chatId, ...(opts.beforeSeq !== undefined ? { seq: { lt: opts.beforeSeq } } : {}) },
+    include: withBlocks,
+    orderBy: { seq: "desc" },
+    take: limit + 1,
+  });
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit).reverse();
+  return { messages: page.map(toUIMessage), hasMore, firstSeq: page[0]?.seq };
+}
+
+/** The whole conversation as the model should see it. */
+export async function loadModelHistory(chatId: string): Promise<ModelMessage[]> {
+  const prisma = await db();
+  const rows = await prisma.message.findMany({ where: { chatId }, include: withBlocks, orderBy: { seq: "asc" } });
+  const messages = rows.map(toUIMessage).filter(hasModelContent);
+  return convertToModelMessages(messages, { ignoreIncompleteToolCalls: true });
+}
+
+/** A message the model can read: text, files or tool calls (not only errors or notices). */
+function hasModelContent(m: ParleyUIMessage): boolean {
+  return m.parts.some((p) => (p.type === "text" && p.text.trim() !== "") || p.type === "file" || p.type.startsWith("tool-") || p.type === "dynamic-tool" || p.type === "reasoning");
+}

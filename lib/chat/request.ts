@@ -1,0 +1,44 @@
+// The body of POST /api/chat: only what is new (the user's message, or a regenerate), never history.
+import { z } from "zod";
+import { AppError } from "../errors";
+
+export function maxMessageChars(): number {
+  return Number(process.env.PARLEY_MAX_MESSAGE_CHARS || 32_000);
+}
+
+const textPart = z.object({ type: z.literal("text"), text: z.string() });
+
+export const chatRequestSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    message: z
+      .object({
+        id: z.string().max(200).optional(),
+        role: z.literal("user"),
+        parts: z.array(textPart).min(1).max(50),
+      })
+      .optional(),
+    trigger: z.enum(["submit-message", "regenerate-message"]).default("submit-message"),
+    messageId: z.string().max(200).optional(),
+    modelId: z.string().min(1).max(64).optional(),
+  })
+  .refine((b) => (b.trigger === "submit-message" ? !!b.message : !!b.messageId), {
+    message: "Send a message, or the id of the answer to regenerate.",
+  });
+
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** The user's text, or a 413 when it is over the limit; 400 when empty. */
+export function messageText(req: ChatRequest): string | undefined {
+  if (!req.message) return undefined;
+  const text = req.message.parts.map((p) => p.text).join("\n").trim();
+  const max = maxMessageChars();
+  if (text.length > max) throw new AppError("TooLarge", 413, `The message is longer than ${max} characters.`);
+  if (!text) throw new AppError("InvalidInput", 400, "The message is empty.");
+  return text;
+}
+
+/** Byte cap for the request body: room for the longest message in UTF-8 plus the envelope. */
+export function chatBodyLimit(): number {
+  return maxMessageChars() * 4 + 16 * 1024;
+}

@@ -1,0 +1,170 @@
+// runTurn against a scripted upstream (aimock on loopback), for both OpenAI wire formats: what the
+// browser receives and what is stored must agree, and every failure ends in a visible block.
+import type { LLMock } from "@copilotkit/aimock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import { DRIVERS, startTestApp } from "../test-app";
+import { runTurn, type StoredTurn } from "./run-turn";
+import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+
+let mock: LLMock;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stop } = await startTestApp(DRIVERS[0]));
+  mock = await startUpstream();
+});
+afterAll(async () => {
+  await mock?.stop();
+  await stop?.();
+});
+
+function stored(): { promise: Promise<StoredTurn>; onStored: (s: StoredTurn) => void } {
+  let resolve!: (s: StoredTurn) => void;
+  const promise = new Promise<StoredTurn>((r) => (resolve = r));
+  return { promise, onStored: resolve };
+}
+
+describe.each(["openai_chat", "openai_responses"] as const)("a turn over %s", (kind) => {
+  it("streams the answer and stores it as blocks, with usage", async () => {
+    mock.onMessage(`hello ${kind}`, { content: "Hi there! How can I help?", usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+    const { ctx, chat } = await teamWithProvider(mock.url, kind);
+    const done = stored();
+    const res = await runTurn(ctx, { chatId: chat.id, text: `hello ${kind}` }, { onStored: done.onStored });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const chunks = await readChunks(res);
+    expect(textOf(chunks)).toBe("Hi there! How can I help?");
+    const turn = await done.promise;
+    expect(turn.status).toBe("done");
+    const answer = await storedAnswer(chat.id);
+    expect(answer.status).toBe("done");
+    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text)).toEqual(["Hi there! How can I help?"]);
+    expect(answer.inputTokens).toBe(11);
+    expect(answer.outputTokens).toBe(7);
+    const prisma = await db();
+    const title = (await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).title;
+    expect(title).toBe(`hello ${kind}`);
+    const usage = await prisma.usageRecord.findFirstOrThrow({ where: { messageId: answer.id } });
+    expect(usage).toMatchObject({ inputTokens: 11, outputTokens: 7, teamId: ctx.team.id, userId: ctx.user.id });
+  });
+
+  it("turns an upstream 500 into a visible error block", async () => {
+    const { ctx, chat } = await teamWithProvider(mock.url, kind);
+    mock.onMessage(`boom ${kind}`, { error: { message: "upstream exploded", type: "server_error" }, status: 500 });
+    const done = stored();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: `boom ${kind}` }, { onStored: done.onStored }));
+    const errorPart = chunks.find((c) => c.type === "data-error") as { data: { code: string; message: string } } | undefined;
+    expect(errorPart?.data.code).toBe("ProviderError");
+    expect(errorPart?.data.message).toMatch(/HTTP 500/);
+    expect((await done.promise).status).toBe("error");
+    const answer = await storedAnswer(chat.id);
+    expect(answer.status).toBe("error");
+    expect(answer.blocks.find((b) => b.kind === "error")).toMatchObject({ errorCode: "ProviderError" });
+  });
+});
+
+describe("turn endings", () => {
+  it("stores reasoning and text from the Responses API", async () => {
+    mock.onMessage("think first", { content: "The answer is 42.", reasoning: "Let me work it out step by step." });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_responses");
+    const done = stored();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "think first" }, { onStored: done.onStored }));
+    expect(chunks.some((c) => c.type === "reasoning-delta")).toBe(true);
+    await done.promise;
+    const answer = await storedAnswer(chat.id);
+    expect(answer.blocks.find((b) => b.kind === "reasoning")?.text).toBe("Let me work it out step by step.");
+    expect(answer.blocks.find((b) => b.kind === "text")?.text).toBe("The answer is 42.");
+  });
+
+  it("an upstream that stops answering ends with a ProviderTimeout block", async () => {
+    mock.onMessage("slow poke", { content: "too late" }, { streamingProfile: { ttft: 5000 } });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "slow poke" }, { onStored: done.onStored, idleTimeoutMs: 300 }));
+    expect(chunks.find((c) => c.type === "data-error")).toMatchObject({ data: { code: "ProviderTimeout" } });
+    expect((await done.promise).status).toBe("error");
+  });
+
+  it("a malformed upstream stream ends with a visible error block", async () => {
+    mock.addFixture({ match: { userMessage: "garbled" }, response: { content: "never seen" }, chaos: { malformedRate: 1 } });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "garbled" }, { onStored: done.onStored }));
+    const err = chunks.find((c) => c.type === "data-error") as { data: { code: string } } | undefined;
+    expect(err?.data.code).toBe("InvalidResponse");
+    expect((await storedAnswer(chat.id)).blocks.some((b) => b.kind === "error")).toBe(true);
+  });
+
+  it("a closed browser does not stop the turn: the whole answer is stored", async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    mock.onMessage("keep going", { content: long }, { latency: 10 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const res = await runTurn(ctx, { chatId: chat.id, text: "keep going" }, { onStored: done.onStored });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel(); // the tab is closed
+    expect((await done.promise).status).toBe("done");
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "text")?.text).toBe(long);
+  });
+
+  it("stop aborts on the server: the message is stopped and keeps what streamed", async () => {
+    const long = Array.from({ length: 200 }, (_, i) => `w${i}`).join(" ");
+    mock.onMessage("stop me", { content: long }, { latency: 20 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const res = await runTurn(ctx, { chatId: chat.id, text: "stop me" }, { onStored: done.onStored });
+    const { stopTurn } = await import("./run-turn");
+    const reading = readChunks(res);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await stopTurn(ctx, chat.id)).toEqual({ stopped: true });
+    const chunks = await reading;
+    expect(chunks.find((c) => c.type === "data-notice")).toMatchObject({ data: { code: "Stopped" } });
+    expect((await done.promise).status).toBe("stopped");
+    const text = (await storedAnswer(chat.id)).blocks.find((b) => b.kind === "text")?.text ?? "";
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThan(long.length);
+    expect(long.startsWith(text)).toBe(true);
+    // The chat is free again for the next message.
+    mock.onMessage("after stop", { content: "ok" });
+    const next = stored();
+    await readChunks(await runTurn(ctx, { chatId: chat.id, text: "after stop" }, { onStored: next.onStored }));
+    expect((await next.promise).status).toBe("done");
+  });
+
+  it("a second turn while one runs is refused with 409 and writes nothing", async () => {
+    mock.onMessage("long one", { content: "a b c d e f g h" }, { latency: 50 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const first = await runTurn(ctx, { chatId: chat.id, text: "long one" }, { onStored: done.onStored });
+    const prisma = await db();
+    const before = await prisma.message.count({ where: { chatId: chat.id } });
+    await expect(runTurn(ctx, { chatId: chat.id, text: "interrupting" })).rejects.toMatchObject({ status: 409 });
+    expect(await prisma.message.count({ where: { chatId: chat.id } })).toBe(before);
+    await readChunks(first);
+    await done.promise;
+  });
+
+  it("another user's chat is 404 and nothing is written", async () => {
+    const a = await teamWithProvider(mock.url, "openai_chat");
+    const b = await teamWithProvider(mock.url, "openai_chat");
+    await expect(runTurn(b.ctx, { chatId: a.chat.id, text: "hi" })).rejects.toMatchObject({ status: 404 });
+    expect(await (await db()).message.count({ where: { chatId: a.chat.id } })).toBe(0);
+  });
+
+  it("regenerate replaces the last answer", async () => {
+    mock.onMessage("pick a colour", { content: "Blue." });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    let done = stored();
+    await readChunks(await runTurn(ctx, { chatId: chat.id, text: "pick a colour" }, { onStored: done.onStored }));
+    const first = await done.promise;
+    done = stored();
+    await readChunks(await runTurn(ctx, { chatId: chat.id, regenerate: first.messageId }, { onStored: done.onStored }));
+    const second = await done.promise;
+    const prisma = await db();
+    const roles = (await prisma.message.findMany({ where: { chatId: chat.id }, orderBy: { seq: "asc" } })).map((m) => m.role);
+    expect(roles).toEqual(["user", "assistant"]);
+    expect(second.messageId).not.toBe(first.messageId);
+    await expect(runTurn(ctx, { chatId: chat.id, regenerate: "not-the-last" })).rejects.toMatchObject({ status: 404 });
+  });
+});

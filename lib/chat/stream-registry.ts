@@ -1,0 +1,107 @@
+// Live turns: their resumable streams and their stop signals. With REDIS_URL the streams and stop
+// signals go through Redis (`resumable-stream`), so any app instance can resume or stop a turn that
+// another instance runs; without it an in-process publisher/subscriber serves one instance.
+import { EventEmitter } from "node:events";
+import { createResumableStreamContext, type Publisher, type ResumableStreamContext, type Subscriber } from "resumable-stream/generic";
+
+const STOP_CHANNEL = "parley:stop";
+
+/** A Redis-like publisher and subscriber inside this process (key/value with expiry, and channels). */
+export class LocalPubSub implements Publisher, Subscriber {
+  private values = new Map<string, { value: string; expiresAt: number }>();
+  private channels = new EventEmitter().setMaxListeners(0);
+
+  async connect() {}
+  async publish(channel: string, message: string) {
+    const n = this.channels.listenerCount(channel);
+    queueMicrotask(() => this.channels.emit(channel, message));
+    return n;
+  }
+  async subscribe(channel: string, callback: (message: string) => void) {
+    this.channels.on(channel, callback);
+  }
+  async unsubscribe(channel: string) {
+    this.channels.removeAllListeners(channel);
+  }
+  async set(key: string, value: string, options?: { EX?: number }) {
+    this.values.set(key, { value, expiresAt: options?.EX ? Date.now() + options.EX * 1000 : Infinity });
+    return "OK";
+  }
+  async get(key: string) {
+    const entry = this.values.get(key);
+    if (!entry) return null;
+    if (entry.expiresAt <= Date.now()) {
+      this.values.delete(key);
+      return null;
+    }
+    return entry.value;
+  }
+  async incr(key: string) {
+    const current = Number((await this.get(key)) ?? 0);
+    if (Number.isNaN(current)) throw new Error("ERR value is not an integer");
+    const entry = this.values.get(key);
+    this.values.set(key, { value: String(current + 1), expiresAt: entry?.expiresAt ?? Infinity });
+    return current + 1;
+  }
+}
+
+type Registry = {
+  streams: ResumableStreamContext;
+  /** Tells every instance to stop the turn of this chat. */
+  publishStop(chatId: string): Promise<void>;
+  /** Turns running in this process, by chat. */
+  local: Map<string, AbortController>;
+  kind: "memory" | "redis";
+};
+
+const KEY = Symbol.for("parley.streamRegistry");
+type Holder = { [KEY]?: Promise<Registry> };
+const holder = globalThis as Holder;
+
+async function build(): Promise<Registry> {
+  const local = new Map<string, AbortController>();
+  // abort() without a reason: the AI SDK recognises the AbortError and ends the stream with `abort`.
+  const onStop = (chatId: string) => local.get(chatId)?.abort();
+  const url = process.env.REDIS_URL?.trim();
+  if (url) {
+    const { createClient } = await import("redis");
+    const publisher = createClient({ url });
+    const subscriber = publisher.duplicate();
+    for (const c of [publisher, subscriber]) c.on("error", (err) => console.error("[redis]", err.message));
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    await subscriber.subscribe(STOP_CHANNEL, onStop);
+    return {
+      kind: "redis",
+      local,
+      streams: createResumableStreamContext({
+        waitUntil: null,
+        publisher: publisher as unknown as Publisher,
+        subscriber: subscriber as unknown as Subscriber,
+        keyPrefix: "parley:stream",
+      }),
+      async publishStop(chatId) {
+        await publisher.publish(STOP_CHANNEL, chatId);
+      },
+    };
+  }
+  const pubsub = new LocalPubSub();
+  await pubsub.subscribe(STOP_CHANNEL, onStop);
+  return {
+    kind: "memory",
+    local,
+    streams: createResumableStreamContext({ waitUntil: null, publisher: pubsub, subscriber: pubsub, keyPrefix: "parley:stream" }),
+    async publishStop(chatId) {
+      await pubsub.publish(STOP_CHANNEL, chatId);
+    },
+  };
+}
+
+export function streamRegistry(): Promise<Registry> {
+  if (!holder[KEY]) {
+    holder[KEY] = build().catch((err) => {
+      delete holder[KEY];
+      throw err;
+    });
+  }
+  return holder[KEY];
+}

@@ -1,0 +1,47 @@
+// What went wrong in a turn, as a locale-independent code and a message a person can act on.
+import { APICallError } from "@ai-sdk/provider";
+import { RetryError } from "ai";
+import { AppError } from "../errors";
+import { ProviderStreamError, ProviderTimeoutError } from "../providers/stream-guard";
+
+export type TurnError = { code: string; message: string };
+
+function upstreamDetail(err: APICallError): string {
+  const body = err.responseBody?.slice(0, 300);
+  try {
+    const parsed = body ? (JSON.parse(body) as { error?: { message?: string } | string }) : undefined;
+    const msg = typeof parsed?.error === "string" ? parsed.error : parsed?.error?.message;
+    if (msg) return msg;
+  } catch {
+    /* not JSON */
+  }
+  return err.message;
+}
+
+export function classifyTurnError(err: unknown): TurnError {
+  if (RetryError.isInstance(err)) return classifyTurnError(err.lastError);
+  if (err instanceof AppError) return { code: err.code, message: err.message };
+  if (err instanceof ProviderTimeoutError) return { code: "ProviderTimeout", message: err.message };
+  if (err instanceof ProviderStreamError) return { code: "InvalidResponse", message: err.message };
+  if (APICallError.isInstance(err)) {
+    const status = err.statusCode;
+    if (status === undefined) return { code: "ProviderUnavailable", message: `Could not reach the model provider: ${err.message}` };
+    if (status === 401 || status === 403) return { code: "ProviderAuth", message: `The provider refused the request (HTTP ${status}): ${upstreamDetail(err)}` };
+    if (status === 429) return { code: "ProviderRateLimited", message: `The provider is rate limiting requests (HTTP 429): ${upstreamDetail(err)}` };
+    if (status >= 500) return { code: "ProviderError", message: `The provider failed (HTTP ${status}): ${upstreamDetail(err)}` };
+    return { code: "ProviderRejected", message: `The provider rejected the request (HTTP ${status}): ${upstreamDetail(err)}` };
+  }
+  const e = err as { name?: string; message?: string; cause?: unknown } | undefined;
+  const name = e?.name ?? "";
+  const message = e?.message ?? String(err);
+  if (name === "TimeoutError" || /timed? ?out|timeout/i.test(message)) {
+    return { code: "ProviderTimeout", message: "The model provider stopped answering (timed out). Try again." };
+  }
+  if (/ECONNREFUSED|ENOTFOUND|fetch failed|socket|ECONNRESET/i.test(message)) {
+    return { code: "ProviderUnavailable", message: `Could not reach the model provider: ${message}` };
+  }
+  if (name.includes("TypeValidation") || name.includes("JSONParse") || name.includes("InvalidResponse") || /JSON|parse/i.test(message)) {
+    return { code: "InvalidResponse", message: "The model provider sent a response Parley could not read." };
+  }
+  return { code: "Internal", message: "The reply failed because of an error on the server." };
+}

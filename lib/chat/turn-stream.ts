@@ -1,0 +1,28 @@
+// Stream transforms of a turn's UI message chunks, so that a turn never ends in silence and every
+// ending is a part that is stored like any other: an upstream error becomes a `data-error` part, a
+// stop a `data-notice` part, and an empty answer a notice too.
+import type { UIMessageChunk } from "ai";
+import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
+import type { TurnError } from "./turn-errors";
+
+type Chunk = UIMessageChunk<ParleyMetadata, { error: ErrorData; notice: NoticeData }>;
+
+const CONTENT = new Set(["text-delta", "reasoning-delta", "tool-input-start", "tool-input-available", "file", "source-url", "source-document"]);
+
+export function endingParts(lastError: () => TurnError | undefined): TransformStream<Chunk, Chunk> {
+  let content = false;
+  return new TransformStream<Chunk, Chunk>({
+    transform(chunk, controller) {
+      if (CONTENT.has(chunk.type) || chunk.type.startsWith("data-")) content = true;
+      if (chunk.type === "error") {
+        const err = lastError() ?? { code: "Internal", message: chunk.errorText };
+        controller.enqueue({ type: "data-error", data: { code: err.code, message: err.message } });
+      } else if (chunk.type === "abort") {
+        controller.enqueue({ type: "data-notice", data: { code: "Stopped", message: "Stopped." } });
+      } else if (chunk.type === "finish" && !content) {
+        controller.enqueue({ type: "data-notice", data: { code: "EmptyAnswer", message: "The model returned an empty answer." } });
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

@@ -1,0 +1,73 @@
+// Guards a model's streaming calls: the provider must answer and keep sending within `idleMs` (first
+// byte and between chunks), and must answer with an event stream. A provider that stalls or sends
+// something else ends the call with a clear error, and the HTTP request is cancelled.
+import type { LanguageModelV3, LanguageModelV3Middleware } from "@ai-sdk/provider";
+import { wrapLanguageModel } from "ai";
+
+export class ProviderTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`The model provider stopped answering: nothing for ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}. Try again.`);
+    this.name = "TimeoutError";
+  }
+}
+
+export class ProviderStreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidResponseError";
+  }
+}
+
+function guard(idleMs: number): LanguageModelV3Middleware {
+  return {
+    specificationVersion: "v3",
+    async wrapStream({ params, model }) {
+      const cancel = new AbortController();
+      const abortSignal = params.abortSignal ? AbortSignal.any([params.abortSignal, cancel.signal]) : cancel.signal;
+      let timer: NodeJS.Timeout | undefined;
+      const headers = await Promise.race([
+        model.doStream({ ...params, abortSignal }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            cancel.abort();
+            reject(new ProviderTimeoutError(idleMs));
+          }, idleMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      const type = headers.response?.headers?.["content-type"];
+      if (type && !type.includes("text/event-stream") && !type.includes("application/x-ndjson")) {
+        cancel.abort();
+        throw new ProviderStreamError(`The provider answered with ${type.split(";")[0]} instead of an event stream.`);
+      }
+      let idle: NodeJS.Timeout | undefined;
+      let arm = () => {};
+      params.abortSignal?.addEventListener("abort", () => clearTimeout(idle), { once: true });
+      const stream = headers.stream.pipeThrough(
+        new TransformStream({
+          start(controller) {
+            arm = () => {
+              clearTimeout(idle);
+              idle = setTimeout(() => {
+                controller.error(new ProviderTimeoutError(idleMs));
+                cancel.abort();
+              }, idleMs).unref();
+            };
+            arm();
+          },
+          transform(chunk, controller) {
+            arm();
+            controller.enqueue(chunk);
+          },
+          flush() {
+            clearTimeout(idle);
+          },
+        }),
+      );
+      return { ...headers, stream };
+    },
+  };
+}
+
+export function guardStreams(model: LanguageModelV3, idleMs: number): LanguageModelV3 {
+  return wrapLanguageModel({ model, middleware: guard(idleMs) });
+}
