@@ -20,8 +20,13 @@ const KEY = Symbol.for("parley.database");
 type Holder = { [KEY]?: Promise<Database> };
 const holder = globalThis as Holder;
 
+/**
+ * Opens a database: PostgreSQL at `url`, else PGlite in `dir`, else (neither given) whatever the
+ * environment says (DATABASE_URL, or PGlite in the data directory). An explicit `dir` means PGlite even
+ * when DATABASE_URL is set.
+ */
 export async function openDatabase(opts: { url?: string; dir?: string } = {}): Promise<Database> {
-  const url = opts.url ?? databaseUrl();
+  const url = opts.url ?? (opts.dir ? undefined : databaseUrl());
   if (url) {
     const pg = await import("pg");
     const { PrismaPg } = await import("@prisma/adapter-pg");
@@ -68,3 +73,10 @@ export async function db(): Promise<PrismaClient> {
 }
 
 export { databaseKind };
+
+/** Closes the process-wide database (shutdown, and tests that switch databases). */
+export async function closeDatabase(): Promise<void> {
+  const open = holder[KEY];
+  delete holder[KEY];
+  if (open) await (await open.catch(() => undefined))?.close();
+}

@@ -120,6 +120,13 @@ export async function migratePGlite(pglite: PGlite, migrations = readMigrations(
 
 export async function migratePostgres(pool: Pool, migrations = readMigrations()): Promise<MigrationResult> {
   const client: PoolClient = await pool.connect();
+  // A checked-out client's connection errors are emitted on it, and unhandled they crash the process;
+  // the failing query reports them anyway. A broken client is destroyed on release, not pooled.
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on("error", onError);
   try {
     await client.query(`SELECT pg_advisory_lock(${ADVISORY_LOCK_KEY})`);
     try {
@@ -135,7 +142,8 @@ export async function migratePostgres(pool: Pool, migrations = readMigrations())
               await client.query(INSERT_RECORD, [crypto.randomUUID(), m.checksum, m.name, startedAt]);
               await client.query("COMMIT");
             } catch (err) {
-              await client.query("ROLLBACK");
+              // On a lost connection ROLLBACK fails too; the server has rolled back already. Report the cause.
+              await client.query("ROLLBACK").catch(() => {});
               throw err;
             }
           },
@@ -143,10 +151,14 @@ export async function migratePostgres(pool: Pool, migrations = readMigrations())
         migrations,
       );
     } finally {
-      await client.query(`SELECT pg_advisory_unlock(${ADVISORY_LOCK_KEY})`);
+      // Must not mask the migration's own error; a session that ends releases its advisory lock anyway.
+      await client.query(`SELECT pg_advisory_unlock(${ADVISORY_LOCK_KEY})`).catch((err: Error) => {
+        broken ??= err;
+      });
     }
   } finally {
-    client.release();
+    client.removeListener("error", onError);
+    client.release(broken);
   }
 }
 

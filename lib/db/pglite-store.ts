@@ -23,14 +23,34 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Creates `file` holding `content`, failing with EEXIST if it exists. The file appears complete (a hard
+ * link to a written temp file), so another process never reads it empty and mistakes it for stale.
+ */
+function createExclusive(file: string, content: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, content);
+  try {
+    fs.linkSync(tmp, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw err;
+    // A file system without hard links: exclusive create, then write.
+    fs.writeFileSync(file, content, { flag: "wx" });
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
 /** Takes `<dir>/parley.lock` for this process; a lock left by a dead process is taken over. */
 export function lockDataDir(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
   const lockPath = path.join(dir, "parley.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+      createExclusive(lockPath, String(process.pid));
       const release = () => {
+        process.removeListener("exit", release);
         try {
           if (fs.readFileSync(lockPath, "utf8") === String(process.pid)) fs.unlinkSync(lockPath);
         } catch {

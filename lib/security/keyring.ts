@@ -1,9 +1,11 @@
 // The master key of this process, checked against the database at start-up: a check value encrypted
 // under the key is stored once; a later start with another key fails with a clear message instead of
 // producing garbage. encryptSecret/decryptSecret are what the rest of the app uses.
+import fs from "node:fs";
+import path from "node:path";
 import type { PrismaClient } from "../db/generated/client";
 import { dataDir } from "../config";
-import { decryptWith, DecryptError, deriveKey, encryptWith, loadMasterKey, SecretKeyError, type KeySource } from "./secrets";
+import { decryptWith, DecryptError, deriveKey, encryptWith, KEY_FILE, loadMasterKey, SecretKeyError, type KeySource } from "./secrets";
 
 const CHECK_SETTING = "secret_key_check";
 const CHECK_PLAINTEXT = "parley-secret-key-check";
@@ -13,19 +15,34 @@ type Holder = { [KEY]?: Buffer };
 const holder = globalThis as Holder;
 
 export async function initKeyring(prisma: PrismaClient, dir = dataDir()): Promise<KeySource> {
-  const check = await prisma.setting.findUnique({ where: { key: CHECK_SETTING } });
+  let check = await prisma.setting.findUnique({ where: { key: CHECK_SETTING } });
   const { key, source } = loadMasterKey(dir, !check);
+  if (!check) {
+    // Instances starting together on a fresh database race here: the first check value stored wins, and
+    // the others verify their key against it.
+    const { count } = await prisma.setting.createMany({
+      data: [{ key: CHECK_SETTING, value: encryptWith(key, CHECK_PLAINTEXT) }],
+      skipDuplicates: true,
+    });
+    if (count === 0) check = await prisma.setting.findUniqueOrThrow({ where: { key: CHECK_SETTING } });
+  }
   if (check) {
     try {
       if (decryptWith(key, check.value) !== CHECK_PLAINTEXT) throw new DecryptError();
     } catch {
+      if (source === "generated") {
+        // Another instance set this database up with its own key just now: ours is of no use.
+        fs.rmSync(path.join(dir, KEY_FILE), { force: true });
+        throw new SecretKeyError(
+          "Another Parley instance set up this database with a different secret key at the same time. " +
+            "Give every instance the same PARLEY_SECRET_KEY.",
+        );
+      }
       throw new SecretKeyError(
         `The secret key (${source === "env" ? "PARLEY_SECRET_KEY" : "the key file in the data directory"}) is not ` +
           `the key this database's secrets were encrypted with. Restore the original key.`,
       );
     }
-  } else {
-    await prisma.setting.create({ data: { key: CHECK_SETTING, value: encryptWith(key, CHECK_PLAINTEXT) } });
   }
   holder[KEY] = key;
   return source;

@@ -21,11 +21,16 @@ export class DecryptError extends Error {
 
 export const KEY_FILE = "secret.key";
 
-/** Parses a 32-byte key given as 64 hex characters or base64/base64url. */
+/**
+ * Parses a 32-byte key given as 64 hex characters or base64/base64url (padded or not). Anything else is
+ * refused, including strings with characters outside those alphabets (Node's decoder would skip them).
+ */
 export function parseKey(text: string): Buffer {
   const t = text.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, "hex") : Buffer.from(t, "base64url");
-  if (key.length !== 32) {
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(t)) key = Buffer.from(t, "hex");
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) key = Buffer.from(t.replace(/=$/, ""), "base64url");
+  if (key?.length !== 32) {
     throw new SecretKeyError(
       "PARLEY_SECRET_KEY must be 32 random bytes, as 64 hex characters or base64 " +
         "(for example the output of `openssl rand -base64 32`).",
@@ -44,7 +49,7 @@ export function loadMasterKey(dir: string, allowGenerate: boolean): { key: Buffe
   const fromEnv = process.env.PARLEY_SECRET_KEY;
   if (fromEnv && fromEnv.trim()) return { key: parseKey(fromEnv), source: "env" };
   const file = path.join(dir, KEY_FILE);
-  if (fs.existsSync(file)) return { key: parseKey(fs.readFileSync(file, "utf8")), source: "file" };
+  if (fs.existsSync(file)) return { key: readKeyFile(file), source: "file" };
   if (!allowGenerate) {
     throw new SecretKeyError(
       `This database holds secrets encrypted with a key that is not here: set PARLEY_SECRET_KEY ` +
@@ -53,24 +58,50 @@ export function loadMasterKey(dir: string, allowGenerate: boolean): { key: Buffe
   }
   fs.mkdirSync(dir, { recursive: true });
   const key = crypto.randomBytes(32);
-  fs.writeFileSync(file, key.toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+  try {
+    fs.writeFileSync(file, key.toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+  } catch (err) {
+    // Another process sharing the data directory generated it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return { key: readKeyFile(file), source: "file" };
+    throw err;
+  }
   return { key, source: "generated" };
 }
 
+function readKeyFile(file: string): Buffer {
+  try {
+    return parseKey(fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    if (!(err instanceof SecretKeyError)) throw err;
+    throw new SecretKeyError(
+      `The key file ${file} is damaged: it must hold 32 random bytes as 64 hex characters or base64. ` +
+        `Restore it from a backup, or set PARLEY_SECRET_KEY to the original key.`,
+    );
+  }
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 export function encryptWith(key: Buffer, plaintext: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
+  const iv = crypto.randomBytes(IV_BYTES);
+  const cipher = crypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
   const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   const b = (x: Buffer) => x.toString("base64url");
   return `v1:${b(iv)}:${b(cipher.getAuthTag())}:${b(data)}`;
 }
 
 export function decryptWith(key: Buffer, ciphertext: string): string {
-  const [version, iv, tag, data] = ciphertext.split(":");
-  if (version !== "v1" || !iv || !tag || data === undefined) throw new DecryptError();
+  const parts = ciphertext.split(":");
+  if (parts.length !== 4) throw new DecryptError();
+  const [version, ivText, tagText, data] = parts;
+  const iv = Buffer.from(ivText, "base64url");
+  const tag = Buffer.from(tagText, "base64url");
+  // GCM accepts shortened tags unless told otherwise; a 4-byte tag could be forged by trial.
+  if (version !== "v1" || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new DecryptError();
   try {
-    const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    const decipher = crypto.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
   } catch {
     throw new DecryptError();
