@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
+const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 4011);
 const executablePath =
   process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
@@ -29,13 +30,22 @@ export default defineConfig({
     { name: "setup", testMatch: /first-run\.setup\.ts/, use: { ...devices["Desktop Chrome"] } },
     { name: "chromium", testMatch: /.*\.spec\.ts/, dependencies: ["setup"], use: { ...devices["Desktop Chrome"] } },
   ],
-  webServer: {
-    command: `node e2e/start-server.mjs`,
-    env: { PORT: String(PORT) },
-    url: `http://localhost:${PORT}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      // The scripted OpenAI-compatible upstream the app's seeded provider talks to.
+      command: `node node_modules/@copilotkit/aimock/dist/cli.js -f e2e/fixtures/chat.json -p ${UPSTREAM_PORT} -h 127.0.0.1 -c 6 --validate-on-load --log-level warn`,
+      url: `http://127.0.0.1:${UPSTREAM_PORT}/health`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+    },
+    {
+      command: `node e2e/start-server.mjs`,
+      env: { PORT: String(PORT), UPSTREAM_URL: `http://127.0.0.1:${UPSTREAM_PORT}/v1` },
+      url: `http://localhost:${PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

@@ -6,9 +6,18 @@ import path from "node:path";
 
 const dir = path.resolve("e2e/.data");
 fs.rmSync(dir, { recursive: true, force: true });
-const env = { ...process.env, PARLEY_DATA_DIR: dir };
-delete env.DATABASE_URL;
-delete env.PARLEY_SECRET_KEY;
+const env = {
+  ...process.env,
+  PARLEY_DATA_DIR: dir,
+  // The model provider is seeded from the environment and points at the scripted upstream.
+  OPENAI_BASE_URL: process.env.UPSTREAM_URL,
+  OPENAI_API_KEY: "sk-e2e-not-a-real-key-4242",
+  PARLEY_DEFAULT_MODEL: "scripted-model",
+  // The OpenAI Responses API (the default for OpenAI itself); Chat Completions is covered by lib tests.
+  PARLEY_PROVIDER_KIND: "responses",
+  PARLEY_CHAT_RATE_LIMIT: "1000",
+};
+for (const key of ["DATABASE_URL", "PARLEY_SECRET_KEY", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL"]) delete env[key];
 const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", process.env.PORT || "3210"], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

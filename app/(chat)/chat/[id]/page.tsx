@@ -1,6 +1,10 @@
 import { notFound } from "next/navigation";
+import { ChatHeader } from "@/components/chat/chat-header";
+import { ChatView } from "@/components/chat/chat-view";
 import { teamPage } from "@/lib/auth/page-guards";
 import { getChat } from "@/lib/chat/chats";
+import { loadMessagePage } from "@/lib/chat/history";
+import { maxMessageChars } from "@/lib/chat/request";
 import { isAppError } from "@/lib/errors";
 
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
@@ -10,12 +14,23 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
     if (isAppError(err) && err.status === 404) notFound();
     throw err;
   });
+  const page = await loadMessagePage(chat.id);
+  const title = chat.title || "New chat";
   return (
-    <div className="mx-auto flex h-full max-w-3xl flex-col px-4 pb-4 pt-14 md:pt-6">
-      <h1 className="text-lg font-semibold">{chat.title || "New chat"}</h1>
-      <p className="mt-6 text-sm text-zinc-600 dark:text-zinc-400">
-        This chat is empty. Conversations with models arrive with the chat and provider features.
-      </p>
+    <div className="flex h-full flex-col">
+      <ChatHeader chatId={chat.id} title={title} />
+      <div className="min-h-0 flex-1">
+        <ChatView
+          key={chat.id}
+          chatId={chat.id}
+          title={title}
+          initialMessages={page.messages}
+          hasMore={page.hasMore}
+          firstSeq={page.firstSeq}
+          resume={Boolean(chat.activeStreamId)}
+          maxChars={maxMessageChars()}
+        />
+      </div>
     </div>
   );
 }

@@ -1,0 +1,94 @@
+"use client";
+// The chat's title bar: rename in place, delete behind a confirmation.
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { Pencil, Trash2 } from "lucide-react";
+import { Button } from "../ui/button";
+
+export function ChatHeader({ chatId, title }: { chatId: string; title: string }) {
+  const router = useRouter();
+  const [mode, setMode] = useState<"view" | "rename" | "delete">("view");
+  const [draft, setDraft] = useState(title);
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  async function call(method: "PATCH" | "DELETE", body?: unknown) {
+    setPending(true);
+    setError(undefined);
+    const res = await fetch(`/api/chat/${chatId}`, { method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    setPending(false);
+    if (!res.ok) {
+      const json = (await res.json().catch(() => ({}))) as { error?: { message?: string; fields?: Record<string, string> } };
+      setError(json.error?.fields?.title ?? json.error?.message ?? "Something went wrong.");
+      return false;
+    }
+    return true;
+  }
+
+  return (
+    <header className="flex min-h-12 items-center gap-2 border-b border-zinc-200 px-4 py-2 pl-14 md:pl-4 dark:border-zinc-800">
+      {mode === "rename" ? (
+        <form
+          className="flex flex-1 items-center gap-2"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await call("PATCH", { title: draft })) {
+              setMode("view");
+              router.refresh();
+            }
+          }}
+        >
+          <label htmlFor="chat-title" className="sr-only">
+            Chat title
+          </label>
+          <input id="chat-title" autoFocus value={draft} maxLength={120} onChange={(e) => setDraft(e.target.value)} className="h-8 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900" />
+          <Button type="submit" size="sm" disabled={pending}>
+            Save
+          </Button>
+          <Button size="sm" variant="secondary" onClick={() => setMode("view")}>
+            Cancel
+          </Button>
+        </form>
+      ) : (
+        <>
+          <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title}</h1>
+          {mode === "delete" ? (
+            <span className="flex items-center gap-2 text-sm">
+              Delete this chat?
+              <Button
+                size="sm"
+                variant="danger"
+                disabled={pending}
+                onClick={async () => {
+                  if (await call("DELETE")) {
+                    router.push("/chat");
+                    router.refresh();
+                  }
+                }}
+              >
+                Delete chat
+              </Button>
+              <Button size="sm" variant="secondary" onClick={() => setMode("view")}>
+                Cancel
+              </Button>
+            </span>
+          ) : (
+            <>
+              <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
+                <Pencil className="size-4" aria-hidden />
+              </Button>
+              <Button size="sm" variant="ghost" aria-label="Delete chat" onClick={() => setMode("delete")}>
+                <Trash2 className="size-4" aria-hidden />
+              </Button>
+            </>
+          )}
+        </>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+// The chat: messages from the server (newest page first, older pages on demand), a live turn through
+// useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
+import { useCallback, useMemo, useState } from "react";
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import type { ParleyUIMessage } from "@/lib/chat/parts";
+import { MessageItem } from "./message-item";
+import { Composer } from "./composer";
+
+export type ChatViewProps = {
+  chatId: string;
+  title: string;
+  initialMessages: ParleyUIMessage[];
+  hasMore: boolean;
+  firstSeq?: number;
+  /** A turn was running when the page was rendered: reconnect to it. */
+  resume: boolean;
+  maxChars: number;
+};
+
+function errorMessage(err: Error | undefined): string | undefined {
+  if (!err) return undefined;
+  try {
+    const body = JSON.parse(err.message) as { error?: { message?: string } };
+    if (body.error?.message) return body.error.message;
+  } catch {
+    /* not JSON */
+  }
+  return err.message || "Something went wrong.";
+}
+
+export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars }: ChatViewProps) {
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ParleyUIMessage>({
+        api: "/api/chat",
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
+          body: trigger === "regenerate-message" ? { id, trigger, messageId } : { id, trigger, message: messages[messages.length - 1] },
+        }),
+      }),
+    [],
+  );
+  const { messages, sendMessage, status, error, regenerate, setMessages, clearError } = useChat<ParleyUIMessage>({
+    id: chatId,
+    messages: initialMessages,
+    transport,
+    resume,
+    experimental_throttle: 50,
+  });
+  const [older, setOlder] = useState({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
+  const busy = status === "submitted" || status === "streaming";
+
+  const loadEarlier = useCallback(async () => {
+    if (!older.firstSeq) return;
+    setOlder((o) => ({ ...o, loading: true }));
+    const res = await fetch(`/api/chat/${chatId}/messages?before=${older.firstSeq}`);
+    if (!res.ok) return setOlder((o) => ({ ...o, loading: false }));
+    const page = (await res.json()) as { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };
+    setMessages((current) => [...page.messages, ...current]);
+    setOlder({ hasMore: page.hasMore, firstSeq: page.firstSeq, loading: false });
+  }, [chatId, older.firstSeq, setMessages]);
+
+  const stop = useCallback(async () => {
+    await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => {});
+  }, [chatId]);
+
+  const onRegenerate = useCallback(
+    (messageId: string) => {
+      clearError();
+      void regenerate({ messageId });
+    },
+    [regenerate, clearError],
+  );
+
+  const last = messages[messages.length - 1];
+  return (
+    <div className="flex h-full flex-col">
+      <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={busy}>
+        <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
+          {older.hasMore && (
+            <button type="button" onClick={loadEarlier} disabled={older.loading} className="self-center rounded-md border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900">
+              {older.loading ? "Loading…" : "Load earlier messages"}
+            </button>
+          )}
+          {messages.length === 0 && <p className="mt-20 text-center text-zinc-500">Send a message to start.</p>}
+          {messages.map((m) => (
+            <MessageItem
+              key={m.id}
+              message={m}
+              busy={busy && m === last && m.role === "assistant"}
+              onRegenerate={!busy && m === last && m.role === "assistant" ? onRegenerate : undefined}
+            />
+          ))}
+          {status === "submitted" && (
+            <p className="text-sm text-zinc-500" role="status">
+              Waiting for the model…
+            </p>
+          )}
+          {error && !last?.parts.some((p) => p.type === "data-error") && (
+            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+              {errorMessage(error)}
+            </p>
+          )}
+        </div>
+      </div>
+      <Composer busy={busy} maxChars={maxChars} onStop={stop} onSend={(text) => void sendMessage({ text })} />
+    </div>
+  );
+}

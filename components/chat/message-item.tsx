@@ -1,0 +1,82 @@
+"use client";
+// One message: its parts, its sources, its status and a copy button. Memoised, so a long chat does
+// not re-render old messages for every streamed token (useChat keeps their objects stable).
+import { memo, useState } from "react";
+import { Check, Copy } from "lucide-react";
+import type { ParleyUIMessage } from "@/lib/chat/parts";
+import { PartView } from "./message-parts";
+
+function plainText(message: ParleyUIMessage): string {
+  return message.parts
+    .filter((p) => p.type === "text")
+    .map((p) => (p as { text: string }).text)
+    .join("\n\n");
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label="Copy message"
+      title="Copy message"
+      onClick={async () => {
+        await navigator.clipboard?.writeText(text).catch(() => {});
+        setCopied(true);
+        setTimeout(() => setCopied(false), 1500);
+      }}
+      className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
+    >
+      {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
+    </button>
+  );
+}
+
+export const MessageItem = memo(function MessageItem({
+  message,
+  busy,
+  onRegenerate,
+}: {
+  message: ParleyUIMessage;
+  /** This message is being written right now. */
+  busy?: boolean;
+  onRegenerate?: (messageId: string) => void;
+}) {
+  const isUser = message.role === "user";
+  const sources = message.parts.filter((p) => p.type === "source-url");
+  const status = message.metadata?.status;
+  const text = plainText(message);
+  return (
+    <article
+      aria-label={isUser ? "Your message" : "Assistant message"}
+      data-role={message.role}
+      data-status={status}
+      className={`group flex flex-col gap-2 ${isUser ? "items-end" : "items-stretch"}`}
+    >
+      <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
+        {isUser
+          ? text
+          : message.parts.map((part, i) => <PartView key={i} part={part} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />)}
+      </div>
+      {sources.length > 0 && (
+        <ol className="list-decimal pl-5 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Sources">
+          {sources.map((s) => (
+            <li key={(s as { sourceId: string }).sourceId}>
+              <a href={(s as { url: string }).url} target="_blank" rel="noreferrer" className="underline">
+                {(s as { title?: string }).title ?? (s as { url: string }).url}
+              </a>
+            </li>
+          ))}
+        </ol>
+      )}
+      {!isUser && status === "interrupted" && (
+        <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
+      )}
+      {!isUser && text && !busy && (
+        <div className="flex gap-1 opacity-70 group-hover:opacity-100 group-focus-within:opacity-100">
+          <CopyButton text={text} />
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,73 @@
+"use client";
+// Renders the parts of one message. One generic renderer per part kind, driven by the part itself;
+// tools go through one generic tool block (custom renderers per tool name can register later).
+import { memo } from "react";
+import { Streamdown } from "streamdown";
+import { code } from "@streamdown/code";
+import { AlertTriangle, Info, RotateCcw } from "lucide-react";
+import type { ParleyPart } from "@/lib/chat/parts";
+import { ToolBlock } from "./tool-block";
+
+const plugins = { code };
+
+export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
+  return (
+    <Streamdown plugins={plugins} isAnimating={streaming} mode={streaming ? "streaming" : "static"} className="prose-chat">
+      {text}
+    </Streamdown>
+  );
+});
+
+export function PartView({ part, onRegenerate }: { part: ParleyPart; onRegenerate?: () => void }) {
+  switch (part.type) {
+    case "text":
+      return <Markdown text={part.text} streaming={part.state === "streaming"} />;
+    case "reasoning":
+      return (
+        <details className="group rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+          <summary className="cursor-pointer select-none text-zinc-600 dark:text-zinc-400">
+            {part.state === "streaming" ? "Thinking…" : "Reasoning"}
+          </summary>
+          <div className="mt-2 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{part.text}</div>
+        </details>
+      );
+    case "data-error":
+      return (
+        <div role="alert" className="flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100">
+          <p className="flex items-start gap-2">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <span>
+              <span className="font-mono text-xs">[{part.data.code}]</span> {part.data.message}
+            </span>
+          </p>
+          {onRegenerate && (
+            <button type="button" onClick={onRegenerate} className="inline-flex w-fit items-center gap-1 rounded-md border border-red-300 bg-white px-2 py-1 text-xs font-medium text-red-900 hover:bg-red-100 dark:border-red-800 dark:bg-red-900 dark:text-red-50">
+              <RotateCcw className="size-3" aria-hidden /> Regenerate
+            </button>
+          )}
+        </div>
+      );
+    case "data-notice":
+      return (
+        <p className="flex items-center gap-2 text-sm text-zinc-500" data-notice={part.data.code}>
+          <Info className="size-4" aria-hidden /> {part.data.message}
+        </p>
+      );
+    case "file":
+      return part.mediaType.startsWith("image/") ? (
+        // eslint-disable-next-line @next/next/no-img-element -- user and model files are arbitrary URLs
+        <img src={part.url} alt={part.filename ?? "Attached image"} className="max-h-80 rounded-md" />
+      ) : (
+        <a href={part.url} className="text-accent underline" target="_blank" rel="noreferrer">
+          {part.filename ?? "Attached file"}
+        </a>
+      );
+    case "source-url":
+    case "source-document":
+    case "step-start":
+      return null; // sources are listed under the message; steps need no mark
+    default:
+      if (part.type === "dynamic-tool" || part.type.startsWith("tool-")) return <ToolBlock part={part as Parameters<typeof ToolBlock>[0]["part"]} />;
+      return null;
+  }
+}
