@@ -168,3 +168,38 @@ describe("turn endings", () => {
     await expect(runTurn(ctx, { chatId: chat.id, regenerate: "not-the-last" })).rejects.toMatchObject({ status: 404 });
   });
 });
+
+describe("multi-step turns", () => {
+  it("a tool call runs, its result goes back to the model, and every step is stored in order", async () => {
+    const { tool } = await import("ai");
+    const { z } = await import("zod");
+    mock.addFixture({
+      match: { userMessage: "what is 2+3", hasToolResult: false },
+      response: { toolCalls: [{ name: "add", arguments: JSON.stringify({ a: 2, b: 3 }), id: "call_add_1" }] },
+    });
+    mock.addFixture({ match: { userMessage: "what is 2+3", hasToolResult: true }, response: { content: "2 + 3 = 5." } });
+    const calls: unknown[] = [];
+    const add = tool({
+      description: "Adds two numbers",
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: async (input) => {
+        calls.push(input);
+        return { sum: input.a + input.b };
+      },
+    });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "what is 2+3" }, { onStored: done.onStored, tools: { add } }));
+    expect(calls).toEqual([{ a: 2, b: 3 }]);
+    expect(textOf(chunks)).toBe("2 + 3 = 5.");
+    await done.promise;
+    const blocks = (await storedAnswer(chat.id)).blocks;
+    expect(blocks.map((b) => b.kind)).toEqual(["step", "tool", "step", "text"]);
+    expect(blocks[1]).toMatchObject({ toolName: "add", toolCallId: "call_add_1", status: "output-available", input: { a: 2, b: 3 }, output: { sum: 5 } });
+    expect(blocks[1].startedAt).toBeInstanceOf(Date);
+    expect(blocks[1].finishedAt).toBeInstanceOf(Date);
+    // The upstream saw the tool result in the second request.
+    const second = mock.getRequests().filter((r) => JSON.stringify(r.body).includes("what is 2+3")).at(-1);
+    expect(JSON.stringify(second?.body)).toContain('\\"sum\\":5');
+  });
+});

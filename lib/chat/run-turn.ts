@@ -2,7 +2,7 @@
 // three ways: to the browser, to the block writer (rows as it streams), and to the stream registry
 // (resume). The turn belongs to the server: a closed tab does not stop it, only `stopTurn` does.
 import crypto from "node:crypto";
-import { JsonToSseTransformStream, readUIMessageStream, stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from "ai";
+import { JsonToSseTransformStream, readUIMessageStream, stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet, type UIMessageChunk } from "ai";
 import { db } from "../db/client";
 import type { MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
@@ -30,6 +30,8 @@ export type TurnRequest = {
 };
 
 export type TurnOptions = {
+  /** Tools offered to the model in this turn (built-in tools; MCP tools join here). */
+  tools?: ToolSet;
   /** Milliseconds without a chunk from the provider before the turn fails with ProviderTimeout. */
   idleTimeoutMs?: number;
   stepLimit?: number;
@@ -95,6 +97,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   const result = streamText({
     model: guardStreams(resolved.model, opts.idleTimeoutMs ?? idleTimeoutMs()),
     messages: history,
+    tools: opts.tools,
     abortSignal: controller.signal,
     maxRetries: 1,
     stopWhen: stepCountIs(opts.stepLimit ?? Number(process.env.PARLEY_STEP_LIMIT || 20)),

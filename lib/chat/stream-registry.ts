@@ -45,24 +45,26 @@ export class LocalPubSub implements Publisher, Subscriber {
   }
 }
 
-type Registry = {
+export type Registry = {
   streams: ResumableStreamContext;
   /** Tells every instance to stop the turn of this chat. */
   publishStop(chatId: string): Promise<void>;
   /** Turns running in this process, by chat. */
   local: Map<string, AbortController>;
   kind: "memory" | "redis";
+  close(): Promise<void>;
 };
 
 const KEY = Symbol.for("parley.streamRegistry");
 type Holder = { [KEY]?: Promise<Registry> };
 const holder = globalThis as Holder;
 
-async function build(): Promise<Registry> {
+/** A new registry (one per process; tests build a second one to act as another instance). */
+export async function buildRegistry(redisUrl = process.env.REDIS_URL?.trim()): Promise<Registry> {
   const local = new Map<string, AbortController>();
   // abort() without a reason: the AI SDK recognises the AbortError and ends the stream with `abort`.
   const onStop = (chatId: string) => local.get(chatId)?.abort();
-  const url = process.env.REDIS_URL?.trim();
+  const url = redisUrl;
   if (url) {
     const { createClient } = await import("redis");
     const publisher = createClient({ url });
@@ -82,6 +84,9 @@ async function build(): Promise<Registry> {
       async publishStop(chatId) {
         await publisher.publish(STOP_CHANNEL, chatId);
       },
+      async close() {
+        await Promise.all([publisher.quit(), subscriber.quit()]);
+      },
     };
   }
   const pubsub = new LocalPubSub();
@@ -93,12 +98,13 @@ async function build(): Promise<Registry> {
     async publishStop(chatId) {
       await pubsub.publish(STOP_CHANNEL, chatId);
     },
+    async close() {},
   };
 }
 
 export function streamRegistry(): Promise<Registry> {
   if (!holder[KEY]) {
-    holder[KEY] = build().catch((err) => {
+    holder[KEY] = buildRegistry().catch((err) => {
       delete holder[KEY];
       throw err;
     });

@@ -1,0 +1,106 @@
+// Resume and stop across app instances through Redis (the machine's Redis, when REDIS_URL or
+// TEST_REDIS_URL is set), and in-process by default.
+import type { LLMock } from "@copilotkit/aimock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import { DRIVERS, startTestApp } from "../test-app";
+import { resumeTurn, runTurn, type StoredTurn } from "./run-turn";
+import { buildRegistry, LocalPubSub } from "./stream-registry";
+import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "./test-turns";
+
+const REDIS = process.env.TEST_REDIS_URL?.trim() || process.env.REDIS_URL?.trim();
+
+describe("LocalPubSub", () => {
+  it("behaves like Redis for what resumable streams need", async () => {
+    const ps = new LocalPubSub();
+    expect(await ps.get("k")).toBeNull();
+    await ps.set("k", "1", { EX: 60 });
+    expect(await ps.incr("k")).toBe(2);
+    const got: string[] = [];
+    await ps.subscribe("ch", (m) => got.push(m));
+    expect(await ps.publish("ch", "hello")).toBe(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(got).toEqual(["hello"]);
+    await ps.unsubscribe("ch");
+    expect(await ps.publish("ch", "again")).toBe(0);
+    await ps.set("gone", "x", { EX: -1 });
+    expect(await ps.get("gone")).toBeNull();
+  });
+});
+
+describe.each([
+  { name: "in-process", redis: undefined as string | undefined, skip: false },
+  { name: "Redis", redis: REDIS, skip: !REDIS },
+])("resume and stop ($name)", ({ redis, skip }) => {
+  let mock: LLMock;
+  let stop: () => Promise<void>;
+  beforeAll(async () => {
+    if (skip) return;
+    if (redis) process.env.REDIS_URL = redis;
+    else delete process.env.REDIS_URL;
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("parley.streamRegistry")];
+    ({ stop } = await startTestApp(DRIVERS[0]));
+    mock = await startUpstream({ chunkSize: 3 });
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    await stop?.();
+    delete process.env.REDIS_URL;
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("parley.streamRegistry")];
+  });
+
+  it.skipIf(skip)("a reader that joins mid-turn gets the whole stream from the start, then live", async () => {
+    const text = Array.from({ length: 40 }, (_, i) => `n${i}`).join(" ");
+    mock.onMessage("resume me", { content: text }, { latency: 15 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    let stored!: (s: StoredTurn) => void;
+    const done = new Promise<StoredTurn>((r) => (stored = r));
+    const first = await runTurn(ctx, { chatId: chat.id, text: "resume me" }, { onStored: stored });
+    const reader = first.body!.getReader();
+    await reader.read();
+    await new Promise((r) => setTimeout(r, 150));
+    await reader.cancel(); // the tab reloads
+    const resumed = await resumeTurn(ctx, chat.id);
+    expect(resumed).not.toBeNull();
+    const chunks = await readChunks(resumed!);
+    expect(chunks[0].type).toBe("start");
+    expect(textOf(chunks)).toBe(text);
+    await done;
+    expect(await resumeTurn(ctx, chat.id)).toBeNull(); // nothing runs any more: 204
+  });
+
+  it.skipIf(skip || !redis)("another instance resumes and stops a turn it does not run", async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `m${i}`).join(" ");
+    mock.onMessage("other instance", { content: text }, { latency: 10 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    let stored!: (s: StoredTurn) => void;
+    const done = new Promise<StoredTurn>((r) => (stored = r));
+    const first = await runTurn(ctx, { chatId: chat.id, text: "other instance" }, { onStored: stored });
+    void first.body!.cancel();
+    const other = await buildRegistry(redis);
+    try {
+      const streamId = (await (await db()).chat.findUniqueOrThrow({ where: { id: chat.id } })).activeStreamId!;
+      const live = await other.streams.resumeExistingStream(streamId);
+      const reader = live!.getReader();
+      let seen = "";
+      const streamedText = () => textOf(parseSse(seen.slice(0, seen.lastIndexOf("\n\n") + 1)));
+      while (streamedText().length < 60) {
+        const { done: end, value } = await reader.read();
+        if (end) throw new Error("the turn ended before it could be stopped");
+        seen += value;
+      }
+      await other.publishStop(chat.id);
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        seen += value;
+      }
+      const chunks = parseSse(seen);
+      expect(chunks.some((c) => c.type === "abort")).toBe(true);
+      expect(textOf(chunks).length).toBeLessThan(text.length);
+      expect((await done).status).toBe("stopped");
+    } finally {
+      await other.close();
+    }
+  });
+});
