@@ -1,10 +1,10 @@
-// Starts the production build for e2e on a fresh data directory (e2e/.data), so every run begins
+// Starts the production build for e2e on a fresh data directory (e2e/.data-<port>), so every run begins
 // at first-run setup. Run `next build` first (npm run test:e2e does).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const dir = path.resolve("e2e/.data");
+const dir = path.resolve(`e2e/.data-${process.env.PORT || "3210"}`);
 fs.rmSync(dir, { recursive: true, force: true });
 const env = {
   ...process.env,
