@@ -68,7 +68,11 @@ export type StoredBlock = {
   extras: unknown;
 };
 
-type Extras = Record<string, unknown> & { nulls?: string[] };
+/**
+ * The part's fields that have no column, plus bookkeeping: `nulls` (keys whose value was an explicit
+ * null, where a column cannot tell null from absent), `jsonValues` and `escaped` (see storable()).
+ */
+type Extras = Record<string, unknown> & { nulls?: string[]; jsonValues?: Record<string, unknown>; escaped?: boolean };
 
 const NO_STATE = "unset";
 
@@ -86,13 +90,111 @@ function split(obj: Record<string, unknown>, keys: string[]): { rest: Extras; nu
 
 function extrasOf(rest: Extras, nulls: string[]): Prisma.InputJsonValue | null {
   const out: Extras = { ...rest };
-  if (nulls.length) out.nulls = nulls;
+  if (nulls.length) out.nulls = [...new Set(nulls)];
   return Object.keys(out).length ? (out as Prisma.InputJsonValue) : null;
+}
+
+// What the database does not give back as given (lib/chat/parts.test.ts shows each case):
+// - A Json column whose whole value is a number or the string "DbNull" or "JsonNull": Prisma rounds a
+//   top-level number (0.36772752297110856 -> 0.3677275229711086, Number.MAX_VALUE -> null) and takes
+//   those strings for its null sentinels (SQL NULL, JSON null). Such a value is kept in
+//   extras.jsonValues and the column is null. Numbers inside objects and arrays are stored exactly.
+// - PostgreSQL stores no U+0000 (refused in text and jsonb) and no unpaired UTF-16 surrogate (refused
+//   in jsonb, turned into U+FFFD in text); PGlite drops a text column's leading U+FEFF (BOM); Prisma
+//   throws "Unknown tagged value" on an object inside a Json value whose "$type" is "". A block with
+//   any of these has all its strings escaped (ESC -> ESC ESC, U+0000 -> ESC 0, unpaired surrogate or
+//   leading BOM -> ESC u + 4 hex digits, and every object key "$type" -> ESC $type) and extras.escaped
+//   set. Escaping leaves ordinary strings (ids, names, states) unchanged.
+const JSON_COLUMNS = ["data", "input", "output", "providerMetadata"] as const;
+const STORED_VALUES = [
+  "status",
+  "text",
+  "mediaType",
+  "url",
+  "name",
+  "toolCallId",
+  "toolName",
+  "errorCode",
+  "errorText",
+  "approvalId",
+  "decisionReason",
+  ...JSON_COLUMNS,
+  "extras",
+] as const;
+const PRISMA_NULL_NAMES = new Set(["DbNull", "JsonNull"]);
+const ESC = "\uE000";
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|^\uFEFF/;
+const TO_ESCAPE = new RegExp(`${ESC}|${UNSTORABLE.source}`, "g");
+const ESCAPED = new RegExp(`${ESC}(${ESC}|0|\\$|u[0-9a-f]{4})`, "g");
+
+const escapeString = (s: string) =>
+  s.replace(TO_ESCAPE, (c) => (c === ESC ? ESC + ESC : c === "\u0000" ? `${ESC}0` : `${ESC}u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+const unescapeString = (s: string) =>
+  s.replace(ESCAPED, (_, e: string) =>
+    e === ESC ? ESC : e === "0" ? "\u0000" : e === "$" ? "$" : String.fromCharCode(parseInt(e.slice(1), 16)),
+  );
+const escapeKey = (k: string) => (k === "$type" ? `${ESC}$type` : escapeString(k));
+
+/** Applies `value` to every string in a JSON value and `key` to every object key. */
+function mapStrings(v: unknown, value: (s: string) => string, key = value): unknown {
+  if (typeof v === "string") return value(v);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, value, key));
+  if (v !== null && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [key(k), mapStrings(x, value, key)]));
+  }
+  return v;
+}
+
+/** Whether a value holds something the database refuses or changes (see above). */
+function unstorable(v: unknown): boolean {
+  if (typeof v === "string") return UNSTORABLE.test(v);
+  if (Array.isArray(v)) return v.some(unstorable);
+  if (v !== null && typeof v === "object") {
+    return Object.entries(v).some(([k, x]) => UNSTORABLE.test(k) || (k === "$type" && x === "") || unstorable(x));
+  }
+  return false;
+}
+
+/** Block fields the database stores exactly (see above); blockToPart undoes it. */
+function storable(fields: BlockFields): BlockFields {
+  const out: Record<string, unknown> = { ...fields };
+  const extras: Extras = { ...((fields.extras as Extras | null | undefined) ?? {}) };
+  for (const k of JSON_COLUMNS) {
+    const v = out[k];
+    if (typeof v === "number" || (typeof v === "string" && PRISMA_NULL_NAMES.has(v))) {
+      extras.jsonValues = { ...extras.jsonValues, [k]: v };
+      out[k] = null;
+    }
+  }
+  out.extras = extras;
+  if (STORED_VALUES.some((k) => unstorable(out[k]))) {
+    for (const k of STORED_VALUES) out[k] = mapStrings(out[k], escapeString, escapeKey);
+    (out.extras as Extras).escaped = true;
+  }
+  if (!Object.keys(out.extras as Extras).length) out.extras = null;
+  return out as BlockFields;
+}
+
+/** Undoes storable(): the block's values as partToBlock computed them before storing. */
+function unstored(b: StoredBlock): StoredBlock {
+  const out: Record<string, unknown> = { ...b };
+  if ((b.extras as Extras | null)?.escaped) {
+    for (const k of STORED_VALUES) out[k] = mapStrings(out[k], unescapeString);
+  }
+  const { jsonValues, ...extras } = ((out.extras as Extras | null) ?? {}) as Extras;
+  delete extras.escaped;
+  for (const [k, v] of Object.entries(jsonValues ?? {})) out[k] = v;
+  out.extras = extras;
+  return out as StoredBlock;
 }
 
 const json = (v: unknown) => (v === undefined || v === null ? null : (v as Prisma.InputJsonValue));
 
 export function partToBlock(part: ParleyPart): BlockFields {
+  return storable(fieldsOf(part));
+}
+
+function fieldsOf(part: ParleyPart): BlockFields {
   const p = part as Record<string, unknown> & { type: string };
   switch (p.type) {
     case "text":
@@ -135,15 +237,21 @@ export function partToBlock(part: ParleyPart): BlockFields {
     case "step-start":
       return { kind: "step", status: "done", extras: extrasOf(split(p, ["type"]).rest, []) };
     case "data-error": {
-      const data = p.data as ErrorData;
+      const data = p.data as Partial<ErrorData> | null;
       const { rest, nulls } = split(p, ["type", "data"]);
-      return { kind: "error", status: "done", errorCode: data.code, errorText: data.message, data: json(data), extras: extrasOf(rest, nulls) };
+      return {
+        kind: "error",
+        status: "done",
+        errorCode: typeof data?.code === "string" ? data.code : null,
+        errorText: typeof data?.message === "string" ? data.message : null,
+        data: json(data),
+        extras: extrasOf(rest, nulls),
+      };
     }
     default:
       if (p.type === "dynamic-tool" || p.type.startsWith("tool-")) return toolPartToBlock(p);
       if (p.type.startsWith("data-")) {
         const { rest, nulls } = split(p, ["type", "data"]);
-        if (p.data === null) nulls.push("data");
         return { kind: "data", status: "done", name: p.type.slice(5), data: json(p.data), extras: extrasOf(rest, nulls) };
       }
       throw new Error(`Unknown message part type: ${p.type}`);
@@ -165,11 +273,9 @@ function toolPartToBlock(p: Record<string, unknown> & { type: string }): BlockFi
   ]);
   const approval = p.approval as { id: string; approved?: boolean; reason?: string } | undefined;
   if (approval) {
-    const { id: _id, approved: _a, reason: _r, ...otherApproval } = approval;
+    const otherApproval = split(approval, ["id", "approved", "reason"]).rest;
     if (Object.keys(otherApproval).length) rest.approval = otherApproval;
   }
-  if (p.input === null) nulls.push("input");
-  if (p.output === null) nulls.push("output");
   return {
     kind: "tool",
     status: p.state as string,
@@ -183,12 +289,13 @@ function toolPartToBlock(p: Record<string, unknown> & { type: string }): BlockFi
     approved: approval?.approved ?? null,
     decisionReason: approval?.reason ?? null,
     providerMetadata: json(p.callProviderMetadata),
-    extras: extrasOf(rest, [...new Set(nulls)]),
+    extras: extrasOf(rest, nulls),
   };
 }
 
-export function blockToPart(b: StoredBlock): ParleyPart {
-  const { nulls = [], ...extras } = ((b.extras as Extras | null) ?? {}) as Extras;
+export function blockToPart(stored: StoredBlock): ParleyPart {
+  const b = unstored(stored);
+  const { nulls = [], ...extras } = b.extras as Extras;
   const withNulls = (part: Record<string, unknown>) => {
     for (const k of nulls) part[k] = null;
     return part as ParleyPart;
@@ -224,14 +331,15 @@ export function blockToPart(b: StoredBlock): ParleyPart {
       return withNulls({ type: `data-${b.name}`, ...meta("data", b.data), ...extras });
     case "tool": {
       const { approval: otherApproval, ...rest } = extras as Extras & { approval?: Record<string, unknown> };
-      const approval = b.approvalId
-        ? {
-            id: b.approvalId,
-            ...(b.approved === null ? {} : { approved: b.approved }),
-            ...(b.decisionReason === null ? {} : { reason: b.decisionReason }),
-            ...otherApproval,
-          }
-        : undefined;
+      const approval =
+        b.approvalId !== null
+          ? {
+              id: b.approvalId,
+              ...(b.approved === null ? {} : { approved: b.approved }),
+              ...(b.decisionReason === null ? {} : { reason: b.decisionReason }),
+              ...otherApproval,
+            }
+          : undefined;
       return withNulls({
         type: b.dynamic ? "dynamic-tool" : `tool-${b.toolName}`,
         ...(b.dynamic ? { toolName: b.toolName } : {}),
