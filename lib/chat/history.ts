@@ -3,12 +3,13 @@
 // history.
 import { convertToModelMessages, type ModelMessage } from "ai";
 import { db } from "../db/client";
-import type { Block, Message } from "../db/generated/client";
+import type { Block, Citation, Message } from "../db/generated/client";
+import { citationView } from "./citations";
 import { blocksToParts, type ParleyMetadata, type ParleyUIMessage } from "./parts";
 
 export const HISTORY_PAGE_SIZE = 50;
 
-type MessageWithBlocks = Message & { blocks: Block[] };
+type MessageWithBlocks = Message & { blocks: Block[]; citations?: Citation[] };
 
 export function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
   const metadata: ParleyMetadata = { status: m.status, createdAt: m.createdAt.toISOString() };
@@ -22,10 +23,11 @@ export function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
       reasoningTokens: m.reasoningTokens ?? undefined,
     };
   }
+  if (m.citations?.length) metadata.citations = m.citations.map(citationView);
   return { id: m.id, role: m.role, metadata, parts: blocksToParts(m.blocks) };
 }
 
-const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const } } };
+const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const } }, citations: { orderBy: { ordinal: "asc" as const } } };
 
 /** A page of messages, oldest first, ending just before `beforeSeq` (or at the newest). */
 export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number; limit?: number } = {}) {

@@ -5,6 +5,7 @@
 // reloaded one render from the same parts.
 import type { UIMessage } from "ai";
 import type { BlockKind, Prisma, ToolSource } from "../db/generated/client";
+import type { CitationView } from "./citations";
 
 export type ErrorData = { code: string; message: string };
 export type NoticeData = { code: string; message: string };
@@ -15,6 +16,8 @@ export type ParleyMetadata = {
   finishReason?: string;
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; reasoningTokens?: number };
   createdAt?: string;
+  /** Numbered citations (lib/chat/citations.ts): sent while the turn streams, rebuilt from rows on reload. */
+  citations?: CitationView[];
 };
 
 export type ParleyDataParts = { error: ErrorData; notice: NoticeData };

@@ -7,15 +7,16 @@ import { db } from "../db/client";
 import type { MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { resolveChatModel } from "../providers/resolve";
-import { guardStreams } from "../providers/stream-guard";
 import type { TeamContext } from "../teams/context";
 import { createBlockWriter } from "./block-writer";
+import { citationCollector, storeTurnCitations } from "./citations";
 import { getChat } from "./chats";
 import { loadModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./parts";
 import { streamRegistry } from "./stream-registry";
 import { classifyTurnError, type TurnError } from "./turn-errors";
 import { endingParts } from "./turn-stream";
+import { prepareTurn } from "./turn-model";
 import { titleFrom } from "./titles";
 import { HEARTBEAT_MS } from "./recovery";
 
@@ -93,11 +94,16 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   const controller = new AbortController();
   registry.local.set(chat.id, controller);
 
+  // The model with its fallback, provider-native tools (web search), Anthropic cache breakpoints and
+  // the model's providerOptions; notices (fallback, unavailable model) join the stream below.
+  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history, tools: opts.tools, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });
+  const citations = citationCollector();
   let lastError: TurnError | undefined;
   const result = streamText({
-    model: guardStreams(resolved.model, opts.idleTimeoutMs ?? idleTimeoutMs()),
-    messages: history,
-    tools: opts.tools,
+    model: turn.model,
+    messages: turn.messages,
+    tools: turn.tools,
+    providerOptions: turn.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
     abortSignal: controller.signal,
     maxRetries: 1,
     stopWhen: stepCountIs(opts.stepLimit ?? Number(process.env.PARLEY_STEP_LIMIT || 20)),
@@ -111,12 +117,15 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
       sendReasoning: true,
       sendSources: true,
       messageMetadata: ({ part }): ParleyMetadata | undefined => {
-        if (part.type === "start") return { status: "streaming", model: resolved.modelId, createdAt: new Date().toISOString() };
+        // URL sources (web search) are numbered as they arrive and sent with the message metadata.
+        const cited = citations.add(part);
+        if (cited) return { citations: cited };
+        if (part.type === "start") return { status: "streaming", model: turn.active.modelId, createdAt: new Date().toISOString() };
         if (part.type === "finish") {
           const u = part.totalUsage;
           return {
             status: "done",
-            model: resolved.modelId,
+            model: turn.active.modelId,
             finishReason: part.finishReason,
             usage: {
               inputTokens: u.inputTokens,
@@ -135,10 +144,21 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
         return lastError.message;
       },
     })
+    .pipeThrough(turn.noticeParts())
     .pipeThrough(endingParts(() => lastError));
 
   const [toStore, toClient] = chunks.tee();
-  void storeTurn(toStore, { ctx, chatId: chat.id, assistantId, streamId, providerId: resolved.providerId, throttleMs: opts.throttleMs })
+  void storeTurn(toStore, {
+    ctx,
+    chatId: chat.id,
+    assistantId,
+    streamId,
+    // Read when the turn ends: the fallback provider when it took over.
+    get providerId() {
+      return turn.active.providerId;
+    },
+    throttleMs: opts.throttleMs,
+  })
     .then((stored) => opts.onStored?.(stored))
     .catch((err) => console.error(`[turn] chat ${chat.id}: could not finalise the message`, err))
     .finally(() => registry.local.delete(chat.id));
@@ -192,11 +212,16 @@ async function storeTurn(
   } catch {
     /* logged by the writer; the message still gets its status */
   }
+  if (meta?.citations?.length) {
+    await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
+  }
   const usage = meta?.usage;
   await prisma.message.update({
     where: { id: t.assistantId },
     data: {
       status,
+      // The model that answered (the fallback's when it took over).
+      ...(meta?.model ? { model: meta.model } : {}),
       finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "stopped" ? "stopped" : "error",
       inputTokens: usage?.inputTokens ?? null,
       outputTokens: usage?.outputTokens ?? null,

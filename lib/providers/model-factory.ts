@@ -1,12 +1,20 @@
-// Provider rows -> AI SDK language models. The API key is decrypted here, in memory, for the call.
+// Provider rows -> AI SDK language models, and the provider-native tools a model row's flags ask for.
+// The API key is decrypted here, in memory, for the call. A provider without a key sends an empty one:
+// the SDKs would otherwise fall back to OPENAI_API_KEY / ANTHROPIC_API_KEY from the server's environment
+// and send it to whatever base URL an admin typed.
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ToolSet } from "ai";
 import type { Provider } from "../db/generated/client";
 import { AppError } from "../errors";
 import { decryptSecret } from "../security/keyring";
 
 export type ProviderCredentials = Pick<Provider, "kind" | "name" | "baseUrl" | "apiKeyEnc" | "headersEnc">;
+
+/** The name under which the web search tool is offered to the model (and shown in its tool block). */
+export const WEB_SEARCH_TOOL = "web_search";
 
 function secrets(p: ProviderCredentials): { apiKey?: string; headers?: Record<string, string> } {
   return {
@@ -15,18 +23,36 @@ function secrets(p: ProviderCredentials): { apiKey?: string; headers?: Record<st
   };
 }
 
+function openai(p: ProviderCredentials, fetchImpl?: typeof fetch) {
+  const { apiKey, headers } = secrets(p);
+  return createOpenAI({ apiKey: apiKey ?? "", baseURL: p.baseUrl || undefined, headers, fetch: fetchImpl });
+}
+
 export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl?: typeof fetch): LanguageModelV3 {
   const { apiKey, headers } = secrets(p);
-  const baseURL = p.baseUrl ?? undefined;
+  const baseURL = p.baseUrl || undefined;
   switch (p.kind) {
     case "openai_responses":
-      return createOpenAI({ apiKey, baseURL, headers, fetch: fetchImpl }).responses(modelId);
+      return openai(p, fetchImpl).responses(modelId);
     case "openai_chat":
-      return createOpenAI({ apiKey, baseURL, headers, fetch: fetchImpl }).chat(modelId);
+      return openai(p, fetchImpl).chat(modelId);
     case "openai_compatible":
       if (!baseURL) throw new AppError("ProviderMisconfigured", 500, `Provider ${p.name} needs a base URL.`);
       return createOpenAICompatible({ name: "compatible", baseURL, apiKey, headers, includeUsage: true, fetch: fetchImpl })(modelId);
     case "anthropic":
-      throw new AppError("ProviderUnsupported", 501, "Anthropic providers are not supported yet.");
+      return createAnthropic({ apiKey: apiKey ?? "", baseURL, headers, fetch: fetchImpl })(modelId);
   }
+}
+
+export type ModelFlags = { webSearch: boolean; toolCalling: "native" | "prompt" | "none" };
+
+/**
+ * Provider-native tools for a model row: OpenAI's web search for a Responses model flagged for it.
+ * They run at the provider; their URL citations arrive as `source` parts.
+ */
+export function providerTools(p: ProviderCredentials, flags: ModelFlags): ToolSet {
+  if (p.kind === "openai_responses" && flags.webSearch && flags.toolCalling !== "none") {
+    return { [WEB_SEARCH_TOOL]: openai(p).tools.webSearch({}) };
+  }
+  return {};
 }

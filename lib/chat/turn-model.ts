@@ -1,0 +1,74 @@
+// What a turn sends to the model, prepared from the resolved model row: the guarded model (with the
+// team's fallback model behind it), the tools it may offer (provider-native web search joins, tools are
+// left out for a model without tool calling), Anthropic cache breakpoints, the model's providerOptions,
+// and the notices the turn shows about any of this (a `data-notice` part each).
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ModelMessage, ToolSet, UIMessageChunk } from "ai";
+import { withFallback } from "../providers/fallback";
+import { withPromptCaching } from "../providers/prompt-cache";
+import { resolveFallbackModel, type ResolvedModel } from "../providers/resolve";
+import { guardStreams } from "../providers/stream-guard";
+import type { NoticeData } from "./parts";
+import { classifyTurnError } from "./turn-errors";
+
+export type PreparedTurn = {
+  model: LanguageModelV3;
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  providerOptions?: ResolvedModel["providerOptions"];
+  /** The model answering now: the chosen one, or the fallback once it took over. */
+  active: { modelId: string; providerId: string };
+  /** Inserts the turn's notices into its UI stream, right after the message starts. */
+  noticeParts(): TransformStream<UIMessageChunk, UIMessageChunk>;
+};
+
+export async function prepareTurn(
+  teamId: string,
+  resolved: ResolvedModel,
+  input: { messages: ModelMessage[]; tools?: ToolSet; system?: string; idleMs: number },
+): Promise<PreparedTurn> {
+  const notices: NoticeData[] = [];
+  const active = { modelId: resolved.modelId, providerId: resolved.providerId };
+  if (resolved.fellBack) {
+    notices.push({ code: "ModelUnavailable", message: `The model chosen for this chat is no longer available; ${resolved.displayName} (the team default) answers instead.` });
+  }
+
+  let tools: ToolSet | undefined = { ...input.tools, ...resolved.providerTools };
+  if (resolved.toolCalling === "none") {
+    if (input.tools && Object.keys(input.tools).length) {
+      notices.push({ code: "NoToolCalling", message: `${resolved.displayName} cannot call tools, so tools are off for this answer.` });
+    }
+    tools = undefined;
+  }
+  if (tools && !Object.keys(tools).length) tools = undefined;
+
+  let model = guardStreams(resolved.model, input.idleMs);
+  const fallback = await resolveFallbackModel(teamId, resolved.modelRowId, Boolean(tools));
+  if (fallback) {
+    model = withFallback(model, guardStreams(fallback.model, input.idleMs), (err) => {
+      active.modelId = fallback.modelId;
+      active.providerId = fallback.providerId;
+      const why = classifyTurnError(err).message;
+      notices.push({ code: "FellBack", message: `${resolved.providerName} failed before answering (${why}); ${fallback.displayName} (the team's fallback model) answers instead.` });
+    });
+  }
+
+  const cached = withPromptCaching(resolved.kind, { system: input.system, messages: input.messages, tools });
+  return {
+    model,
+    messages: cached.messages,
+    tools: cached.tools,
+    providerOptions: resolved.providerOptions,
+    active,
+    noticeParts() {
+      let started = false;
+      return new TransformStream<UIMessageChunk, UIMessageChunk>({
+        transform(chunk, controller) {
+          if (started && notices.length) for (const data of notices.splice(0)) controller.enqueue({ type: "data-notice", data });
+          controller.enqueue(chunk);
+          if (chunk.type === "start") started = true;
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// A team's models: enabling listed models, adding one by hand, editing its flags and options,
+// deleting it, the team's default and fallback model, and the enabled models members may pick.
+import { audit } from "../audit";
+import { db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { Conflict, Invalid, NotFound } from "../errors";
+import type { TeamContext } from "../teams/context";
+import { kindInfo } from "./kinds";
+import type { ModelFormInput } from "./schemas";
+import { providerRow } from "./admin";
+
+async function modelOfTeam(teamId: string, modelRowId: string) {
+  const prisma = await db();
+  const row = await prisma.model.findFirst({ where: { id: modelRowId, provider: { teamId } }, include: { provider: true } });
+  if (!row) throw NotFound("No such model in this team.");
+  return row;
+}
+
+/** Enables the given provider model ids (from "Fetch models"), creating rows for new ones. */
+export async function enableModels(ctx: TeamContext, providerId: string, modelIds: string[]): Promise<number> {
+  await providerRow(ctx.team.id, providerId);
+  const prisma = await db();
+  for (const modelId of modelIds) {
+    await prisma.model.upsert({
+      where: { providerId_modelId: { providerId, modelId } },
+      create: { providerId, modelId, displayName: modelId, enabled: true },
+      update: { enabled: true },
+    });
+  }
+  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "model.enable", targetType: "provider", targetId: providerId, data: { modelIds } });
+  await adoptDefault(ctx.team.id);
+  return modelIds.length;
+}
+
+/** A team without a usable default gets its first enabled model as default. */
+async function adoptDefault(teamId: string) {
+  const prisma = await db();
+  const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { defaultModelId: true } });
+  if (team.defaultModelId && (await prisma.model.findFirst({ where: { id: team.defaultModelId, enabled: true, provider: { teamId, enabled: true } } }))) return;
+  const first = await prisma.model.findFirst({ where: { enabled: true, provider: { teamId, enabled: true } }, orderBy: { createdAt: "asc" } });
+  if (first) await prisma.team.update({ where: { id: teamId }, data: { defaultModelId: first.id } });
+}
+
+function modelData(input: ModelFormInput) {
+  return {
+    modelId: input.modelId,
+    displayName: input.displayName || input.modelId,
+    toolCalling: input.toolCalling,
+    vision: input.vision,
+    reasoning: input.reasoning,
+    webSearch: input.webSearch,
+    enabled: input.enabled,
+    contextWindow: input.contextWindow,
+    providerOptions: input.providerOptions === null ? Prisma.DbNull : (input.providerOptions as Prisma.InputJsonObject),
+  };
+}
+
+/** Creates (modelRowId absent) or updates a model of a provider. */
+export async function saveModel(ctx: TeamContext, providerId: string, modelRowId: string | undefined, input: ModelFormInput) {
+  const provider = await providerRow(ctx.team.id, providerId);
+  if (input.webSearch && !kindInfo(provider.kind).webSearch) {
+    throw Invalid("Please correct the highlighted fields.", { webSearch: "Web search is offered only for OpenAI (Responses API) providers." });
+  }
+  if (modelRowId) {
+    const existing = await modelOfTeam(ctx.team.id, modelRowId);
+    if (existing.providerId !== providerId) throw NotFound("No such model in this provider.");
+  }
+  const prisma = await db();
+  const dup = await prisma.model.findFirst({ where: { providerId, modelId: input.modelId, ...(modelRowId ? { NOT: { id: modelRowId } } : {}) } });
+  if (dup) throw Conflict("This provider already has a model with this id.", { modelId: "Already added." });
+  const data = modelData(input);
+  const row = modelRowId ? await prisma.model.update({ where: { id: modelRowId }, data }) : await prisma.model.create({ data: { providerId, ...data } });
+  await audit(prisma, {
+    teamId: ctx.team.id,
+    actorId: ctx.user.id,
+    action: modelRowId ? "model.update" : "model.create",
+    targetType: "model",
+    targetId: row.id,
+    data: { providerId, ...data, providerOptions: input.providerOptions ? "set" : null },
+  });
+  await adoptDefault(ctx.team.id);
+  return row;
+}
+
+export async function deleteModel(ctx: TeamContext, modelRowId: string): Promise<void> {
+  const row = await modelOfTeam(ctx.team.id, modelRowId);
+  const prisma = await db();
+  await prisma.$transaction(async (tx) => {
+    await tx.team.updateMany({ where: { id: ctx.team.id, defaultModelId: modelRowId }, data: { defaultModelId: null } });
+    await tx.team.updateMany({ where: { id: ctx.team.id, fallbackModelId: modelRowId }, data: { fallbackModelId: null } });
+    await tx.model.delete({ where: { id: modelRowId } });
+    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "model.delete", targetType: "model", targetId: modelRowId, data: { modelId: row.modelId, providerId: row.providerId } });
+  });
+  await adoptDefault(ctx.team.id);
+}
+
+export async function setTeamModels(ctx: TeamContext, input: { defaultModelId: string; fallbackModelId: string }) {
+  const prisma = await db();
+  const usable = async (id: string) => Boolean(await prisma.model.findFirst({ where: { id, enabled: true, provider: { teamId: ctx.team.id, enabled: true } } }));
+  const fields: Record<string, string> = {};
+  if (input.defaultModelId && !(await usable(input.defaultModelId))) fields.defaultModelId = "Choose an enabled model of this team.";
+  if (input.fallbackModelId && !(await usable(input.fallbackModelId))) fields.fallbackModelId = "Choose an enabled model of this team.";
+  if (input.fallbackModelId && input.fallbackModelId === input.defaultModelId) fields.fallbackModelId = "The fallback must be another model than the default.";
+  if (Object.keys(fields).length) throw Invalid("Please correct the highlighted fields.", fields);
+  const data = { defaultModelId: input.defaultModelId || null, fallbackModelId: input.fallbackModelId || null };
+  await prisma.team.update({ where: { id: ctx.team.id }, data });
+  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "team.models", targetType: "team", targetId: ctx.team.id, data });
+}
+
+export async function teamModelSettings(teamId: string) {
+  const prisma = await db();
+  return prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { defaultModelId: true, fallbackModelId: true } });
+}
+
+export type PickerModel = { id: string; name: string; modelId: string; vision: boolean; reasoning: boolean; webSearch: boolean; tools: boolean };
+export type PickerGroup = { provider: string; models: PickerModel[] };
+
+/** The enabled models of enabled providers, grouped by provider, for the composer's picker. */
+export async function pickerModels(teamId: string): Promise<{ groups: PickerGroup[]; defaultModelId: string | null }> {
+  const prisma = await db();
+  const [providers, team] = await Promise.all([
+    prisma.provider.findMany({
+      where: { teamId, enabled: true },
+      include: { models: { where: { enabled: true }, orderBy: [{ displayName: "asc" }, { modelId: "asc" }] } },
+      orderBy: { name: "asc" },
+    }),
+    prisma.team.findUnique({ where: { id: teamId }, select: { defaultModelId: true } }),
+  ]);
+  const groups = providers
+    .filter((p) => p.models.length)
+    .map((p) => ({
+      provider: p.name,
+      models: p.models.map((m) => ({ id: m.id, name: m.displayName, modelId: m.modelId, vision: m.vision, reasoning: m.reasoning, webSearch: m.webSearch, tools: m.toolCalling !== "none" })),
+    }));
+  const all = groups.flatMap((g) => g.models);
+  const defaultModelId = all.some((m) => m.id === team?.defaultModelId) ? team!.defaultModelId : (all[0]?.id ?? null);
+  return { groups, defaultModelId };
+}

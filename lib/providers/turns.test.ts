@@ -1,0 +1,200 @@
+// Turns through each provider kind and the provider behaviours of issue 4, end to end through runTurn:
+// Anthropic (prompt-cache breakpoints, cached tokens in the usage), provider-native web search with
+// numbered citations that survive a reload, the team's fallback model with a visible notice, a model
+// that is gone falling back to the team default, and a model's providerOptions reaching the provider.
+import type { LLMock } from "@copilotkit/aimock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import type { ProviderKind } from "../db/generated/client";
+import { encryptSecret } from "../security/keyring";
+import { runTurn, type StoredTurn } from "../chat/run-turn";
+import { loadMessagePage } from "../chat/history";
+import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
+import { DRIVERS, startTestApp } from "../test-app";
+import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
+
+let mock: LLMock;
+let stop: () => Promise<void>;
+beforeAll(async () => {
+  ({ stop } = await startTestApp(DRIVERS[0]));
+  mock = await startUpstream();
+});
+afterAll(async () => {
+  await mock?.stop();
+  await stop?.();
+});
+
+async function turn(ctx: Parameters<typeof runTurn>[0], chatId: string, text: string, opts: Parameters<typeof runTurn>[2] = {}, modelId?: string) {
+  let onStored!: (s: StoredTurn) => void;
+  const stored = new Promise<StoredTurn>((r) => (onStored = r));
+  const chunks = await readChunks(await runTurn(ctx, { chatId, text, modelId }, { ...opts, onStored }));
+  return { chunks, stored: await stored };
+}
+
+async function addModel(teamId: string, kind: ProviderKind, baseUrl: string, modelId: string, extra: { toolCalling?: "native" | "none"; webSearch?: boolean; providerOptions?: object } = {}) {
+  const prisma = await db();
+  const provider = await prisma.provider.create({ data: { teamId, name: `${kind}-${modelId}-${Math.random()}`, kind, baseUrl, apiKeyEnc: encryptSecret("sk-test-key-000") } });
+  return prisma.model.create({ data: { providerId: provider.id, modelId, displayName: `Model ${modelId}`, ...extra } });
+}
+
+const notices = (chunks: SseChunk[]) => chunks.filter((c) => c.type === "data-notice").map((c) => (c.data as { code: string }).code);
+
+describe.each(["openai_compatible", "anthropic"] as const)("a turn over %s (aimock)", (kind) => {
+  it("streams and stores the answer", async () => {
+    mock.onMessage(`hello over ${kind}`, { content: `Hello from ${kind}.` });
+    const { ctx, chat } = await teamWithProvider(mock.url, kind);
+    const { chunks, stored } = await turn(ctx, chat.id, `hello over ${kind}`);
+    expect(textOf(chunks)).toBe(`Hello from ${kind}.`);
+    expect(stored.status).toBe("done");
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "text")?.text).toBe(`Hello from ${kind}.`);
+  });
+});
+
+describe("Anthropic prompt caching", () => {
+  it("marks the conversation for caching and shows cached input tokens in the usage", async () => {
+    const up = await startScripted((_req, res) => anthropicAnswer(res, "Cached hello."));
+    try {
+      const { ctx, chat } = await teamWithProvider(`${up.url}`, "anthropic");
+      const { tool } = await import("ai");
+      const { z } = await import("zod");
+      const lookup = tool({ description: "Looks things up", inputSchema: z.object({ q: z.string() }), execute: async () => "x" });
+      const { chunks, stored } = await turn(ctx, chat.id, "cache me", { tools: { lookup } });
+      expect(textOf(chunks)).toBe("Cached hello.");
+      expect(stored.status).toBe("done");
+      const body = JSON.parse(up.requests[0].body) as { tools: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+      expect(up.requests[0].path).toBe("/v1/messages");
+      expect(body.tools.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+      expect(body.messages.at(-1)?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+      const answer = await storedAnswer(chat.id);
+      expect(answer.cachedInputTokens).toBe(1800);
+      const page = await loadMessagePage(chat.id);
+      expect(page.messages.at(-1)?.metadata?.usage?.cachedInputTokens).toBe(1800);
+    } finally {
+      await up.stop();
+    }
+  });
+});
+
+describe("provider-native web search", () => {
+  const TEXT = "Parley stores citations as rows. Sources number in order of first appearance.";
+  const CITES = [
+    { url: "https://docs.example.com/citations", title: "Citations in Parley", cite: "stores citations as rows" },
+    { url: "https://blog.example.org/numbering", title: "Numbering sources", cite: "in order of first appearance" },
+    { url: "https://docs.example.com/citations", title: "Citations in Parley", cite: "Sources number" },
+  ];
+
+  it("offers the web search tool and turns URL citations into numbered Citation rows that survive reload", async () => {
+    const up = await startScripted((_req, res) => responsesWebSearch(res, TEXT, CITES));
+    try {
+      const { ctx, chat } = await teamWithProvider("http://127.0.0.1:9", "openai_responses");
+      const model = await addModel(ctx.team.id, "openai_responses", `${up.url}/v1`, "gpt-search", { webSearch: true });
+      // The member picks the search model in the composer (the team default is another one).
+      const { chunks: live } = await turn(ctx, chat.id, "search for it", {}, model.id);
+      const body = JSON.parse(up.requests.at(-1)!.body) as { tools?: { type: string }[] };
+      expect(body.tools?.map((t) => t.type)).toEqual(["web_search"]);
+      expect(textOf(live)).toBe(TEXT);
+      expect(live.filter((c) => c.type === "source-url").map((c) => c.url)).toEqual(CITES.map((c) => c.url));
+      const meta = live.filter((c) => c.type === "message-metadata").at(-1) as unknown as { messageMetadata: { citations: unknown[] } };
+      expect(meta.messageMetadata.citations).toEqual([
+        { n: 1, url: CITES[0].url, title: CITES[0].title, origin: "provider_search" },
+        { n: 2, url: CITES[1].url, title: CITES[1].title, origin: "provider_search" },
+      ]);
+      const answer = await storedAnswer(chat.id);
+      const rows = await (await db()).citation.findMany({ where: { messageId: answer.id }, orderBy: { ordinal: "asc" } });
+      expect(rows.map((r) => [r.ordinal, r.url, r.origin])).toEqual([
+        [1, CITES[0].url, "provider_search"],
+        [2, CITES[1].url, "provider_search"],
+      ]);
+      expect(rows.every((r) => r.blockId)).toBe(true);
+      const reloaded = (await loadMessagePage(chat.id)).messages.at(-1)!;
+      expect(reloaded.metadata?.citations?.map((c) => c.n)).toEqual([1, 2]);
+      // The text part keeps the annotations (positions) for the superscripts.
+      const textPart = reloaded.parts.find((p) => p.type === "text") as { providerMetadata?: { openai?: { annotations?: unknown[] } } };
+      expect(textPart.providerMetadata?.openai?.annotations).toHaveLength(3);
+      // The chat remembers the picked model.
+      expect((await (await db()).chat.findUniqueOrThrow({ where: { id: chat.id } })).modelId).toBe(model.id);
+    } finally {
+      await up.stop();
+    }
+  });
+});
+
+describe("fallback model", () => {
+  async function deadUrl() {
+    const up = await startScripted(() => {});
+    await up.stop();
+    return `${up.url}/v1`;
+  }
+
+  it("a provider that cannot be reached hands the turn to the fallback model, with a notice", async () => {
+    mock.onMessage("fall back please", { content: "The fallback answered." });
+    const { ctx, chat } = await teamWithProvider(await deadUrl(), "openai_chat", "primary-model");
+    const fallback = await addModel(ctx.team.id, "openai_chat", `${mock.url}/v1`, "fallback-model");
+    await (await db()).team.update({ where: { id: ctx.team.id }, data: { fallbackModelId: fallback.id } });
+    const { chunks, stored } = await turn(ctx, chat.id, "fall back please");
+    expect(textOf(chunks)).toBe("The fallback answered.");
+    expect(notices(chunks)).toEqual(["FellBack"]);
+    expect(stored.status).toBe("done");
+    const answer = await storedAnswer(chat.id);
+    expect(answer.model).toBe("fallback-model");
+    expect(answer.blocks.find((b) => b.kind === "data" && b.name === "notice")?.data).toMatchObject({ code: "FellBack" });
+  });
+
+  it("an upstream 500 falls back too; a 401 does not", async () => {
+    mock.onMessage("primary 500", { content: "Fallback after 500." });
+    const up = await startScripted((req, res) => {
+      res.writeHead(req.body.includes("primary 401") ? 401 : 500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "nope" } }));
+    });
+    try {
+      const { ctx, chat } = await teamWithProvider(up.url, "openai_chat", "primary-model");
+      const fallback = await addModel(ctx.team.id, "openai_chat", `${mock.url}/v1`, "fallback-model");
+      await (await db()).team.update({ where: { id: ctx.team.id }, data: { fallbackModelId: fallback.id } });
+      const first = await turn(ctx, chat.id, "primary 500");
+      expect(textOf(first.chunks)).toBe("Fallback after 500.");
+      const second = await turn(ctx, chat.id, "primary 401");
+      expect(notices(second.chunks)).toEqual([]);
+      expect(second.chunks.find((c) => c.type === "data-error")).toMatchObject({ data: { code: "ProviderAuth" } });
+    } finally {
+      await up.stop();
+    }
+  });
+
+  it("a model without tool calling is never the fallback of a turn that offers tools", async () => {
+    const { ctx, chat } = await teamWithProvider(await deadUrl(), "openai_chat", "primary-model");
+    const fallback = await addModel(ctx.team.id, "openai_chat", `${mock.url}/v1`, "no-tools-model", { toolCalling: "none" });
+    await (await db()).team.update({ where: { id: ctx.team.id }, data: { fallbackModelId: fallback.id } });
+    const { tool } = await import("ai");
+    const { z } = await import("zod");
+    const noop = tool({ description: "noop", inputSchema: z.object({}), execute: async () => "ok" });
+    const { chunks, stored } = await turn(ctx, chat.id, "needs tools", { tools: { noop } });
+    expect(notices(chunks)).toEqual([]);
+    expect(chunks.find((c) => c.type === "data-error")).toMatchObject({ data: { code: "ProviderUnavailable" } });
+    expect(stored.status).toBe("error");
+  });
+});
+
+describe("model choice", () => {
+  it("a disabled chosen model falls back to the team default with a notice", async () => {
+    mock.onMessage("which model", { content: "The default one." });
+    const { ctx, chat, model } = await teamWithProvider(mock.url, "openai_chat", "default-model");
+    const other = await addModel(ctx.team.id, "openai_chat", `${mock.url}/v1`, "other-model");
+    const prisma = await db();
+    await prisma.chat.update({ where: { id: chat.id }, data: { modelId: other.id } });
+    await prisma.model.update({ where: { id: other.id }, data: { enabled: false } });
+    const { chunks } = await turn(ctx, chat.id, "which model");
+    expect(textOf(chunks)).toBe("The default one.");
+    expect(notices(chunks)).toEqual(["ModelUnavailable"]);
+    expect((chunks.find((c) => c.type === "data-notice") as unknown as { data: { message: string } }).data.message).toContain(model.displayName);
+  });
+
+  it("a model's providerOptions reach the provider", async () => {
+    mock.onMessage("with options", { content: "ok" });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat", "opts-model");
+    await (await db()).model.updateMany({ where: { provider: { teamId: ctx.team.id } }, data: { providerOptions: { openai: { user: "parley-options-test" } } } });
+    mock.clearRequests();
+    await turn(ctx, chat.id, "with options");
+    const body = mock.getRequests().at(-1)?.body as { user?: string } | null;
+    expect(body?.user).toBe("parley-options-test");
+  });
+});
