@@ -1,0 +1,78 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { adminPage } from "@/lib/auth/page-guards";
+import { isAppError } from "@/lib/errors";
+import { stdioAllowed } from "@/lib/mcp/config";
+import { getServerForAdmin } from "@/lib/mcp/servers";
+import { McpServerDanger } from "@/components/admin/mcp-server-danger";
+import { McpServerForm } from "@/components/admin/mcp-server-form";
+import { McpTestPanel } from "@/components/admin/mcp-test-panel";
+import { McpToolsTable } from "@/components/admin/mcp-tools-table";
+import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpToolEnabledAction, testMcpServerAction, updateMcpServerAction } from "../actions";
+
+export const metadata = { title: "MCP server" };
+
+export default async function McpServerPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string }> }) {
+  const { id } = await params;
+  const ctx = await adminPage(`/admin/mcp/${id}`);
+  const server = await getServerForAdmin(ctx, id).catch((err) => {
+    if (isAppError(err) && err.status === 404) notFound();
+    throw err;
+  });
+  const created = (await searchParams).created === "1";
+  return (
+    <div className="flex flex-col gap-10">
+      <div>
+        <Link href="/admin/mcp" className="text-sm text-accent hover:underline">
+          ← MCP servers
+        </Link>
+        <h1 className="mt-2 text-lg font-semibold">{server.name}</h1>
+        {created && (
+          <p role="status" className="mt-2 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800 dark:bg-green-950 dark:text-green-200">
+            Server added. Test the connection to list its tools.
+          </p>
+        )}
+      </div>
+      <section aria-labelledby="mcp-test-heading">
+        <h2 id="mcp-test-heading" className="mb-3 font-semibold">
+          Connection
+        </h2>
+        <McpTestPanel serverId={server.id} test={testMcpServerAction} status={server.status} />
+      </section>
+      <section aria-labelledby="mcp-tools-heading">
+        <h2 id="mcp-tools-heading" className="mb-3 font-semibold">
+          Tools
+        </h2>
+        <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} />
+      </section>
+      <section aria-labelledby="mcp-settings-heading" className="max-w-xl">
+        <h2 id="mcp-settings-heading" className="mb-3 font-semibold">
+          Settings
+        </h2>
+        <McpServerForm
+          action={updateMcpServerAction}
+          stdioAllowed={stdioAllowed()}
+          submitLabel="Save changes"
+          initial={{
+            serverId: server.id,
+            name: server.name,
+            transport: server.transport,
+            url: server.url ?? "",
+            command: server.command ?? "",
+            args: server.args,
+            connectTimeoutSec: server.connectTimeoutMs / 1000,
+            callTimeoutSec: server.callTimeoutMs / 1000,
+            enabled: server.enabled,
+            secrets: server.secrets,
+          }}
+        />
+      </section>
+      <section aria-labelledby="mcp-danger-heading">
+        <h2 id="mcp-danger-heading" className="mb-3 font-semibold">
+          Disable or delete
+        </h2>
+        <McpServerDanger serverId={server.id} name={server.name} enabled={server.enabled} setEnabled={setMcpServerEnabledAction} remove={deleteMcpServerAction} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+"use server";
+// Admin actions on the team's MCP servers. Each checks the admin role on the server first; bad input
+// comes back as field errors and nothing is saved.
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { runAction, type ActionState } from "@/lib/actions";
+import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
+import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
+import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
+import { requireAdmin } from "@/lib/teams/context";
+import { parseForm } from "@/lib/validation";
+
+const SECRET_FIELDS = ["headers", "bearerToken", "env"];
+
+/** runAction, without echoing secrets back into the form. */
+async function run(fn: () => Promise<ActionState | void>, form: FormData): Promise<ActionState> {
+  const state = await runAction(fn, form);
+  if (state.values) for (const k of SECRET_FIELDS) delete state.values[k];
+  return state;
+}
+
+export async function createMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  let id = "";
+  const state = await run(async () => {
+    const ctx = await requireAdmin();
+    ({ id } = await createServer(ctx, parseForm(mcpServerFormSchema, form)));
+  }, form);
+  if (state.ok) redirect(`/admin/mcp/${id}?created=1`);
+  return state;
+}
+
+export async function updateMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    const id = String(form.get("serverId") ?? "");
+    await updateServer(ctx, id, parseForm(mcpServerFormSchema, form));
+    revalidatePath(`/admin/mcp/${id}`);
+    revalidatePath("/admin/mcp");
+    return { ok: true, message: "Saved. The server will be reconnected with the new settings." };
+  }, form);
+}
+
+export async function setMcpServerEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const id = String(form.get("serverId") ?? "");
+    const enabled = form.get("enabled") === "true";
+    await setServerEnabled(ctx, id, enabled);
+    revalidatePath(`/admin/mcp/${id}`);
+    revalidatePath("/admin/mcp");
+    return { ok: true, message: enabled ? "Server enabled." : "Server disabled: its tools are no longer offered." };
+  });
+}
+
+export async function deleteMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const state = await runAction(async () => {
+    const ctx = await requireAdmin();
+    await deleteServer(ctx, String(form.get("serverId") ?? ""));
+  });
+  if (state.ok) {
+    revalidatePath("/admin/mcp");
+    redirect("/admin/mcp");
+  }
+  return state;
+}
+
+export async function setMcpToolEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    await setToolEnabled(ctx, String(form.get("toolId") ?? ""), form.get("enabled") === "true");
+    revalidatePath(`/admin/mcp/${String(form.get("serverId") ?? "")}`);
+    return { ok: true };
+  });
+}
+
+export async function testMcpServerAction(serverId: string): Promise<ProbeResult> {
+  const ctx = await requireAdmin();
+  const result = await probeServer(ctx, String(serverId));
+  revalidatePath(`/admin/mcp/${serverId}`);
+  return result;
+}

@@ -1,0 +1,120 @@
+"use client";
+// Add or edit an MCP server: name, transport (Streamable HTTP, SSE, stdio when the operator allows
+// it), URL with headers or a bearer token, or command, arguments and environment; timeouts; enabled.
+// Secrets are write-only: the form shows what is stored as names and masks, never the values.
+import { useState } from "react";
+import type { ActionState } from "@/lib/actions";
+import { ActionForm, type FormAction } from "../auth/action-form";
+import { Field } from "../ui/field";
+import { SubmitButton } from "../ui/submit-button";
+
+export type McpServerFormValues = {
+  serverId?: string;
+  name: string;
+  transport: "http" | "sse" | "stdio";
+  url: string;
+  command: string;
+  args: string[];
+  connectTimeoutSec: number;
+  callTimeoutSec: number;
+  enabled: boolean;
+  secrets?: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
+};
+
+const inputClass = "rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900 aria-[invalid]:border-red-500";
+
+function TextArea({ id, label, name, error, hint, defaultValue, placeholder }: { id: string; label: string; name: string; error?: string; hint?: string; defaultValue?: string; placeholder?: string }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <textarea id={id} name={name} rows={3} defaultValue={defaultValue} placeholder={placeholder} aria-invalid={error ? true : undefined} aria-describedby={`${id}-note`} className={`${inputClass} font-mono`} autoComplete="off" spellCheck={false} />
+      <p id={`${id}-note`} className={error ? "text-sm text-red-600 dark:text-red-400" : "text-xs text-zinc-500"}>
+        {error ?? hint}
+      </p>
+    </div>
+  );
+}
+
+export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { action: FormAction; initial?: McpServerFormValues; stdioAllowed: boolean; submitLabel: string }) {
+  const [transport, setTransport] = useState(initial?.transport ?? "http");
+  const s = initial?.secrets;
+  const storedHeaders = s ? [...s.headerNames.map((n) => `${n}: ••••`), ...(s.bearerHint ? [`Bearer token ${s.bearerHint}`] : [])].join(", ") : "";
+  return (
+    <ActionForm action={action} label={initial?.serverId ? "Edit MCP server" : "New MCP server"} showSuccess>
+      {(state: ActionState) => {
+        const v = (k: string, fallback: string) => state.values?.[k] ?? fallback;
+        const f = state.fields ?? {};
+        return (
+          <>
+            {initial?.serverId && <input type="hidden" name="serverId" value={initial.serverId} />}
+            <Field label="Name" name="name" required maxLength={60} defaultValue={v("name", initial?.name ?? "")} error={f.name} hint="Tools are offered to the model as <name>__<tool>." />
+            <div className="flex flex-col gap-1">
+              <label htmlFor="mcp-transport" className="text-sm font-medium">
+                Transport
+              </label>
+              <select
+                id="mcp-transport"
+                name="transport"
+                value={transport}
+                onChange={(e) => setTransport(e.target.value as typeof transport)}
+                aria-invalid={f.transport ? true : undefined}
+                aria-describedby="mcp-transport-note"
+                className={`h-10 ${inputClass} py-0`}
+              >
+                <option value="http">Streamable HTTP</option>
+                <option value="sse">SSE (older servers)</option>
+                <option value="stdio">stdio (runs a command on this server){stdioAllowed ? "" : " — turned off"}</option>
+              </select>
+              <p id="mcp-transport-note" className={f.transport ? "text-sm text-red-600 dark:text-red-400" : "text-xs text-zinc-500"}>
+                {f.transport ?? (stdioAllowed ? "stdio is allowed on this instance." : "stdio needs PARLEY_ALLOW_STDIO_MCP=1 on the server.")}
+              </p>
+            </div>
+            {transport === "stdio" ? (
+              <>
+                <Field label="Command" name="command" defaultValue={v("command", initial?.command ?? "")} error={f.command} placeholder="npx" />
+                <TextArea id="mcp-args" label="Arguments (one per line)" name="args" defaultValue={v("args", initial?.args.join("\n") ?? "")} error={f.args} />
+                <TextArea
+                  id="mcp-env"
+                  label="Environment (NAME=value per line)"
+                  name="env"
+                  error={f.env}
+                  hint={s?.envNames.length ? `Stored: ${s.envNames.join(", ")} (values hidden). Leave empty to keep them.` : "Write-only: values are encrypted and never shown again."}
+                />
+              </>
+            ) : (
+              <>
+                <Field label="URL" name="url" type="url" defaultValue={v("url", initial?.url ?? "")} error={f.url} placeholder="https://mcp.example.com/mcp" />
+                <TextArea
+                  id="mcp-headers"
+                  label="Headers (Name: value per line)"
+                  name="headers"
+                  error={f.headers}
+                  hint={storedHeaders ? `Stored: ${storedHeaders}. Leave empty to keep.` : "Write-only: values are encrypted and never shown again."}
+                />
+                <Field label="Bearer token" name="bearerToken" type="password" autoComplete="off" error={f.bearerToken} hint={s?.bearerHint ? `Stored: ${s.bearerHint}. Leave empty to keep it.` : "Sent as Authorization: Bearer <token>. Write-only."} />
+              </>
+            )}
+            {initial?.serverId && (s?.headerNames.length || s?.bearerHint || s?.envNames.length) ? (
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="clearSecrets" /> Remove the stored headers, token and environment
+              </label>
+            ) : null}
+            {s?.unreadable && <p className="text-sm text-red-600">The stored secrets cannot be decrypted with this instance&apos;s key. Enter them again.</p>}
+            <div className="grid grid-cols-2 gap-3">
+              <Field label="Connect timeout (s)" name="connectTimeoutSec" type="number" min={1} max={120} defaultValue={v("connectTimeoutSec", String(initial?.connectTimeoutSec ?? 10))} error={f.connectTimeoutSec} />
+              <Field label="Call timeout (s)" name="callTimeoutSec" type="number" min={1} max={3600} defaultValue={v("callTimeoutSec", String(initial?.callTimeoutSec ?? 60))} error={f.callTimeoutSec} />
+            </div>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="enabled" defaultChecked={state.values ? state.values.enabled === "on" : (initial?.enabled ?? true)} /> Enabled
+            </label>
+            <SubmitButton pendingText="Saving…" className="self-start">
+              {submitLabel}
+            </SubmitButton>
+          </>
+        );
+      }}
+    </ActionForm>
+  );
+}

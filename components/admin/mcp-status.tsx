@@ -1,0 +1,63 @@
+"use client";
+// The live status of MCP servers (connected, connecting, error with the last message and time,
+// disabled, not connected yet), polled from /api/mcp/servers while the page is open.
+import { useEffect, useState } from "react";
+import type { McpStatus } from "@/lib/mcp/pool";
+
+const LABEL: Record<McpStatus["state"], string> = {
+  idle: "Not connected yet",
+  connecting: "Connecting",
+  connected: "Connected",
+  error: "Error",
+  disabled: "Disabled",
+};
+
+const DOT: Record<McpStatus["state"], string> = {
+  idle: "bg-zinc-400",
+  connecting: "bg-amber-500 animate-pulse",
+  connected: "bg-green-600",
+  error: "bg-red-600",
+  disabled: "bg-zinc-300 dark:bg-zinc-600",
+};
+
+/** Polls the team's server statuses every `ms` milliseconds; starts from `initial`. */
+export function useMcpStatuses(initial: Record<string, McpStatus>, ms = 3000): Record<string, McpStatus> {
+  const [statuses, setStatuses] = useState(initial);
+  useEffect(() => {
+    let alive = true;
+    const tick = async () => {
+      try {
+        const res = await fetch("/api/mcp/servers", { cache: "no-store" });
+        if (!res.ok || !alive) return;
+        const { servers } = (await res.json()) as { servers: { id: string; status: McpStatus }[] };
+        setStatuses(Object.fromEntries(servers.map((s) => [s.id, s.status])));
+      } catch {
+        /* offline: keep the last known */
+      }
+    };
+    const timer = setInterval(tick, ms);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+    };
+  }, [ms]);
+  return statuses;
+}
+
+export function McpStatusBadge({ status, detailed = false }: { status: McpStatus; detailed?: boolean }) {
+  const when = status.error?.at ? new Date(status.error.at).toLocaleTimeString() : undefined;
+  return (
+    <span className="inline-flex flex-col gap-0.5" data-mcp-status={status.state}>
+      <span className="inline-flex items-center gap-1.5 text-xs">
+        <span className={`size-2 shrink-0 rounded-full ${DOT[status.state]}`} aria-hidden />
+        <span>{LABEL[status.state]}</span>
+        {status.state === "connected" && status.toolCount !== undefined && <span className="text-zinc-500">· {status.toolCount} tools</span>}
+      </span>
+      {detailed && status.state === "error" && status.error && (
+        <span className="text-xs text-red-700 dark:text-red-300">
+          {status.error.message} <span className="text-zinc-500">({when})</span>
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+// The server's tools as stored: enable or disable each one for the team (admins), with its
+// description and annotations.
+import { useActionState } from "react";
+import type { ActionState } from "@/lib/actions";
+import type { McpToolView } from "@/lib/mcp/servers";
+import type { FormAction } from "../auth/action-form";
+import { FormMessage } from "../ui/field";
+import { AnnotationBadges } from "./mcp-test-panel";
+
+function ToolRow({ tool, serverId, action }: { tool: McpToolView; serverId: string; action: (form: FormData) => void }) {
+  return (
+    <li className="flex items-start gap-3 px-3 py-2 text-sm" data-tool={tool.name}>
+      <form action={action} className="pt-0.5">
+        <input type="hidden" name="serverId" value={serverId} />
+        <input type="hidden" name="toolId" value={tool.id} />
+        <input type="hidden" name="enabled" value={tool.enabled ? "false" : "true"} />
+        <input
+          type="checkbox"
+          checked={tool.enabled}
+          aria-label={`Enable ${tool.name}`}
+          onChange={(e) => e.currentTarget.form?.requestSubmit()}
+          className="size-4"
+        />
+      </form>
+      <div className="flex min-w-0 flex-col gap-1">
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="font-mono text-xs font-semibold">{tool.name}</span>
+          <AnnotationBadges annotations={tool.annotations} />
+        </span>
+        {tool.description && <span className="text-zinc-600 dark:text-zinc-400">{tool.description}</span>}
+      </div>
+    </li>
+  );
+}
+
+export function McpToolsTable({ serverId, tools, setEnabled }: { serverId: string; tools: McpToolView[]; setEnabled: FormAction }) {
+  const [state, action] = useActionState(setEnabled, { ok: false } as ActionState);
+  if (!tools.length) return <p className="text-sm text-zinc-500">No tools known yet: test the connection to list them.</p>;
+  return (
+    <div className="flex flex-col gap-2">
+      <FormMessage message={state.ok ? undefined : state.message} />
+      <ul aria-label="Tools" className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+        {tools.map((t) => (
+          <ToolRow key={t.id} tool={t} serverId={serverId} action={action} />
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// A small MCP server of ours for the failure cases a real server rarely shows on demand: a tool that
+// hangs, one that crashes the server mid-call, one that returns isError, one that changes the tool
+// list (notifications/tools/list_changed), slow progress, and search-like results with URLs.
+// Usage: node e2e/mcp-test-server.mjs --port 4331 [--host 127.0.0.1] [--hang]   (Streamable HTTP on /mcp)
+//        node e2e/mcp-test-server.mjs --stdio
+// --hang accepts connections and never answers (a server that is up but stuck).
+import http from "node:http";
+import { randomUUID } from "node:crypto";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const flag = (name) => argv.includes(`--${name}`);
+
+function makeServer() {
+  const server = new McpServer({ name: "parley-test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  server.registerTool(
+    "echo",
+    { title: "Echo", description: "Echoes back the message", inputSchema: { message: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ message }) => ({ content: [{ type: "text", text: `Echo: ${message}` }] }),
+  );
+  server.registerTool("hang", { description: "Never answers", inputSchema: {} }, () => new Promise(() => {}));
+  server.registerTool("crash", { description: "Ends the server process in the middle of the call", inputSchema: {} }, async () => {
+    setTimeout(() => process.exit(3), 20);
+    return new Promise(() => {});
+  });
+  server.registerTool("fail", { description: "Returns an error result", inputSchema: {} }, async () => ({
+    isError: true,
+    content: [{ type: "text", text: "The widget is out of stock." }],
+  }));
+  server.registerTool(
+    "slow_progress",
+    { description: "Reports progress in steps", inputSchema: { steps: z.number().int().min(1).max(50), stepMs: z.number().int().min(1).max(5000) } },
+    async ({ steps, stepMs }, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let i = 1; i <= steps; i++) {
+        await new Promise((r) => setTimeout(r, stepMs));
+        if (token !== undefined) {
+          await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` } });
+        }
+      }
+      return { content: [{ type: "text", text: `Finished ${steps} steps.` }] };
+    },
+  );
+  server.registerTool(
+    "search",
+    { description: "Search-like results with URLs", inputSchema: { q: z.string() }, outputSchema: { results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })) } },
+    async ({ q }) => {
+      const results = [
+        { title: `About ${q}`, url: `https://example.com/${encodeURIComponent(q)}`, snippet: `All about ${q}.` },
+        { title: "Second source", url: "https://example.org/second", snippet: "More." },
+      ];
+      return { content: [{ type: "text", text: JSON.stringify({ results }) }], structuredContent: { results } };
+    },
+  );
+  let added = 0;
+  server.registerTool("add_tool", { description: "Adds a new tool to this server's list", inputSchema: {} }, async () => {
+    added += 1;
+    const name = `added_${added}`;
+    server.registerTool(name, { description: `Tool number ${added} added at run time`, inputSchema: {} }, async () => ({ content: [{ type: "text", text: `${name} ran` }] }));
+    // registerTool sends notifications/tools/list_changed once the server is connected.
+    return { content: [{ type: "text", text: `Added ${name}.` }] };
+  });
+  return server;
+}
+
+if (flag("stdio")) {
+  await makeServer().connect(new StdioServerTransport());
+} else {
+  const port = Number(opt("port") ?? 0);
+  const host = opt("host") ?? "127.0.0.1";
+  const sessions = new Map();
+  const httpServer = http.createServer(async (req, res) => {
+    if (flag("hang")) return; // never answers
+    if (!req.url?.startsWith("/mcp")) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    let body;
+    if (req.method === "POST") {
+      const chunks = [];
+      for await (const c of req) chunks.push(c);
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }));
+        return;
+      }
+    }
+    const sid = req.headers["mcp-session-id"];
+    let transport = typeof sid === "string" ? sessions.get(sid) : undefined;
+    if (!transport) {
+      if (sid || req.method !== "POST" || body?.method !== "initialize") {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        return;
+      }
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
+      transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+      await makeServer().connect(transport);
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  httpServer.listen(port, host, () => {
+    const addr = httpServer.address();
+    // The first line on stdout is the URL, for whoever started us.
+    console.log(`http://${host}:${addr.port}/mcp`);
+  });
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(0));
+}

@@ -1,0 +1,31 @@
+// What the client pool needs to reach one MCP server, decrypted in memory only, and the rules the
+// operator sets for this instance (stdio servers run commands here, so they are off unless allowed).
+import crypto from "node:crypto";
+
+export type McpTransportKind = "http" | "sse" | "stdio";
+
+export type McpServerConfig = {
+  id: string;
+  name: string;
+  transport: McpTransportKind;
+  url?: string | null;
+  headers?: Record<string, string>;
+  command?: string | null;
+  args?: string[];
+  env?: Record<string, string>;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+};
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+export function stdioAllowed(): boolean {
+  return process.env.PARLEY_ALLOW_STDIO_MCP === "1";
+}
+
+/** Changes to anything here mean a new connection; the call timeout and the name do not. */
+export function fingerprint(c: McpServerConfig): string {
+  const relevant = [c.transport, c.url ?? "", c.headers ?? {}, c.command ?? "", c.args ?? [], c.env ?? {}, c.connectTimeoutMs];
+  return crypto.createHash("sha256").update(JSON.stringify(relevant)).digest("hex");
+}

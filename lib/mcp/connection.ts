@@ -1,0 +1,169 @@
+// One live MCP client session: the transport for the server's settings (Streamable HTTP, SSE, or a
+// stdio child process), initialise within the connect timeout, the tool list (refreshed when the
+// server sends notifications/tools/list_changed), calls with progress, timeout and abort. The pool
+// (pool.ts) keeps one of these per server; the conformance client uses it directly.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { stdioAllowed, type McpServerConfig } from "./config";
+import { classifyFailure, McpFailure } from "./failures";
+
+export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema">;
+export type Progress = { progress: number; total?: number; message?: string };
+
+export type McpConnection = {
+  readonly tools: McpToolInfo[];
+  readonly serverInfo?: { name: string; version: string };
+  callTool(name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs: number; onProgress?: (p: Progress) => void }): Promise<CallToolResult>;
+  ping(signal: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type ConnectionEvents = {
+  /** The server changed its tool list and the new list has been fetched. */
+  onToolsChanged?: (tools: McpToolInfo[]) => void;
+  /** The session ended without close() being called (process exit, dropped stream). */
+  onLost?: (failure: McpFailure) => void;
+};
+
+const CLIENT_INFO = { name: "parley", version: "0.1.0" };
+const STDERR_KEEP = 2000;
+
+function pickTool(t: Tool): McpToolInfo {
+  return { name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, outputSchema: t.outputSchema };
+}
+
+function makeTransport(config: McpServerConfig, stderr: { text: string }): Transport {
+  if (config.transport === "stdio") {
+    if (!stdioAllowed()) throw new McpFailure("config", "stdio MCP servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).");
+    if (!config.command) throw new McpFailure("config", "No command is set for this stdio server.");
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
+      stderr: "pipe",
+    });
+    // Keep the end of the child's stderr for error messages; never print it (it may echo secrets).
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr.text = (stderr.text + chunk.toString("utf8")).slice(-STDERR_KEEP);
+    });
+    return transport;
+  }
+  if (!config.url) throw new McpFailure("config", "No URL is set for this server.");
+  const url = new URL(config.url);
+  const requestInit: RequestInit = { headers: config.headers ?? {} };
+  if (config.transport === "sse") {
+    return new SSEClientTransport(url, {
+      requestInit,
+      // The SSE GET goes through EventSource; give it the same headers.
+      eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(config.headers ?? {}) } }) },
+    });
+  }
+  return new StreamableHTTPClientTransport(url, {
+    requestInit,
+    reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
+  });
+}
+
+/** Rejects with a timeout failure when `signal` aborts first. */
+function raced<T>(promise: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      const reason = signal.reason as { name?: string } | undefined;
+      reject(reason?.name === "TimeoutError" ? new McpFailure("timeout", `${what} did not answer within the connect timeout.`) : new McpFailure("aborted", "Connecting was stopped."));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+async function listAllTools(client: Client, signal: AbortSignal, timeout: number): Promise<McpToolInfo[]> {
+  const out: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const res = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout });
+    out.push(...res.tools.map(pickTool));
+    cursor = res.nextCursor;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+/**
+ * Connects, initialises and lists the tools, all within the connect timeout (and `signal`). Throws
+ * an McpFailure saying what went wrong; a half-open session is closed.
+ */
+export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal): Promise<McpConnection> {
+  const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), ...(signal ? [signal] : [])]);
+  const stderr = { text: "" };
+  let closing = false;
+  let tools: McpToolInfo[] = [];
+  const client = new Client(CLIENT_INFO, {
+    capabilities: {},
+    listChanged: {
+      tools: {
+        debounceMs: 50,
+        onChanged: (err, list) => {
+          if (err || !list) return;
+          tools = list.map(pickTool);
+          events.onToolsChanged?.(tools);
+        },
+      },
+    },
+  });
+  const what = `MCP server "${config.name}"`;
+  let transport: Transport | undefined;
+  try {
+    transport = makeTransport(config, stderr);
+    await raced(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, what);
+    tools = await raced(listAllTools(client, deadline, config.connectTimeoutMs), deadline, what);
+  } catch (err) {
+    closing = true;
+    await client.close().catch(() => {});
+    const failure = classifyFailure(err, what);
+    const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
+    if (tail && failure.kind !== "timeout") throw new McpFailure(failure.kind, `${failure.detail} (stderr: ${tail})`, failure.status, failure.rpcCode);
+    throw failure;
+  }
+  client.onclose = () => {
+    if (closing) return;
+    const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
+    events.onLost?.(new McpFailure("unreachable", `the connection to ${what} closed${tail ? ` (stderr: ${tail})` : ""}.`));
+  };
+  const info = client.getServerVersion();
+  return {
+    get tools() {
+      return tools;
+    },
+    serverInfo: info ? { name: info.name, version: info.version } : undefined,
+    async callTool(name, args, opts) {
+      try {
+        const res = await client.callTool({ name, arguments: args }, undefined, {
+          signal: opts.signal,
+          timeout: opts.timeoutMs,
+          onprogress: opts.onProgress ? (p) => opts.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+        });
+        return res as CallToolResult;
+      } catch (err) {
+        // An abort carries the signal's reason (a TimeoutError for the call timeout).
+        const reason = opts.signal?.aborted ? opts.signal.reason : err;
+        throw classifyFailure(reason, what);
+      }
+    },
+    async ping(pingSignal) {
+      try {
+        await client.ping({ signal: pingSignal, timeout: config.connectTimeoutMs });
+      } catch (err) {
+        throw classifyFailure(pingSignal.aborted ? pingSignal.reason : err, what);
+      }
+    },
+    async close() {
+      closing = true;
+      await client.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// Why talking to an MCP server failed, as a kind a person (and the tool error codes) can act on:
+// unreachable, an HTTP status, a protocol error, a timeout, or a setting this instance refuses.
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+
+export type McpFailureKind = "unreachable" | "http" | "protocol" | "timeout" | "config" | "aborted";
+
+const LABEL: Record<McpFailureKind, string> = {
+  unreachable: "Unreachable",
+  http: "HTTP error",
+  protocol: "Protocol error",
+  timeout: "Timeout",
+  config: "Not allowed",
+  aborted: "Aborted",
+};
+
+export class McpFailure extends Error {
+  constructor(
+    readonly kind: McpFailureKind,
+    readonly detail: string,
+    readonly status?: number,
+    readonly rpcCode?: number,
+  ) {
+    super(`${LABEL[kind]}: ${detail}`);
+    this.name = "McpFailure";
+  }
+}
+
+const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|socket hang up|fetch failed|other side closed|ENOENT|EACCES/;
+
+function causeText(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let i = 0; e && i < 4; i++) {
+    const x = e as { message?: string; code?: string; cause?: unknown };
+    if (x.message && !parts.includes(x.message)) parts.push(x.message);
+    if (typeof x.code === "string" && !parts.some((p) => p.includes(x.code!))) parts.push(x.code);
+    e = x.cause;
+  }
+  return parts.join(": ") || String(err);
+}
+
+/** Classifies anything thrown while connecting to or calling a server. */
+export function classifyFailure(err: unknown, what = "the server"): McpFailure {
+  if (err instanceof McpFailure) return err;
+  const e = err as { name?: string; code?: unknown; message?: string } | undefined;
+  if (e?.name === "TimeoutError") return new McpFailure("timeout", `${what} did not answer in time.`);
+  if (e?.name === "AbortError") return new McpFailure("aborted", "The call was stopped.");
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return new McpFailure("timeout", `${what} did not answer in time.`, undefined, err.code);
+    if (err.code === ErrorCode.ConnectionClosed) return new McpFailure("unreachable", `the connection to ${what} closed (${err.message}).`, undefined, err.code);
+    return new McpFailure("protocol", err.message, undefined, err.code);
+  }
+  const name = e?.name ?? "";
+  const text = causeText(err);
+  // StreamableHTTPError / SseError carry the HTTP status as a numeric code.
+  if (typeof e?.code === "number" && e.code >= 100 && e.code < 600 && /HTTP|SSE|Streamable/i.test(`${name} ${text} ${err?.constructor?.name}`)) {
+    return new McpFailure("http", `HTTP ${e.code} from ${what}: ${text}`, e.code);
+  }
+  const status = /\bHTTP (\d{3})\b/.exec(text);
+  if (status) return new McpFailure("http", text, Number(status[1]));
+  if (NETWORK.test(text)) return new McpFailure("unreachable", text);
+  if (/Unexpected content type|JSON|parse|Invalid|schema/i.test(text)) return new McpFailure("protocol", text);
+  return new McpFailure("protocol", text);
+}

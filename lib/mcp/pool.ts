@@ -1,0 +1,227 @@
+// The client pool of this process: one connection per MCP server, opened on first use, shared by
+// every turn and user, checked with a ping before a turn relies on it, reopened with backoff after
+// failures, and closed and rebuilt when the server's settings change. Tool lists are cached and
+// follow notifications/tools/list_changed. State lives on a globalThis symbol because Next evaluates
+// modules once per bundle.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { fingerprint, type McpServerConfig } from "./config";
+import { openConnection, type McpConnection, type McpToolInfo, type Progress } from "./connection";
+import { classifyFailure, McpFailure, type McpFailureKind } from "./failures";
+
+export type McpState = "idle" | "connecting" | "connected" | "error" | "disabled";
+
+export type McpStatus = {
+  state: McpState;
+  /** The last failure: what, which kind, and when (ISO time). */
+  error?: { message: string; kind: McpFailureKind; at: string };
+  /** When the next connection attempt may be made after failures (ISO time). */
+  retryAt?: string;
+  toolCount?: number;
+  connectedAt?: string;
+};
+
+type Entry = {
+  serverId: string;
+  fingerprint: string;
+  name: string;
+  state: McpState;
+  conn?: McpConnection;
+  pending?: Promise<McpConnection>;
+  error?: McpStatus["error"];
+  failures: number;
+  retryAt: number;
+  connectedAt?: Date;
+};
+
+type Pool = { entries: Map<string, Entry>; connects: number; backoffBaseMs: number; backoffMaxMs: number };
+
+const KEY = Symbol.for("parley.mcpPool");
+const holder = globalThis as { [KEY]?: Pool };
+
+function pool(): Pool {
+  holder[KEY] ??= {
+    entries: new Map(),
+    connects: 0,
+    backoffBaseMs: Number(process.env.PARLEY_MCP_BACKOFF_MS || 1000),
+    backoffMaxMs: 60_000,
+  };
+  return holder[KEY];
+}
+
+/** Counters and knobs for tests and the status page. */
+export function poolStats(): { connects: number; servers: number } {
+  const p = pool();
+  return { connects: p.connects, servers: p.entries.size };
+}
+
+export function setBackoff(baseMs: number, maxMs = 60_000): void {
+  pool().backoffBaseMs = baseMs;
+  pool().backoffMaxMs = maxMs;
+}
+
+function fail(entry: Entry, failure: McpFailure): void {
+  entry.state = "error";
+  entry.conn = undefined;
+  entry.failures += 1;
+  const p = pool();
+  entry.retryAt = Date.now() + Math.min(p.backoffBaseMs * 2 ** (entry.failures - 1), p.backoffMaxMs);
+  entry.error = { message: failure.message, kind: failure.kind, at: new Date().toISOString() };
+}
+
+function entryFor(config: McpServerConfig): Entry {
+  const p = pool();
+  const fp = fingerprint(config);
+  let entry = p.entries.get(config.id);
+  if (entry && entry.fingerprint !== fp) {
+    // Settings changed: the old session goes, a new one is made on demand.
+    void entry.conn?.close();
+    entry = undefined;
+  }
+  if (!entry) {
+    entry = { serverId: config.id, fingerprint: fp, name: config.name, state: "idle", failures: 0, retryAt: 0 };
+    p.entries.set(config.id, entry);
+  }
+  entry.name = config.name;
+  return entry;
+}
+
+function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> {
+  if (entry.pending) return entry.pending;
+  entry.state = "connecting";
+  const p = pool();
+  p.connects += 1;
+  // Shared by every caller waiting for it, so no caller's abort signal ends it: only the connect timeout.
+  const attempt = openConnection(config, {
+    onLost: (failure) => {
+      if (entry.conn === conn && p.entries.get(entry.serverId) === entry) fail(entry, failure);
+    },
+  });
+  let conn: McpConnection | undefined;
+  entry.pending = attempt
+    .then((c) => {
+      conn = c;
+      if (p.entries.get(entry.serverId) !== entry) {
+        // Evicted while connecting.
+        void c.close();
+        throw new McpFailure("aborted", "The server's settings changed while connecting.");
+      }
+      entry.conn = c;
+      entry.state = "connected";
+      entry.failures = 0;
+      entry.retryAt = 0;
+      entry.error = undefined;
+      entry.connectedAt = new Date();
+      return c;
+    })
+    .catch((err) => {
+      const failure = classifyFailure(err);
+      if (p.entries.get(entry.serverId) === entry) fail(entry, failure);
+      throw failure;
+    })
+    .finally(() => {
+      entry.pending = undefined;
+    });
+  return entry.pending;
+}
+
+/**
+ * A working connection to the server, within its connect timeout: the cached one after a ping, or
+ * a new one. While a failed server is backing off, throws its last failure at once (no waiting).
+ * `force` skips the backoff and makes a fresh session (the admin's "Test connection").
+ */
+export async function acquire(config: McpServerConfig, opts: { force?: boolean; signal?: AbortSignal; ping?: boolean } = {}): Promise<McpConnection> {
+  const entry = entryFor(config);
+  if (opts.force) {
+    void entry.conn?.close();
+    entry.conn = undefined;
+    entry.retryAt = 0;
+  }
+  if (entry.conn && opts.ping !== false) {
+    try {
+      await entry.conn.ping(AbortSignal.any([AbortSignal.timeout(Math.min(config.connectTimeoutMs, 5000)), ...(opts.signal ? [opts.signal] : [])]));
+      return entry.conn;
+    } catch (err) {
+      // Gone stale (server restarted, session expired): reconnect right away, once.
+      const stale = entry.conn;
+      entry.conn = undefined;
+      entry.state = "idle";
+      void stale?.close();
+      void err;
+    }
+  }
+  if (entry.conn) return entry.conn;
+  if (!entry.pending && entry.state === "error" && Date.now() < entry.retryAt) {
+    const secs = Math.ceil((entry.retryAt - Date.now()) / 1000);
+    throw new McpFailure(entry.error?.kind ?? "unreachable", `${entry.error?.message ?? "the server failed"} (next attempt in ${secs} s)`);
+  }
+  return untilAborted(connect(entry, config), opts.signal);
+}
+
+/** Stops waiting (without stopping the shared work) when `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(classifyFailure(signal.reason));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** The server's tools (cached; follows list_changed), connecting if needed. */
+export async function listTools(config: McpServerConfig, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<McpToolInfo[]> {
+  return (await acquire(config, opts)).tools;
+}
+
+/**
+ * Calls a tool on the pooled connection. Connection-level failures mark the server failed (its
+ * tools leave later turns until it is back); errors come back as McpFailure.
+ */
+export async function callTool(
+  config: McpServerConfig,
+  name: string,
+  args: Record<string, unknown>,
+  opts: { signal?: AbortSignal; timeoutMs: number; onProgress?: (p: Progress) => void },
+): Promise<CallToolResult> {
+  const entry = entryFor(config);
+  const conn = await acquire(config, { signal: opts.signal, ping: false });
+  try {
+    return await conn.callTool(name, args, opts);
+  } catch (err) {
+    const failure = classifyFailure(err);
+    if ((failure.kind === "unreachable" || failure.kind === "http") && entry.conn === conn) {
+      void conn.close();
+      fail(entry, failure);
+    }
+    throw failure;
+  }
+}
+
+export function status(serverId: string, enabled = true): McpStatus {
+  if (!enabled) return { state: "disabled" };
+  const entry = pool().entries.get(serverId);
+  if (!entry) return { state: "idle" };
+  return {
+    state: entry.state,
+    error: entry.error,
+    retryAt: entry.state === "error" && entry.retryAt ? new Date(entry.retryAt).toISOString() : undefined,
+    toolCount: entry.conn?.tools.length,
+    connectedAt: entry.connectedAt?.toISOString(),
+  };
+}
+
+/** Closes and forgets a server's session (settings changed, disabled, deleted). */
+export async function evict(serverId: string): Promise<void> {
+  const p = pool();
+  const entry = p.entries.get(serverId);
+  p.entries.delete(serverId);
+  await entry?.conn?.close();
+}
+
+/** Closes every session (tests, shutdown). */
+export async function closeAll(): Promise<void> {
+  const p = pool();
+  const entries = [...p.entries.values()];
+  p.entries.clear();
+  await Promise.all(entries.map((e) => e.conn?.close()));
+}

@@ -1,0 +1,30 @@
+// "Test connection": a fresh session to the server (the pooled one is replaced), its tools with
+// descriptions, input schemas and annotations (stored as McpTool rows), or the exact failure.
+import type { TeamContext } from "../teams/context";
+import type { McpFailureKind } from "./failures";
+import { classifyFailure } from "./failures";
+import { acquire } from "./pool";
+import { serverConfig, serverRow } from "./servers";
+import { syncToolRows } from "./tool-rows";
+
+export type ProbeResult =
+  | { ok: true; ms: number; server?: { name: string; version: string }; tools: { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: Record<string, unknown> }[] }
+  | { ok: false; ms: number; kind: McpFailureKind; message: string };
+
+export async function probeServer(ctx: TeamContext, serverId: string): Promise<ProbeResult> {
+  const row = await serverRow(ctx.team.id, serverId);
+  const started = Date.now();
+  try {
+    const conn = await acquire(serverConfig(row), { force: true });
+    await syncToolRows(row.id, conn.tools);
+    return {
+      ok: true,
+      ms: Date.now() - started,
+      server: conn.serverInfo,
+      tools: conn.tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations as Record<string, unknown> | undefined })),
+    };
+  } catch (err) {
+    const f = classifyFailure(err);
+    return { ok: false, ms: Date.now() - started, kind: f.kind, message: f.message };
+  }
+}

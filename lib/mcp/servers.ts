@@ -1,0 +1,273 @@
+// The team's MCP servers: create, edit, enable/disable, delete (admins; each change audited without
+// secrets), read (every member, without secrets), and turn a row into the decrypted config the pool
+// connects with. Another team's server is 404, whoever asks.
+import { audit } from "../audit";
+import { db } from "../db/client";
+import type { McpServer, McpTool, Prisma } from "../db/generated/client";
+import { Conflict, NotFound } from "../errors";
+import { decryptSecret, encryptSecret } from "../security/keyring";
+import type { TeamContext } from "../teams/context";
+import { type McpServerConfig } from "./config";
+import { evict, status, type McpStatus } from "./pool";
+import { parseArgLines, parseEnvLines, parseHeaderLines, type McpServerFormInput } from "./server-schema";
+
+type HeaderSecrets = { headers?: Record<string, string>; bearerToken?: string };
+
+export type McpToolView = {
+  id: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  inputSchema: unknown;
+  annotations: Record<string, unknown> | null;
+  enabled: boolean;
+  lastSeenAt: string;
+};
+
+export type McpServerView = {
+  id: string;
+  name: string;
+  transport: "http" | "sse" | "stdio";
+  enabled: boolean;
+  status: McpStatus;
+  tools: McpToolView[];
+};
+
+/** What admins see: settings, and secrets only as names and masks. */
+export type McpServerAdminView = McpServerView & {
+  url: string | null;
+  command: string | null;
+  args: string[];
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  secrets: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
+};
+
+function readJsonSecret<T>(enc: string | null): T | undefined {
+  return enc ? (JSON.parse(decryptSecret(enc)) as T) : undefined;
+}
+
+/** The decrypted settings the pool connects with (in memory only). */
+export function serverConfig(row: McpServer): McpServerConfig {
+  const secrets = readJsonSecret<HeaderSecrets>(row.headersEnc) ?? {};
+  const headers: Record<string, string> = { ...(secrets.headers ?? {}) };
+  if (secrets.bearerToken) headers.Authorization = `Bearer ${secrets.bearerToken}`;
+  return {
+    id: row.id,
+    name: row.name,
+    transport: row.transport,
+    url: row.url,
+    headers,
+    command: row.command,
+    args: Array.isArray(row.args) ? (row.args as string[]) : [],
+    env: readJsonSecret<Record<string, string>>(row.envEnc) ?? {},
+    connectTimeoutMs: row.connectTimeoutMs,
+    callTimeoutMs: row.callTimeoutMs,
+  };
+}
+
+function toolView(t: McpTool): McpToolView {
+  return {
+    id: t.id,
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    annotations: (t.annotations as Record<string, unknown> | null) ?? null,
+    enabled: t.enabled,
+    lastSeenAt: t.lastSeenAt.toISOString(),
+  };
+}
+
+function memberView(row: McpServer & { tools: McpTool[] }): McpServerView {
+  return { id: row.id, name: row.name, transport: row.transport, enabled: row.enabled, status: status(row.id, row.enabled), tools: row.tools.map(toolView) };
+}
+
+function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
+  let secrets: McpServerAdminView["secrets"] = { headerNames: [], envNames: [] };
+  try {
+    const h = readJsonSecret<HeaderSecrets>(row.headersEnc) ?? {};
+    const env = readJsonSecret<Record<string, string>>(row.envEnc) ?? {};
+    secrets = { headerNames: Object.keys(h.headers ?? {}), bearerHint: h.bearerToken ? `••••${h.bearerToken.slice(-4)}` : undefined, envNames: Object.keys(env) };
+  } catch {
+    secrets = { headerNames: [], envNames: [], unreadable: true };
+  }
+  return {
+    ...memberView(row),
+    url: row.url,
+    command: row.command,
+    args: Array.isArray(row.args) ? (row.args as string[]) : [],
+    connectTimeoutMs: row.connectTimeoutMs,
+    callTimeoutMs: row.callTimeoutMs,
+    secrets,
+  };
+}
+
+const withTools = { tools: { orderBy: { name: "asc" as const } } };
+
+export async function listServers(teamId: string): Promise<McpServerView[]> {
+  const prisma = await db();
+  const rows = await prisma.mcpServer.findMany({ where: { teamId }, include: withTools, orderBy: { name: "asc" } });
+  return rows.map(memberView);
+}
+
+export async function listServersForAdmin(ctx: TeamContext): Promise<McpServerAdminView[]> {
+  const prisma = await db();
+  const rows = await prisma.mcpServer.findMany({ where: { teamId: ctx.team.id }, include: withTools, orderBy: { name: "asc" } });
+  return rows.map(adminView);
+}
+
+/** A server row of the caller's team; 404 for anything else. */
+export async function serverRow(teamId: string, serverId: string) {
+  const prisma = await db();
+  const row = await prisma.mcpServer.findFirst({ where: { id: serverId, teamId }, include: withTools });
+  if (!row) throw NotFound("No such MCP server.");
+  return row;
+}
+
+export async function getServer(ctx: TeamContext, serverId: string): Promise<McpServerView> {
+  return memberView(await serverRow(ctx.team.id, serverId));
+}
+
+export async function getServerForAdmin(ctx: TeamContext, serverId: string): Promise<McpServerAdminView> {
+  return adminView(await serverRow(ctx.team.id, serverId));
+}
+
+/** A URL for the audit log: no user info, no query values (they may hold tokens). */
+function auditUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}${u.search ? "?…" : ""}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpServerUncheckedUpdateInput {
+  const stdio = input.transport === "stdio";
+  const out: Prisma.McpServerUncheckedUpdateInput = {
+    name: input.name,
+    transport: input.transport,
+    url: stdio ? null : input.url,
+    command: stdio ? input.command : null,
+    args: stdio ? parseArgLines(input.args) : [],
+    enabled: input.enabled,
+    connectTimeoutMs: Math.round(input.connectTimeoutSec * 1000),
+    callTimeoutMs: Math.round(input.callTimeoutSec * 1000),
+  };
+  // Write-only secrets: a new value replaces, "clear" removes, empty keeps what is stored.
+  if (stdio) {
+    out.headersEnc = null;
+    if (input.env.trim()) out.envEnc = encryptSecret(JSON.stringify(parseEnvLines(input.env).env));
+    else if (input.clearSecrets || !existing) out.envEnc = null;
+  } else {
+    out.envEnc = null;
+    if (!existing || input.clearSecrets || input.headers || input.bearerToken) {
+      const stored = !input.clearSecrets && existing?.headersEnc ? (readJsonSecret<HeaderSecrets>(existing.headersEnc) ?? {}) : {};
+      const next: HeaderSecrets = {
+        headers: input.headers ? parseHeaderLines(input.headers).headers : stored.headers,
+        bearerToken: input.bearerToken || stored.bearerToken,
+      };
+      out.headersEnc = next.bearerToken || Object.keys(next.headers ?? {}).length ? encryptSecret(JSON.stringify(next)) : null;
+    }
+  }
+  return out;
+}
+
+function changedFields(before: McpServer, after: McpServer): string[] {
+  const keys = ["name", "transport", "url", "command", "args", "envEnc", "headersEnc", "enabled", "connectTimeoutMs", "callTimeoutMs"] as const;
+  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => (k === "envEnc" ? "env" : k === "headersEnc" ? "headers" : k));
+}
+
+const duplicate = () => Conflict("A server with this name already exists in this team.", { name: "A server with this name already exists in this team." });
+
+async function nameTaken(teamId: string, name: string, exceptId?: string): Promise<boolean> {
+  const prisma = await db();
+  const rows = await prisma.mcpServer.findMany({ where: { teamId, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { name: true } });
+  return rows.some((r) => r.name.toLowerCase() === name.toLowerCase());
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === "P2002";
+
+export async function createServer(ctx: TeamContext, input: McpServerFormInput): Promise<{ id: string }> {
+  const prisma = await db();
+  if (await nameTaken(ctx.team.id, input.name)) throw duplicate();
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const row = await tx.mcpServer.create({ data: { ...(columns(input) as Prisma.McpServerUncheckedCreateInput), teamId: ctx.team.id } });
+      await audit(tx, {
+        teamId: ctx.team.id,
+        actorId: ctx.user.id,
+        action: "mcp.server.create",
+        targetType: "mcp-server",
+        targetId: row.id,
+        data: { name: row.name, transport: row.transport, url: auditUrl(row.url), command: row.command, enabled: row.enabled },
+      });
+      return { id: row.id };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicate();
+    throw err;
+  }
+}
+
+export async function updateServer(ctx: TeamContext, serverId: string, input: McpServerFormInput): Promise<void> {
+  const prisma = await db();
+  const before = await serverRow(ctx.team.id, serverId);
+  if (await nameTaken(ctx.team.id, input.name, serverId)) throw duplicate();
+  try {
+    await prisma.$transaction(async (tx) => {
+      const after = await tx.mcpServer.update({ where: { id: serverId }, data: columns(input, before) });
+      await audit(tx, {
+        teamId: ctx.team.id,
+        actorId: ctx.user.id,
+        action: "mcp.server.update",
+        targetType: "mcp-server",
+        targetId: serverId,
+        data: { name: after.name, changed: changedFields(before, after), url: auditUrl(after.url) },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicate();
+    throw err;
+  }
+  await evict(serverId);
+}
+
+export async function setServerEnabled(ctx: TeamContext, serverId: string, enabled: boolean): Promise<void> {
+  const prisma = await db();
+  const row = await serverRow(ctx.team.id, serverId);
+  await prisma.$transaction(async (tx) => {
+    await tx.mcpServer.update({ where: { id: serverId }, data: { enabled } });
+    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: enabled ? "mcp.server.enable" : "mcp.server.disable", targetType: "mcp-server", targetId: serverId, data: { name: row.name } });
+  });
+  if (!enabled) await evict(serverId);
+}
+
+export async function deleteServer(ctx: TeamContext, serverId: string): Promise<void> {
+  const prisma = await db();
+  const row = await serverRow(ctx.team.id, serverId);
+  await prisma.$transaction(async (tx) => {
+    await tx.mcpServer.delete({ where: { id: serverId } });
+    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "mcp.server.delete", targetType: "mcp-server", targetId: serverId, data: { name: row.name, transport: row.transport } });
+  });
+  await evict(serverId);
+}
+
+export async function setToolEnabled(ctx: TeamContext, toolId: string, enabled: boolean): Promise<void> {
+  const prisma = await db();
+  const tool = await prisma.mcpTool.findFirst({ where: { id: toolId, server: { teamId: ctx.team.id } }, include: { server: { select: { name: true } } } });
+  if (!tool) throw NotFound("No such tool.");
+  await prisma.$transaction(async (tx) => {
+    await tx.mcpTool.update({ where: { id: toolId }, data: { enabled } });
+    await audit(tx, {
+      teamId: ctx.team.id,
+      actorId: ctx.user.id,
+      action: enabled ? "mcp.tool.enable" : "mcp.tool.disable",
+      targetType: "mcp-tool",
+      targetId: toolId,
+      data: { server: tool.server.name, tool: tool.name },
+    });
+  });
+}

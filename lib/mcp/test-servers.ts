@@ -1,0 +1,77 @@
+// Test helpers: real MCP servers on loopback — @modelcontextprotocol/server-everything (Streamable HTTP
+// or stdio) and our failure-case server (e2e/mcp-test-server.mjs). Not imported by the app. The
+// servers' output is never printed (server-everything's get-env would show the environment).
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig } from "./config";
+
+const ROOT = path.resolve(__dirname, "../..");
+export const EVERYTHING_BIN = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+export const TEST_SERVER_BIN = path.join(ROOT, "e2e/mcp-test-server.mjs");
+
+export type RunningServer = { url: string; port: number; child: ChildProcess; stop(): Promise<void> };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGKILL");
+    });
+}
+
+function waitFor(child: ChildProcess, stream: "stdout" | "stderr", pattern: RegExp, ms = 15_000): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`MCP test server did not start within ${ms} ms`)), ms);
+    child[stream]!.on("data", (d: Buffer) => {
+      seen = (seen + d.toString()).slice(-4000);
+      const m = pattern.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`MCP test server exited (${code}) before it was ready`));
+    });
+  });
+}
+
+/** Our failure-case server on loopback (Streamable HTTP). `port` 0 picks a free one. */
+export async function startTestServer(opts: { port?: number; hang?: boolean } = {}): Promise<RunningServer> {
+  const args = [TEST_SERVER_BIN, "--port", String(opts.port ?? 0), "--host", "127.0.0.1", ...(opts.hang ? ["--hang"] : [])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const m = await waitFor(child, "stdout", /(http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
+  return { url: m[1], port: Number(m[2]), child, stop: stopper(child) };
+}
+
+/** server-everything in Streamable HTTP mode; it binds all interfaces, so it is reached on loopback only. */
+export async function startEverything(port?: number): Promise<RunningServer> {
+  const p = port ?? (await freePort());
+  const child = spawn(process.execPath, [EVERYTHING_BIN, "streamableHttp"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PORT: String(p) } });
+  await waitFor(child, "stderr", /listening on port/i);
+  return { url: `http://127.0.0.1:${p}/mcp`, port: p, child, stop: stopper(child) };
+}
+
+let seq = 0;
+export function httpConfig(url: string, over: Partial<McpServerConfig> = {}): McpServerConfig {
+  return { id: `test-${process.pid}-${seq++}`, name: "test", transport: "http", url, connectTimeoutMs: 5000, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...over };
+}
+
+export function stdioConfig(command: string, args: string[], over: Partial<McpServerConfig> = {}): McpServerConfig {
+  return { id: `test-${process.pid}-${seq++}`, name: "stdio", transport: "stdio", command, args, connectTimeoutMs: 10_000, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...over };
+}

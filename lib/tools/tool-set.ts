@@ -1,0 +1,153 @@
+// The tools of one turn: the enabled tools of the team's enabled MCP servers that the chat has
+// selected, from servers that answer now. Servers are reached in parallel, each within its connect
+// timeout; one that is down or slow leaves the turn with its tools removed and a notice for the
+// answer. Every tool is wrapped (wrap.ts) with the server's call timeout, the turn's abort signal
+// and error codes. Built-in tools can join the same set later.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONSchema7, ToolSet } from "ai";
+import { db } from "../db/client";
+import type { ToolPolicy } from "../db/generated/client";
+import type { McpServerConfig } from "../mcp/config";
+import { classifyFailure, type McpFailure } from "../mcp/failures";
+import { acquire, callTool } from "../mcp/pool";
+import { errorText, resultText } from "../mcp/results";
+import { citationsFromResult, type ResultCitation } from "../mcp/result-citations";
+import { serverConfig } from "../mcp/servers";
+import { syncToolRows } from "../mcp/tool-rows";
+import { namespaceTools } from "../mcp/tool-names";
+import { ToolError } from "./error-codes";
+import { readSelection } from "./selection";
+import { wrapTool, type NeedsApproval } from "./wrap";
+
+export type ToolNotice = { code: string; message: string };
+
+/** A tool about to be offered, with what approval needs to decide its policy. */
+export type OfferedTool = {
+  modelName: string;
+  serverId: string;
+  serverName: string;
+  toolId: string;
+  toolName: string;
+  annotations: Record<string, unknown> | null;
+  toolPolicy: ToolPolicy | null;
+  serverDefaultPolicy: ToolPolicy | null;
+};
+
+export type AssembleOptions = {
+  teamId: string;
+  /** Chat.toolSelection as stored. */
+  selection: unknown;
+  /**
+   * Approval hook (issue 6): per offered tool, whether to offer it at all and its needsApproval.
+   * Default: offered, runs without approval (policy `auto`).
+   */
+  decide?: (tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval };
+  /** URLs found in a successful result (resource links, search-like items), for citations. */
+  onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
+};
+
+export type TurnTools = { tools: ToolSet; notices: ToolNotice[]; offered: OfferedTool[] };
+
+/** Maps an MCP failure of a call to the code the model sees. */
+export function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }): ToolError {
+  if (ctx.aborted || f.kind === "aborted") return new ToolError("Aborted", "The call was stopped.");
+  if (ctx.timedOut || f.kind === "timeout") return new ToolError("Timeout", `The tool did not answer within ${Math.round(ctx.timeoutMs / 100) / 10} s.`);
+  if (f.kind === "unreachable" || f.kind === "http" || f.kind === "config") return new ToolError("ServerUnavailable", f.message);
+  if (f.rpcCode === -32602) return new ToolError("InvalidArgs", f.detail);
+  if (f.rpcCode === -32601) return new ToolError("NoSuchTool", f.detail);
+  return new ToolError("ToolFailed", f.detail);
+}
+
+function resultError(result: CallToolResult): ToolError {
+  const text = errorText(result);
+  // SDK servers report schema validation failures as isError results with the JSON-RPC code.
+  if (/-32602|Input validation error|Invalid arguments/i.test(text)) return new ToolError("InvalidArgs", text);
+  return new ToolError("ToolFailed", text);
+}
+
+/** Reaches a server within its connect timeout, or says why not. */
+async function reach(config: McpServerConfig) {
+  try {
+    const deadline = AbortSignal.timeout(config.connectTimeoutMs);
+    const conn = await acquire(config, { signal: deadline });
+    return { ok: true as const, tools: conn.tools };
+  } catch (err) {
+    return { ok: false as const, failure: classifyFailure(err) };
+  }
+}
+
+export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
+  const selection = readSelection(opts.selection);
+  const empty: TurnTools = { tools: {}, notices: [], offered: [] };
+  if (!selection.servers.length || !selection.tools.length) return empty;
+  const prisma = await db();
+  const servers = await prisma.mcpServer.findMany({
+    where: { teamId: opts.teamId, enabled: true, id: { in: selection.servers } },
+    include: { tools: { where: { enabled: true, id: { in: selection.tools } } } },
+    orderBy: { name: "asc" },
+  });
+  const notices: ToolNotice[] = [];
+  const reached = await Promise.all(
+    servers
+      .filter((s) => s.tools.length)
+      .map(async (server) => {
+        let config: McpServerConfig;
+        try {
+          config = serverConfig(server);
+        } catch {
+          notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable: its stored secrets cannot be decrypted with this instance's key.` });
+          return undefined;
+        }
+        const live = await reach(config);
+        if (!live.ok) {
+          notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable in this answer. ${live.failure.message}` });
+          return undefined;
+        }
+        void syncToolRows(server.id, live.tools).catch((err) => console.warn(`[mcp] could not store the tools of ${server.name}:`, (err as Error).message));
+        const liveByName = new Map(live.tools.map((t) => [t.name, t]));
+        return { server, config, tools: server.tools.filter((t) => liveByName.has(t.name)).map((row) => ({ row, live: liveByName.get(row.name)! })) };
+      }),
+  );
+  const usable = reached.filter((r) => r !== undefined);
+  const names = namespaceTools(usable.flatMap((r) => r.tools.map((t) => ({ serverId: r.server.id, serverName: r.server.name, toolName: t.row.name }))));
+  const byRef = new Map([...names].map(([name, ref]) => [`${ref.serverId}\u0000${ref.toolName}`, name]));
+
+  const tools: ToolSet = {};
+  const offered: OfferedTool[] = [];
+  for (const { server, config, tools: list } of usable) {
+    for (const { row, live } of list) {
+      const modelName = byRef.get(`${server.id}\u0000${row.name}`)!;
+      const info: OfferedTool = {
+        modelName,
+        serverId: server.id,
+        serverName: server.name,
+        toolId: row.id,
+        toolName: row.name,
+        annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
+        toolPolicy: row.policy,
+        serverDefaultPolicy: server.defaultPolicy,
+      };
+      const decision = opts.decide?.(info) ?? { offer: true };
+      if (!decision.offer) continue;
+      offered.push(info);
+      tools[modelName] = wrapTool<CallToolResult>({
+        description: live.description,
+        title: live.title ?? `${server.name} · ${row.name}`,
+        inputSchema: { type: "object", properties: {}, ...(live.inputSchema as JSONSchema7) },
+        metadata: { source: "mcp", serverId: server.id, serverName: server.name, toolName: row.name, toolId: row.id },
+        timeoutMs: config.callTimeoutMs,
+        needsApproval: decision.needsApproval,
+        run: async (input, { signal, toolCallId, onProgress }) => {
+          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress });
+          if (result.isError) throw resultError(result);
+          const cites = citationsFromResult(result);
+          if (cites.length) opts.onCitations?.(cites, { toolCallId, modelName });
+          return result;
+        },
+        classify: (err, ctx) => codeForFailure(classifyFailure(err), ctx),
+        modelText: resultText,
+      });
+    }
+  }
+  return { tools, notices, offered };
+}

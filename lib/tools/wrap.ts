@@ -1,0 +1,93 @@
+// The one wrapper every tool of a turn goes through: the call timeout and the turn's abort signal
+// (AbortSignal.any), progress while it runs (yielded as preliminary outputs, so the tool block shows
+// a moving bar), and failures as coded errors — the model sees `[ERROR:<code>] message`.
+// Approval slots in through `needsApproval` (AI SDK: tool-approval-request before execute runs).
+import { dynamicTool, jsonSchema, type JSONSchema7, type Tool } from "ai";
+import { ToolError, type ToolErrorCode } from "./error-codes";
+
+export type ToolProgress = { progress: number; total?: number; message?: string };
+
+/** What the tool block receives while a call runs (a preliminary output). */
+export type RunningOutput = { running: true; progress?: ToolProgress };
+
+/** `needsApproval` of an AI SDK tool: a boolean, or a function of the input deciding per call. */
+export type NeedsApproval = NonNullable<Tool["needsApproval"]>;
+
+export type WrapOptions<TOut> = {
+  description?: string;
+  title?: string;
+  inputSchema: JSONSchema7;
+  /** Shown to the UI with every part of this tool (source, server, original tool name). */
+  metadata: Record<string, string>;
+  timeoutMs: number;
+  /** Runs the call. Throw a ToolError (or anything; `classify` maps it) to fail it. */
+  run: (input: Record<string, unknown>, ctx: { signal: AbortSignal; toolCallId: string; onProgress: (p: ToolProgress) => void }) => Promise<TOut>;
+  classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
+  /** The text the model receives for a successful result. */
+  modelText: (out: TOut) => string;
+  /** Approval (issue 6): undefined or false runs at once (policy `auto`). */
+  needsApproval?: NeedsApproval;
+};
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+export function timeoutError(timeoutMs: number): ToolError {
+  return new ToolError("Timeout", `The tool did not answer within ${seconds(timeoutMs)}.`);
+}
+
+export function abortedError(): ToolError {
+  return new ToolError("Aborted", "The call was stopped.");
+}
+
+export function codedError(code: ToolErrorCode, message: string): ToolError {
+  return new ToolError(code, message);
+}
+
+export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
+  return dynamicTool({
+    description: opts.description,
+    title: opts.title,
+    metadata: opts.metadata,
+    inputSchema: jsonSchema(opts.inputSchema),
+    needsApproval: opts.needsApproval,
+    toModelOutput: ({ output }) => ({ type: "text", value: opts.modelText(output as TOut) }),
+    async *execute(input, { abortSignal, toolCallId }) {
+      if (input === null || typeof input !== "object" || Array.isArray(input)) {
+        throw new ToolError("InvalidArgs", "The arguments must be a JSON object.");
+      }
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      const signal = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
+      const updates: ToolProgress[] = [];
+      let wake: (() => void) | undefined;
+      let settled: { ok: true; value: TOut } | { ok: false; error: unknown } | undefined;
+      const running = opts
+        .run(input as Record<string, unknown>, {
+          signal,
+          toolCallId,
+          onProgress: (p) => {
+            updates.push(p);
+            wake?.();
+          },
+        })
+        .then(
+          (value) => (settled = { ok: true, value }),
+          (error) => (settled = { ok: false, error }),
+        )
+        .finally(() => wake?.());
+      // The call may ignore the signal; the turn must not wait for it.
+      const stopped = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      while (!settled) {
+        await Promise.race([running, stopped, new Promise<void>((r) => (wake = r))]);
+        wake = undefined;
+        if (!settled && signal.aborted) break;
+        const latest = updates.splice(0).at(-1);
+        if (latest && !settled) yield { running: true, progress: latest } satisfies RunningOutput as unknown as TOut;
+      }
+      const ctx = { timedOut: timeout.aborted, aborted: !!abortSignal?.aborted, timeoutMs: opts.timeoutMs };
+      if (!settled) throw ctx.aborted ? abortedError() : timeoutError(opts.timeoutMs);
+      const done = settled as { ok: true; value: TOut } | { ok: false; error: unknown };
+      if (!done.ok) throw done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx);
+      yield done.value;
+    },
+  });
+}
