@@ -5,6 +5,8 @@ import { useCallback, useMemo, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { PickerGroup } from "@/lib/providers/models";
+import { ModelPicker } from "./model-picker";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 
@@ -17,6 +19,8 @@ export type ChatViewProps = {
   /** A turn was running when the page was rendered: reconnect to it. */
   resume: boolean;
   maxChars: number;
+  /** Enabled models grouped by provider, and the one this chat uses now. */
+  models?: { groups: PickerGroup[]; selected: string | null };
 };
 
 function errorMessage(err: Error | undefined): string | undefined {
@@ -30,13 +34,18 @@ function errorMessage(err: Error | undefined): string | undefined {
   return err.message || "Something went wrong.";
 }
 
-export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars }: ChatViewProps) {
+export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models }: ChatViewProps) {
+  const [modelId, setModelId] = useState(models?.selected ?? "");
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ParleyUIMessage>({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-          body: trigger === "regenerate-message" ? { id, trigger, messageId } : { id, trigger, message: messages[messages.length - 1] },
+        // `body` carries the picked model (sendMessage / regenerate options below).
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+          body: {
+            ...(trigger === "regenerate-message" ? { id, trigger, messageId } : { id, trigger, message: messages[messages.length - 1] }),
+            ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
+          },
         }),
       }),
     [],
@@ -68,9 +77,9 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const onRegenerate = useCallback(
     (messageId: string) => {
       clearError();
-      void regenerate({ messageId });
+      void regenerate({ messageId, body: { modelId } });
     },
-    [regenerate, clearError],
+    [regenerate, clearError, modelId],
   );
 
   const last = messages[messages.length - 1];
@@ -104,7 +113,13 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           )}
         </div>
       </div>
-      <Composer busy={busy} maxChars={maxChars} onStop={stop} onSend={(text) => void sendMessage({ text })} />
+      <Composer
+        busy={busy}
+        maxChars={maxChars}
+        onStop={stop}
+        onSend={(text) => void sendMessage({ text }, { body: { modelId } })}
+        toolbar={models?.groups.length ? <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} /> : undefined}
+      />
     </div>
   );
 }

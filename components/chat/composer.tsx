@@ -3,7 +3,20 @@
 import { useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
 
-export function Composer({ busy, maxChars, onSend, onStop }: { busy: boolean; maxChars: number; onSend: (text: string) => void; onStop: () => void }) {
+export function Composer({
+  busy,
+  maxChars,
+  onSend,
+  onStop,
+  toolbar,
+}: {
+  busy: boolean;
+  maxChars: number;
+  onSend: (text: string) => void;
+  onStop: () => void;
+  /** Controls under the message box (the model picker, tool choices). */
+  toolbar?: React.ReactNode;
+}) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const tooLong = text.length > maxChars;
@@ -55,6 +68,7 @@ export function Composer({ busy, maxChars, onSend, onStop }: { busy: boolean; ma
           </button>
         )}
       </div>
+      {toolbar && <div className="mx-auto mt-2 flex max-w-3xl flex-wrap items-center gap-3">{toolbar}</div>}
       {tooLong && (
         <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-red-600">
           The message is {text.length.toLocaleString()} characters; the limit is {maxChars.toLocaleString()}.

@@ -5,6 +5,7 @@ import { memo, useState } from "react";
 import { Check, Copy } from "lucide-react";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
 import { PartView } from "./message-parts";
+import { SourcesList } from "./citations";
 
 function plainText(message: ParleyUIMessage): string {
   return message.parts
@@ -43,7 +44,12 @@ export const MessageItem = memo(function MessageItem({
   onRegenerate?: (messageId: string) => void;
 }) {
   const isUser = message.role === "user";
-  const sources = message.parts.filter((p) => p.type === "source-url");
+  // Numbered citations from the server; URL sources without numbers (older messages) number in order.
+  const citations =
+    message.metadata?.citations ??
+    message.parts.flatMap((p, i, all) =>
+      p.type === "source-url" && all.findIndex((q) => q.type === "source-url" && q.url === p.url) === i ? [{ url: p.url, title: p.title, origin: "provider_search" as const }] : [],
+    ).map((c, i) => ({ ...c, n: i + 1 }));
   const status = message.metadata?.status;
   const text = plainText(message);
   return (
@@ -56,19 +62,11 @@ export const MessageItem = memo(function MessageItem({
       <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
         {isUser
           ? text
-          : message.parts.map((part, i) => <PartView key={i} part={part} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />)}
+          : message.parts.map((part, i) => (
+              <PartView key={i} part={part} citations={message.metadata?.citations} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />
+            ))}
       </div>
-      {sources.length > 0 && (
-        <ol className="list-decimal pl-5 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Sources">
-          {sources.map((s) => (
-            <li key={(s as { sourceId: string }).sourceId}>
-              <a href={(s as { url: string }).url} target="_blank" rel="noreferrer" className="underline">
-                {(s as { title?: string }).title ?? (s as { url: string }).url}
-              </a>
-            </li>
-          ))}
-        </ol>
-      )}
+      <SourcesList citations={citations} />
       {!isUser && status === "interrupted" && (
         <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
       )}

@@ -1,27 +1,49 @@
 "use client";
 // Renders the parts of one message. One generic renderer per part kind, driven by the part itself;
 // tools go through one generic tool block (custom renderers per tool name can register later).
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import { Streamdown } from "streamdown";
 import { code } from "@streamdown/code";
 import { AlertTriangle, Info, RotateCcw } from "lucide-react";
+import type { CitationView } from "@/lib/chat/citations";
 import type { ParleyPart } from "@/lib/chat/parts";
+import { CitationMark, withCitationMarks } from "./citations";
 import { ToolBlock } from "./tool-block";
 
 const plugins = { code };
 
-export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
+export const Markdown = memo(function Markdown({ text, streaming, citations }: { text: string; streaming: boolean; citations?: CitationView[] }) {
+  // A link whose text is a citation's number is that citation's superscript (see withCitationMarks).
+  const components = useMemo(() => {
+    if (!citations?.length) return undefined;
+    return {
+      a: ({ href, children, ...rest }: React.AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) => {
+        const label = typeof children === "string" ? children : Array.isArray(children) && children.length === 1 ? children[0] : undefined;
+        const cited = typeof label === "string" && /^\d+$/.test(label) ? citations.find((c) => c.n === Number(label)) : undefined;
+        if (cited) return <CitationMark citation={cited} />;
+        delete rest.node;
+        return (
+          <a href={href} target="_blank" rel="noreferrer" {...rest}>
+            {children}
+          </a>
+        );
+      },
+    };
+  }, [citations]);
   return (
-    <Streamdown plugins={plugins} isAnimating={streaming} mode={streaming ? "streaming" : "static"} className="prose-chat">
+    <Streamdown plugins={plugins} components={components} isAnimating={streaming} mode={streaming ? "streaming" : "static"} className="prose-chat">
       {text}
     </Streamdown>
   );
 });
 
-export function PartView({ part, onRegenerate }: { part: ParleyPart; onRegenerate?: () => void }) {
+export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; onRegenerate?: () => void; citations?: CitationView[] }) {
   switch (part.type) {
-    case "text":
-      return <Markdown text={part.text} streaming={part.state === "streaming"} />;
+    case "text": {
+      const annotations = (part.providerMetadata?.openai as { annotations?: Parameters<typeof withCitationMarks>[1] } | undefined)?.annotations;
+      const marked = citations?.length && annotations?.length ? withCitationMarks(part.text, annotations, citations) : part.text;
+      return <Markdown text={marked} streaming={part.state === "streaming"} citations={marked === part.text ? undefined : citations} />;
+    }
     case "reasoning":
       return (
         <details className="group rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">

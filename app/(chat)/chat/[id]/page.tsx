@@ -6,6 +6,7 @@ import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
 import { isAppError } from "@/lib/errors";
+import { pickerModels } from "@/lib/providers/models";
 
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -14,7 +15,9 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
     if (isAppError(err) && err.status === 404) notFound();
     throw err;
   });
-  const page = await loadMessagePage(chat.id);
+  const [page, models] = await Promise.all([loadMessagePage(chat.id), pickerModels(ctx.team.id)]);
+  // The chat's model when it is still offered, else the team default (the server falls back the same way).
+  const selected = models.groups.some((g) => g.models.some((m) => m.id === chat.modelId)) ? chat.modelId : models.defaultModelId;
   const title = chat.title || "New chat";
   return (
     <div className="flex h-full flex-col">
@@ -29,6 +32,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
           firstSeq={page.firstSeq}
           resume={Boolean(chat.activeStreamId)}
           maxChars={maxMessageChars()}
+          models={{ groups: models.groups, selected }}
         />
       </div>
     </div>
