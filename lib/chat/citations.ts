@@ -73,6 +73,10 @@ export function citationCollector() {
           .sort((a, b) => (a.start_index ?? 0) - (b.start_index ?? 0))
           .map((a) => ({ url: a.url!, title: a.title, origin: "provider_search" as const }));
       }
+      return this.addItems(items);
+    },
+    /** Citations from elsewhere in the turn (URLs in MCP tool results), numbered in the same list. */
+    addItems(items: CitationInput[]): CitationView[] | undefined {
       if (!items.length) return undefined;
       const next = numberCitations(items, list);
       const changed = next.length !== list.length || next.some((c, i) => c.title !== list[i]?.title);

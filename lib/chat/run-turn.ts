@@ -9,13 +9,15 @@ import { AppError, Conflict, NotFound } from "../errors";
 import { resolveChatModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { createBlockWriter } from "./block-writer";
-import { citationCollector, storeTurnCitations } from "./citations";
+import { citationCollector, storeTurnCitations, type CitationInput } from "./citations";
 import { getChat } from "./chats";
 import { loadModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./parts";
 import { streamRegistry } from "./stream-registry";
 import { classifyTurnError, type TurnError } from "./turn-errors";
-import { endingParts } from "./turn-stream";
+import { endingParts, noticesAfterStart } from "./turn-stream";
+import { toolErrorText } from "../tools/error-codes";
+import { assembleTools } from "../tools/tool-set";
 import { prepareTurn } from "./turn-model";
 import { titleFrom } from "./titles";
 import { HEARTBEAT_MS } from "./recovery";
@@ -96,7 +98,15 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
 
   // The model with its fallback, provider-native tools (web search), Anthropic cache breakpoints and
   // the model's providerOptions; notices (fallback, unavailable model) join the stream below.
-  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history, tools: opts.tools, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });
+  // MCP tools the chat has selected, from servers that answer now (each within its connect timeout);
+  // a server that is down or slow leaves a notice instead of its tools. URLs in their results are cited.
+  const mcpCitations: CitationInput[] = [];
+  const mcp = await assembleTools({
+    teamId: ctx.team.id,
+    selection: chat.toolSelection,
+    onCitations: (items) => mcpCitations.push(...items.map((c) => ({ ...c, origin: "mcp" as const }))),
+  });
+  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history, tools: { ...mcp.tools, ...opts.tools }, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });
   const citations = citationCollector();
   let lastError: TurnError | undefined;
   const result = streamText({
@@ -118,7 +128,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
       sendSources: true,
       messageMetadata: ({ part }): ParleyMetadata | undefined => {
         // URL sources (web search) are numbered as they arrive and sent with the message metadata.
-        const cited = citations.add(part);
+        const cited = citations.add(part) ?? (mcpCitations.length ? citations.addItems(mcpCitations.splice(0)) : undefined);
         if (cited) return { citations: cited };
         if (part.type === "start") return { status: "streaming", model: turn.active.modelId, createdAt: new Date().toISOString() };
         if (part.type === "finish") {
@@ -138,6 +148,9 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
         return undefined;
       },
       onError: (err) => {
+        // A failed tool call: its coded text (`[ERROR:<code>] message`) is what the tool block shows.
+        const toolError = toolErrorText(err);
+        if (toolError) return toolError;
         lastError = classifyTurnError(err);
         if (lastError.code === "Internal") console.error(`[turn] chat ${chat.id}:`, err);
         else console.warn(`[turn] chat ${chat.id}: ${lastError.code}: ${lastError.message}`);
@@ -145,6 +158,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
       },
     })
     .pipeThrough(turn.noticeParts())
+    .pipeThrough(noticesAfterStart(mcp.notices))
     .pipeThrough(endingParts(() => lastError));
 
   const [toStore, toClient] = chunks.tee();

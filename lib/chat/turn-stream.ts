@@ -26,3 +26,17 @@ export function endingParts(lastError: () => TurnError | undefined): TransformSt
     },
   });
 }
+
+/** Inserts notices (e.g. MCP servers whose tools are unavailable) right after the message starts. */
+export function noticesAfterStart(notices: NoticeData[]): TransformStream<Chunk, Chunk> {
+  const pending = [...notices];
+  return new TransformStream<Chunk, Chunk>({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+      if (chunk.type === "start" && pending.length) for (const data of pending.splice(0)) controller.enqueue({ type: "data-notice", data });
+    },
+    flush(controller) {
+      for (const data of pending.splice(0)) controller.enqueue({ type: "data-notice", data });
+    },
+  });
+}
