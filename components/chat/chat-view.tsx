@@ -7,6 +7,7 @@ import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
 import type { PickerGroup } from "@/lib/providers/models";
 import { ModelPicker } from "./model-picker";
+import { ToolPicker } from "./tool-picker";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 
@@ -118,7 +119,12 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         maxChars={maxChars}
         onStop={stop}
         onSend={(text) => void sendMessage({ text }, { body: { modelId } })}
-        toolbar={models?.groups.length ? <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} /> : undefined}
+        toolbar={
+          <>
+            {models?.groups.length ? <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} /> : null}
+            <ToolPicker chatId={chatId} disabled={busy} />
+          </>
+        }
       />
     </div>
   );

@@ -1,7 +1,10 @@
 "use client";
-// The generic tool block: one renderer driven by the part's state (input, running, result, error,
-// denial). Tool-specific renderers may register by tool name; none are required.
-import { CheckCircle2, Loader2, Wrench, XCircle } from "lucide-react";
+// The generic tool block: one renderer driven by the part's state (input, running with progress,
+// result, coded error, denial). MCP results render by content type: text as markdown, images,
+// audio, resource links as links, embedded resources, structured content as a collapsible JSON
+// view. Tool-specific renderers may register by tool name; none are required.
+import { CheckCircle2, Link2, Loader2, Wrench, XCircle } from "lucide-react";
+import { Streamdown } from "streamdown";
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
@@ -18,11 +21,114 @@ export function toolNameOf(part: ToolPart): string {
   return part.type === "dynamic-tool" ? part.toolName : part.type.slice(5);
 }
 
-function Json({ value, label }: { value: unknown; label: string }) {
+type McpContent =
+  | { type: "text"; text: string }
+  | { type: "image" | "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name?: string; title?: string; description?: string }
+  | { type: "resource"; resource: { uri: string; text?: string; blob?: string; mimeType?: string } }
+  | { type: string; [k: string]: unknown };
+type McpResult = { content: McpContent[]; structuredContent?: unknown };
+type Running = { running: true; progress?: { progress: number; total?: number; message?: string } };
+
+const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object" && Array.isArray((o as McpResult).content);
+const isRunning = (o: unknown): o is Running => !!o && typeof o === "object" && (o as Running).running === true;
+const isHttp = (u: string) => /^https?:\/\//i.test(u);
+
+/** `[ERROR:<code>] message` -> code and message (see lib/tools/error-codes.ts). */
+function codedError(text: string | undefined): { code?: string; message: string } {
+  const m = /^\[ERROR:([A-Za-z]+)\] ?([\s\S]*)$/.exec(text ?? "");
+  return m ? { code: m[1], message: m[2] } : { message: text ?? "The tool failed." };
+}
+
+function Json({ value, label, open = false }: { value: unknown; label: string; open?: boolean }) {
   return (
-    <div>
-      <p className="text-xs font-medium text-zinc-500">{label}</p>
+    <details open={open} className="group">
+      <summary className="cursor-pointer select-none text-xs font-medium text-zinc-500">{label}</summary>
       <pre className="mt-1 max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{JSON.stringify(value, null, 2)}</pre>
+    </details>
+  );
+}
+
+function ContentBlock({ block }: { block: McpContent }) {
+  switch (block.type) {
+    case "text":
+      return (
+        <Streamdown mode="static" className="prose-chat">
+          {(block as { text: string }).text}
+        </Streamdown>
+      );
+    case "image": {
+      const b = block as { data: string; mimeType: string };
+      // eslint-disable-next-line @next/next/no-img-element -- tool output, a data URL
+      return <img src={`data:${b.mimeType};base64,${b.data}`} alt="Image returned by the tool" className="max-h-80 max-w-full rounded-md" />;
+    }
+    case "audio": {
+      const b = block as { data: string; mimeType: string };
+      return <audio controls src={`data:${b.mimeType};base64,${b.data}`} />;
+    }
+    case "resource_link": {
+      const b = block as { uri: string; name?: string; title?: string; description?: string };
+      const label = b.title ?? b.name ?? b.uri;
+      return (
+        <p className="flex items-start gap-1.5">
+          <Link2 className="mt-0.5 size-3.5 shrink-0 text-zinc-500" aria-hidden />
+          <span>
+            {isHttp(b.uri) ? (
+              <a href={b.uri} target="_blank" rel="noreferrer noopener" className="text-accent underline">
+                {label}
+              </a>
+            ) : (
+              <span title={b.uri} className="font-medium">
+                {label} <span className="font-mono text-xs text-zinc-500">{b.uri}</span>
+              </span>
+            )}
+            {b.description && <span className="block text-xs text-zinc-500">{b.description}</span>}
+          </span>
+        </p>
+      );
+    }
+    case "resource": {
+      const r = (block as { resource: { uri: string; text?: string; mimeType?: string } }).resource;
+      return (
+        <div>
+          <p className="font-mono text-xs text-zinc-500">{r.uri}</p>
+          {r.text !== undefined ? <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-500">Binary resource ({r.mimeType ?? "unknown type"})</p>}
+        </div>
+      );
+    }
+    default:
+      return <Json value={block} label={`Content (${block.type})`} />;
+  }
+}
+
+function McpResultView({ result }: { result: McpResult }) {
+  return (
+    <div className="flex flex-col gap-2" data-tool-result="mcp">
+      {result.content.map((b, i) => (
+        <ContentBlock key={i} block={b} />
+      ))}
+      {result.structuredContent !== undefined && <Json value={result.structuredContent} label="Structured content" />}
+    </div>
+  );
+}
+
+function ProgressView({ progress }: { progress?: Running["progress"] }) {
+  const total = progress?.total;
+  const pct = progress && total ? Math.max(0, Math.min(100, (progress.progress / total) * 100)) : undefined;
+  return (
+    <div className="flex flex-col gap-1">
+      <div
+        role="progressbar"
+        aria-label="Tool progress"
+        aria-valuemin={0}
+        aria-valuemax={total ?? undefined}
+        aria-valuenow={progress?.progress}
+        aria-valuetext={progress ? (total ? `${progress.progress} of ${total}` : String(progress.progress)) : "Working"}
+        className="h-1.5 w-full overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+      >
+        <div className={`h-full bg-accent transition-[width] ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct === undefined ? undefined : { width: `${pct}%` }} />
+      </div>
+      {progress?.message && <p className="text-xs text-zinc-500">{progress.message}</p>}
     </div>
   );
 }
@@ -30,23 +136,40 @@ function Json({ value, label }: { value: unknown; label: string }) {
 export function ToolBlock({ part }: { part: ToolPart }) {
   const name = toolNameOf(part);
   const custom = renderers.get(name);
-  const running = part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded";
+  const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string } }).toolMetadata;
+  const running =
+    part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
+  const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
+  const error = part.state === "output-error" ? codedError(part.errorText) : undefined;
   return (
-    <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-tool-state={part.state}>
+    <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-tool-state={running ? "running" : part.state} data-tool-name={name}>
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <Wrench className="size-4 text-zinc-500" aria-hidden />
-        <span className="font-mono text-xs">{name}</span>
+        {meta?.source === "mcp" ? (
+          <span className="text-xs">
+            <span className="text-zinc-500">{meta.serverName} · </span>
+            <span className="font-mono">{meta.toolName}</span>
+          </span>
+        ) : (
+          <span className="font-mono text-xs">{name}</span>
+        )}
         <span className="ml-auto flex items-center gap-1 text-xs text-zinc-500">
           {running && <Loader2 className="size-3 animate-spin" aria-hidden />}
-          {part.state === "output-available" && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
+          {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
           {(part.state === "output-error" || part.state === "output-denied") && <XCircle className="size-3 text-red-600" aria-hidden />}
-          {labelOf(part.state)}
+          {running ? (part.state === "input-streaming" ? "Preparing" : "Running") : labelOf(part.state)}
         </span>
       </div>
       <div className="flex flex-col gap-2 px-3 py-2">
         {part.input !== undefined && <Json value={part.input} label="Input" />}
-        {part.state === "output-available" && (custom ? custom(part) : <Json value={part.output} label="Result" />)}
-        {part.state === "output-error" && <p className="text-red-700 dark:text-red-300">{part.errorText}</p>}
+        {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
+        {part.state === "output-available" && !running && (custom ? custom(part) : isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
+        {error && (
+          <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>
+            {error.code && <span className="mr-1 rounded bg-red-100 px-1.5 py-0.5 font-mono text-xs dark:bg-red-900">{error.code}</span>}
+            {error.message}
+          </p>
+        )}
         {part.state === "output-denied" && <p className="text-zinc-600">Denied{part.approval.reason ? `: ${part.approval.reason}` : "."}</p>}
       </div>
     </div>
