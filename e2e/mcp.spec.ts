@@ -1,0 +1,146 @@
+// Team-shared MCP servers in the browser: an admin adds @modelcontextprotocol/server-everything (a real
+// MCP server on loopback), tests the connection and sees its tools; a member picks the tools for a chat,
+// asks, and sees the tool's result; a long-running tool shows a moving progress bar; when the server
+// stops, the status shows the error and the chat still answers.
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
+
+const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+const MCP_URL = `http://127.0.0.1:${MCP_PORT}/mcp`;
+let everything: ChildProcess | undefined;
+
+async function startEverything(): Promise<void> {
+  // It binds all interfaces; Parley reaches it on loopback. Its output is not printed.
+  everything = spawn(process.execPath, ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"], {
+    env: { ...process.env, PORT: String(MCP_PORT) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server-everything did not start")), 15_000);
+    everything!.stderr!.on("data", (d: Buffer) => {
+      if (/listening on port/i.test(d.toString())) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}
+
+async function stopEverything(): Promise<void> {
+  const child = everything;
+  everything = undefined;
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+test.describe.configure({ mode: "serial" });
+test.use({ storageState: ADMIN_STATE });
+
+test.beforeAll(startEverything);
+test.afterAll(stopEverything);
+
+let member: Page;
+
+async function send(page: Page, text: string) {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
+
+test("an admin adds server-everything, tests the connection and sees its tools", async ({ page }) => {
+  await page.goto("/admin/mcp");
+  await expect(page.getByRole("heading", { name: "MCP servers" })).toBeVisible();
+  const form = page.getByRole("form", { name: "New MCP server" });
+
+  // Bad input: field errors, nothing saved.
+  await form.getByLabel("Name", { exact: true }).fill("everything");
+  await form.getByLabel("URL", { exact: true }).fill("not a url");
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(form.getByText("Enter a valid http:// or https:// URL")).toBeVisible();
+  await form.getByLabel("Transport", { exact: true }).selectOption("stdio");
+  await form.getByLabel("Command", { exact: true }).fill("npx");
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(form.getByText("stdio servers are turned off on this instance")).toBeVisible();
+  await expect(page.getByText("No MCP servers yet.")).toBeVisible();
+
+  await form.getByLabel("Transport", { exact: true }).selectOption("http");
+  await form.getByLabel("Name", { exact: true }).fill("everything");
+  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
+  await form.getByLabel("Bearer token", { exact: true }).fill("e2e-token-not-needed-1234");
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  await expect(page.getByText("Stored: ••••1234")).toBeVisible(); // masked, never shown again
+
+  await page.getByRole("button", { name: "Test connection" }).click();
+  const tools = page.getByRole("list", { name: "Tools the server lists" });
+  await expect(tools).toContainText("echo");
+  await expect(tools).toContainText("Echoes back the input string");
+  await expect(tools).toContainText("trigger-long-running-operation");
+  await expect(page.getByLabel("Status")).toContainText("Connected");
+  // The stored tool list, with per-tool switches.
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "Enable echo", exact: true })).toBeChecked();
+
+  // The audit log names the change without the token.
+  await page.goto("/admin/audit");
+  await expect(page.getByText("mcp.server.create")).toBeVisible();
+  await expect(page.locator("body")).not.toContainText("e2e-token-not-needed");
+});
+
+test("a member picks the server's tools for a chat and sees the echo result", async ({ page, browser }) => {
+  const url = await createInvite(page);
+  ({ page: member } = await joinWithNewAccount(browser, url));
+  // Members cannot change servers.
+  expect((await member.goto("/admin/mcp"))?.status()).toBe(403);
+  await member.goto("/chat");
+  await member.getByRole("button", { name: "New chat" }).click();
+  await expect(member).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await member.getByRole("button", { name: /^Tools/ }).click();
+  const picker = member.getByRole("dialog", { name: "Tools for this chat" });
+  await expect(picker).toContainText("everything");
+  await picker.getByRole("checkbox", { name: "Use everything", exact: true }).check();
+  await expect(member.getByRole("button", { name: /^Tools \(\d+\)/ })).toBeVisible();
+  await member.getByRole("button", { name: /^Tools/ }).click();
+
+  await send(member, "Echo via MCP");
+  const block = answer(member).locator('[data-tool-name="everything__echo"]');
+  await expect(block).toContainText("Echo: hello from parley");
+  await expect(block).toHaveAttribute("data-tool-state", "output-available");
+  await expect(answer(member)).toContainText("The server echoed it back.");
+  // The same after a reload (stored blocks).
+  await member.reload();
+  await expect(answer(member).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
+});
+
+test("a long-running tool shows a progress bar that moves", async () => {
+  await send(member, "Run the long operation");
+  const bar = answer(member).getByRole("progressbar", { name: "Tool progress" });
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveAttribute("aria-valuemax", "8");
+  await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  const first = Number(await bar.getAttribute("aria-valuenow"));
+  await expect.poll(async () => Number((await bar.getAttribute("aria-valuenow")) ?? 99), { timeout: 10_000 }).toBeGreaterThan(first);
+  await expect(answer(member)).toContainText("Long running operation completed", { timeout: 15_000 });
+  await expect(answer(member)).toContainText("The long operation finished.");
+});
+
+test("when the server stops, the chat answers with a notice and the status shows the error", async ({ page }) => {
+  await stopEverything();
+  await send(member, "Are the tools still there?");
+  await expect(answer(member)).toContainText("I answered without tools.");
+  await expect(answer(member).locator('[data-notice="ToolsUnavailable"]')).toContainText('Tools of "everything" are unavailable');
+  await member.getByRole("button", { name: /^Tools/ }).click();
+  await expect(member.getByRole("dialog", { name: "Tools for this chat" }).locator('[data-mcp-status="error"]')).toBeVisible();
+
+  await page.goto("/admin/mcp");
+  const row = page.locator('[data-server="everything"]');
+  await expect(row.locator('[data-mcp-status="error"]')).toBeVisible();
+  await expect(row).toContainText(/Unreachable|ECONNREFUSED/);
+  await member.context().close();
+});
