@@ -6,6 +6,7 @@ export const dynamic = "force-dynamic";
 
 const SECTIONS = [
   { href: "/admin/members", label: "Members" },
+  { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
   { href: "/admin/audit", label: "Audit log" },
 ];

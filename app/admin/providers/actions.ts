@@ -1,0 +1,133 @@
+"use server";
+// Server actions of the providers admin. Each checks the admin role on the server first, validates
+// with the form's zod schema, and never echoes a key or header value back to the browser.
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { runAction, type ActionState } from "@/lib/actions";
+import { createProvider, deleteProvider, providerRow, setProviderEnabled, updateProvider } from "@/lib/providers/admin";
+import { deleteModel, enableModels, saveModel, setTeamModels } from "@/lib/providers/models";
+import { describeProbe, listProviderModels } from "@/lib/providers/probe";
+import { enableModelsSchema, modelFormSchema, parseHeaderLines, providerFormSchema, teamModelsSchema } from "@/lib/providers/schemas";
+import { encryptSecret } from "@/lib/security/keyring";
+import { requireAdmin } from "@/lib/teams/context";
+import { parseForm } from "@/lib/validation";
+
+const SECRET_FIELDS = new Set(["apiKey", "headers"]);
+
+/** What a rejected form may show again: everything but the secrets. */
+function safeValues(form: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of form.entries()) if (typeof v === "string" && !SECRET_FIELDS.has(k) && !k.startsWith("$")) out[k] = v;
+  return out;
+}
+
+async function run(fn: () => Promise<ActionState | void>, form: FormData): Promise<ActionState> {
+  const state = await runAction(fn);
+  return state.ok ? state : { ...state, values: safeValues(form) };
+}
+
+const id = (form: FormData, key: string) => String(form.get(key) ?? "");
+
+export async function createProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  let createdId = "";
+  const state = await run(async () => {
+    const ctx = await requireAdmin();
+    createdId = (await createProvider(ctx, parseForm(providerFormSchema, form))).id;
+    revalidatePath("/admin/providers");
+  }, form);
+  if (state.ok) redirect(`/admin/providers/${createdId}?created=1`);
+  return state;
+}
+
+export async function updateProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    await updateProvider(ctx, id(form, "providerId"), parseForm(providerFormSchema, form));
+    revalidatePath("/admin/providers", "layout");
+    return { ok: true, message: "Provider saved." };
+  }, form);
+}
+
+export async function toggleProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    const enabled = form.get("enabled") === "true";
+    await setProviderEnabled(ctx, id(form, "providerId"), enabled);
+    revalidatePath("/admin/providers", "layout");
+    return { ok: true, message: enabled ? "Provider enabled." : "Provider disabled: its models are no longer offered." };
+  }, form);
+}
+
+export async function deleteProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const state = await run(async () => {
+    await deleteProvider(await requireAdmin(), id(form, "providerId"));
+    revalidatePath("/admin/providers", "layout");
+  }, form);
+  if (state.ok) redirect("/admin/providers");
+  return state;
+}
+
+/**
+ * Test connection: with the values in the form (an empty key or header field means the stored ones of
+ * the provider being edited), one real request with a timeout. Nothing is saved.
+ */
+export async function testConnectionAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    const input = providerFormSchema.parse({ ...Object.fromEntries(form.entries()), name: String(form.get("name") || "test") });
+    const providerId = id(form, "providerId");
+    const stored = providerId ? await providerRow(ctx.team.id, providerId) : undefined;
+    const apiKeyEnc = input.apiKey ? encryptSecret(input.apiKey) : input.clearApiKey ? null : (stored?.apiKeyEnc ?? null);
+    const headersEnc = input.headers ? encryptSecret(JSON.stringify(parseHeaderLines(input.headers).headers)) : input.clearHeaders ? null : (stored?.headersEnc ?? null);
+    const result = await listProviderModels({ kind: input.kind, baseUrl: input.baseUrl || null, apiKeyEnc, headersEnc });
+    return { ok: result.ok, status: result.ok ? 200 : (result.status ?? 502), message: describeProbe(result) };
+  }, form);
+}
+
+/** Fetch models: the provider's list, as JSON in data.models (ids only). */
+export async function fetchModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    const row = await providerRow(ctx.team.id, id(form, "providerId"));
+    const result = await listProviderModels(row);
+    if (!result.ok) return { ok: false, status: result.status ?? 502, message: result.message };
+    return { ok: true, message: describeProbe(result), data: { models: JSON.stringify(result.models) } };
+  }, form);
+}
+
+export async function enableModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    const { modelIds } = enableModelsSchema.parse({ modelIds: form.getAll("modelIds").map(String) });
+    const n = await enableModels(ctx, id(form, "providerId"), modelIds);
+    revalidatePath("/admin/providers", "layout");
+    return { ok: true, message: `${n} model${n === 1 ? "" : "s"} enabled.` };
+  }, form);
+}
+
+export async function saveModelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    const modelRowId = id(form, "modelRowId") || undefined;
+    await saveModel(ctx, id(form, "providerId"), modelRowId, parseForm(modelFormSchema, form));
+    revalidatePath("/admin/providers", "layout");
+    return { ok: true, message: modelRowId ? "Model saved." : "Model added." };
+  }, form);
+}
+
+export async function deleteModelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    await deleteModel(await requireAdmin(), id(form, "modelRowId"));
+    revalidatePath("/admin/providers", "layout");
+    return { ok: true, message: "Model deleted." };
+  }, form);
+}
+
+export async function setTeamModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(async () => {
+    const ctx = await requireAdmin();
+    await setTeamModels(ctx, parseForm(teamModelsSchema, form));
+    revalidatePath("/admin/providers", "layout");
+    return { ok: true, message: "Team models saved." };
+  }, form);
+}

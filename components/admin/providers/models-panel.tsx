@@ -1,0 +1,179 @@
+"use client";
+// The models of one provider: fetch the provider's list and enable some, add a model id by hand,
+// edit a model's name, capability flags, context window and advanced options, or delete it.
+import { useActionState, useState } from "react";
+import { Trash2 } from "lucide-react";
+import type { ActionState } from "@/lib/actions";
+import type { ModelView, ProviderView } from "@/lib/providers/admin";
+import type { FormAction } from "../../auth/action-form";
+import { Field, FormMessage } from "../../ui/field";
+import { Button } from "../../ui/button";
+import { SubmitButton } from "../../ui/submit-button";
+import { inputClass } from "./provider-form";
+
+const initial: ActionState = { ok: false };
+
+export type ModelActions = { fetch: FormAction; enable: FormAction; save: FormAction; remove: FormAction };
+
+export function ModelsPanel({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <FetchModels provider={provider} actions={actions} />
+      <ModelList provider={provider} webSearchKind={webSearchKind} actions={actions} />
+      <details className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+        <summary className="cursor-pointer text-sm font-medium">Add a model by id</summary>
+        <div className="pt-3">
+          <ModelForm providerId={provider.id} webSearchKind={webSearchKind} save={actions.save} />
+        </div>
+      </details>
+    </div>
+  );
+}
+
+function FetchModels({ provider, actions }: { provider: ProviderView; actions: ModelActions }) {
+  const [state, fetchAction, fetching] = useActionState(actions.fetch, initial);
+  const [enableState, enableAction] = useActionState(actions.enable, initial);
+  const listed: string[] = state.ok && state.data?.models ? (JSON.parse(state.data.models) as string[]) : [];
+  const added = new Set(provider.models.filter((m) => m.enabled).map((m) => m.modelId));
+  return (
+    <div className="flex flex-col gap-3">
+      <form action={fetchAction} className="flex items-center gap-3">
+        <input type="hidden" name="providerId" value={provider.id} />
+        <SubmitButton variant="secondary" pendingText="Fetching…">
+          Fetch models
+        </SubmitButton>
+        {!fetching && state.message && (
+          <p role={state.ok ? "status" : "alert"} className={`text-sm ${state.ok ? "text-zinc-600 dark:text-zinc-400" : "text-red-700 dark:text-red-300"}`}>
+            {state.message}
+          </p>
+        )}
+      </form>
+      {listed.length > 0 && (
+        <form action={enableAction} className="flex flex-col gap-2" aria-label="Models the provider offers">
+          <input type="hidden" name="providerId" value={provider.id} />
+          <FormMessage message={enableState.message} ok={enableState.ok} />
+          <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800">
+            {listed.map((id) => (
+              <li key={id}>
+                <label className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="modelIds" value={id} disabled={added.has(id)} defaultChecked={added.has(id)} />
+                  <span className="truncate font-mono text-xs">{id}</span>
+                  {added.has(id) && <span className="text-xs text-zinc-500">enabled</span>}
+                </label>
+              </li>
+            ))}
+          </ul>
+          <SubmitButton className="self-start" pendingText="Enabling…">
+            Enable selected
+          </SubmitButton>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function ModelList({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
+  const [removeState, removeAction] = useActionState(actions.remove, initial);
+  if (!provider.models.length) return <p className="text-sm text-zinc-500">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
+  return (
+    <div className="flex flex-col gap-2">
+      <FormMessage message={removeState.message} ok={removeState.ok} />
+      <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-label="Models">
+        {provider.models.map((m) => (
+          <li key={m.id} className="px-3 py-2">
+            <details>
+              <summary className="flex cursor-pointer items-center gap-2 text-sm">
+                <span className="font-medium">{m.displayName}</span>
+                {m.displayName !== m.modelId && <span className="font-mono text-xs text-zinc-500">{m.modelId}</span>}
+                <span className="ml-auto flex gap-1 text-xs text-zinc-500">
+                  {!m.enabled && <Badge>disabled</Badge>}
+                  {m.toolCalling !== "native" && <Badge>tools: {m.toolCalling}</Badge>}
+                  {m.vision && <Badge>vision</Badge>}
+                  {m.reasoning && <Badge>reasoning</Badge>}
+                  {m.webSearch && <Badge>web search</Badge>}
+                </span>
+              </summary>
+              <div className="flex flex-col gap-3 pt-3">
+                <ModelForm providerId={provider.id} model={m} webSearchKind={webSearchKind} save={actions.save} />
+                <form action={removeAction}>
+                  <input type="hidden" name="modelRowId" value={m.id} />
+                  <Button type="submit" variant="ghost" size="sm" className="text-red-700 dark:text-red-400">
+                    <Trash2 className="size-4" aria-hidden /> Delete model
+                  </Button>
+                </form>
+              </div>
+            </details>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Badge({ children }: { children: React.ReactNode }) {
+  return <span className="rounded bg-zinc-100 px-1.5 py-0.5 dark:bg-zinc-800">{children}</span>;
+}
+
+function ModelForm({ providerId, model, webSearchKind, save }: { providerId: string; model?: ModelView; webSearchKind: boolean; save: FormAction }) {
+  const [state, action] = useActionState(save, initial);
+  const [options, setOptions] = useState(model?.providerOptions ?? "");
+  const f = state.fields ?? {};
+  const v = state.ok ? undefined : state.values;
+  const checked = (key: "vision" | "reasoning" | "webSearch" | "enabled", fallback: boolean) => (v ? v[key] === "on" : fallback);
+  return (
+    <form action={action} className="flex flex-col gap-3" aria-label={model ? `Edit ${model.displayName}` : "New model"} noValidate>
+      <input type="hidden" name="providerId" value={providerId} />
+      {model && <input type="hidden" name="modelRowId" value={model.id} />}
+      <FormMessage message={state.message} ok={state.ok} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field label="Model id" name="modelId" defaultValue={v?.modelId ?? model?.modelId} error={f.modelId} required />
+        <Field label="Display name" name="displayName" defaultValue={v?.displayName ?? model?.displayName} error={f.displayName} hint="Shown in the model picker." />
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`tc-${model?.id ?? "new"}`} className="text-sm font-medium">
+            Tool calling
+          </label>
+          <select id={`tc-${model?.id ?? "new"}`} name="toolCalling" defaultValue={v?.toolCalling ?? model?.toolCalling ?? "native"} className={`h-10 ${inputClass}`}>
+            <option value="native">Native</option>
+            <option value="prompt">Prompt-based</option>
+            <option value="none">None</option>
+          </select>
+        </div>
+        <Field label="Context window (tokens)" name="contextWindow" inputMode="numeric" defaultValue={v?.contextWindow ?? model?.contextWindow ?? ""} error={f.contextWindow} />
+      </div>
+      <fieldset className="flex flex-wrap gap-4 text-sm">
+        <legend className="sr-only">Capabilities</legend>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="enabled" defaultChecked={checked("enabled", model?.enabled ?? true)} /> Enabled
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="vision" defaultChecked={checked("vision", model?.vision ?? false)} /> Vision
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="reasoning" defaultChecked={checked("reasoning", model?.reasoning ?? false)} /> Reasoning
+        </label>
+        <label className="flex items-center gap-2" title={webSearchKind ? undefined : "Only OpenAI (Responses API) providers offer web search."}>
+          <input type="checkbox" name="webSearch" defaultChecked={checked("webSearch", model?.webSearch ?? false)} aria-invalid={f.webSearch ? true : undefined} /> Web search
+        </label>
+      </fieldset>
+      {f.webSearch && <p className="text-sm text-red-600">{f.webSearch}</p>}
+      <details open={Boolean(f.providerOptions || options)}>
+        <summary className="cursor-pointer text-sm">Advanced: provider options (JSON)</summary>
+        <textarea
+          name="providerOptions"
+          rows={4}
+          value={options}
+          onChange={(e) => setOptions(e.target.value)}
+          spellCheck={false}
+          aria-label="Provider options (JSON)"
+          aria-invalid={f.providerOptions ? true : undefined}
+          placeholder='{"openai": {"reasoningEffort": "low"}}'
+          className={`mt-2 w-full py-2 font-mono text-xs ${inputClass}`}
+        />
+        {f.providerOptions && <p className="text-sm text-red-600">{f.providerOptions}</p>}
+      </details>
+      <SubmitButton className="self-start" pendingText="Saving…">
+        {model ? "Save model" : "Add model"}
+      </SubmitButton>
+    </form>
+  );
+}

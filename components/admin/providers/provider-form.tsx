@@ -1,0 +1,150 @@
+"use client";
+// Add or edit a provider. The key and headers are write-only: the form shows the stored key masked and
+// an empty key field keeps it. "Test connection" tries the values in the form without saving them and
+// shows the result (or the provider's own error) next to the buttons.
+import { useActionState, useState } from "react";
+import { Loader2, PlugZap } from "lucide-react";
+import type { ActionState } from "@/lib/actions";
+import type { ProviderView } from "@/lib/providers/admin";
+import type { KindInfo } from "@/lib/providers/kinds";
+import type { FormAction } from "../../auth/action-form";
+import { Field, FormMessage } from "../../ui/field";
+import { Button } from "../../ui/button";
+import { SubmitButton } from "../../ui/submit-button";
+
+const initial: ActionState = { ok: false };
+export const inputClass = "rounded-md border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900 aria-[invalid]:border-red-500";
+
+export function ProviderForm({
+  provider,
+  kinds,
+  save,
+  test,
+  suggestion,
+}: {
+  provider?: ProviderView;
+  kinds: KindInfo[];
+  save: FormAction;
+  test: FormAction;
+  /** A local server that answers now, offered to fill in. */
+  suggestion?: { name: string; baseUrl: string };
+}) {
+  // Key and headers are controlled so that "Test connection" (a form action: React resets uncontrolled
+  // fields after it) keeps them; a successful save empties them again (they are write-only).
+  const [apiKey, setApiKey] = useState("");
+  const [headers, setHeaders] = useState("");
+  const [state, saveAction] = useActionState(async (prev: ActionState, form: FormData) => {
+    const result = await save(prev, form);
+    if (result.ok) {
+      setApiKey("");
+      setHeaders("");
+    }
+    return result;
+  }, initial);
+  const [testState, testAction, testing] = useActionState(test, initial);
+  const v = state.values;
+  const [kind, setKind] = useState(v?.kind ?? provider?.kind ?? "openai_compatible");
+  const [name, setName] = useState(v?.name ?? provider?.name ?? "");
+  const [baseUrl, setBaseUrl] = useState(v?.baseUrl ?? provider?.baseUrl ?? "");
+  const info = kinds.find((k) => k.kind === kind);
+  const f = state.fields ?? {};
+  return (
+    <form action={saveAction} className="flex flex-col gap-4" aria-label={provider ? "Edit provider" : "New provider"} noValidate>
+      {provider && <input type="hidden" name="providerId" value={provider.id} />}
+      <FormMessage message={state.message} ok={state.ok} />
+      {suggestion && !provider && (
+        <p className="flex flex-wrap items-center gap-2 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-900 dark:bg-sky-950 dark:text-sky-100">
+          {suggestion.name} answers at {suggestion.baseUrl}.
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              setKind("openai_compatible");
+              setBaseUrl(suggestion.baseUrl);
+              if (!name) setName(suggestion.name);
+            }}
+          >
+            Use it
+          </Button>
+        </p>
+      )}
+      <Field label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} error={f.name} required maxLength={100} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor="provider-kind" className="text-sm font-medium">
+          Kind
+        </label>
+        <select id="provider-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} className={`h-10 ${inputClass}`} aria-invalid={f.kind ? true : undefined}>
+          {kinds.map((k) => (
+            <option key={k.kind} value={k.kind}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+        {f.kind && <p className="text-sm text-red-600">{f.kind}</p>}
+      </div>
+      <Field label="Base URL" name="baseUrl" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} error={f.baseUrl} hint={info?.hint} placeholder={info?.defaultBaseUrl} />
+      <div className="flex flex-col gap-1">
+        <Field
+          label="API key"
+          name="apiKey"
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          error={f.apiKey}
+          placeholder={provider?.apiKeyHint ? `${provider.apiKeyHint} (stored)` : "Optional for local servers"}
+          hint={provider?.apiKeyHint ? `Stored key: ${provider.apiKeyHint}. Leave empty to keep it.` : "Stored encrypted; never shown again."}
+        />
+        {provider?.apiKeyHint && (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="clearApiKey" /> Remove the stored key
+          </label>
+        )}
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="provider-headers" className="text-sm font-medium">
+          Extra headers
+        </label>
+        <textarea
+          id="provider-headers"
+          name="headers"
+          rows={2}
+          value={headers}
+          onChange={(e) => setHeaders(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={f.headers ? true : undefined}
+          aria-describedby="provider-headers-hint"
+          placeholder={provider?.headerNames.length ? `${provider.headerNames.join(", ")} (stored; values hidden)` : "HTTP-Referer: https://chat.example.com"}
+          className={`py-2 font-mono ${inputClass}`}
+        />
+        <p id="provider-headers-hint" className={`text-xs ${f.headers ? "text-red-600" : "text-zinc-500"}`}>
+          {f.headers ?? `One "Name: value" per line. Stored encrypted.${provider?.headerNames.length ? " Leave empty to keep the stored headers." : ""}`}
+        </p>
+        {provider && provider.headerNames.length > 0 && (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="clearHeaders" /> Remove the stored headers
+          </label>
+        )}
+      </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="enabled" defaultChecked={v ? v.enabled === "on" : (provider?.enabled ?? true)} /> Enabled
+      </label>
+      <div className="flex flex-wrap items-center gap-3">
+        <SubmitButton pendingText="Saving…">{provider ? "Save provider" : "Add provider"}</SubmitButton>
+        <Button type="submit" variant="secondary" formAction={testAction} disabled={testing} aria-busy={testing || undefined}>
+          {testing ? <Loader2 className="size-4 animate-spin" aria-hidden /> : <PlugZap className="size-4" aria-hidden />}
+          Test connection
+        </Button>
+      </div>
+      <div aria-live="polite" data-testid="connection-result">
+        {!testing && testState.message && (
+          <p role={testState.ok ? "status" : "alert"} className={`rounded-md px-3 py-2 text-sm ${testState.ok ? "bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200" : "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200"}`}>
+            {testState.ok ? "Connection works. " : "Connection failed: "}
+            {testState.message}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}

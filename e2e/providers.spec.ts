@@ -1,0 +1,163 @@
+// Providers through the admin forms, in Chromium against the production build: an admin adds an
+// OpenAI-compatible provider pointing at the scripted upstream (aimock), tests it, fetches and enables
+// a model; a member picks it in the composer and chats with it; the pick sticks for the chat; members
+// get 403 on provider pages; and no response the browser receives ever contains the key or a header
+// value. A web-search model (a scripted Responses API server) answers with numbered citations that
+// survive a reload.
+import { expect, test, type Page, type Response } from "@playwright/test";
+import { responsesWebSearch, startScripted } from "../lib/providers/test-upstreams";
+import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
+
+test.use({ storageState: ADMIN_STATE });
+
+const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}/v1`;
+const run = Date.now().toString(36);
+const KEY = `sk-e2e-PROVIDERSECRET-${run}-7f2c`;
+const HEADER_VALUE = `team-HEADERSECRET-${run}`;
+
+/** Records every response body the page receives, to prove no secret ever reaches the browser. */
+function captureBodies(page: Page) {
+  const bodies: Promise<string>[] = [];
+  page.on("response", (res: Response) => {
+    bodies.push(res.body().then((b) => b.toString("utf8")).catch(() => ""));
+  });
+  return async () => (await Promise.all(bodies)).join("\n");
+}
+
+async function addProvider(page: Page, opts: { name: string; kind: string; baseUrl: string }) {
+  await page.goto("/admin/providers");
+  const form = page.getByRole("form", { name: "New provider" });
+  await form.getByLabel("Name").fill(opts.name);
+  await form.getByLabel("Kind").selectOption(opts.kind);
+  await form.getByLabel("Base URL").fill(opts.baseUrl);
+  await form.getByLabel("API key").fill(KEY);
+  await form.getByLabel("Extra headers").fill(`X-Team: ${HEADER_VALUE}`);
+  return form;
+}
+
+async function newChat(page: Page) {
+  await page.goto("/chat");
+  await page.getByRole("button", { name: "New chat" }).click();
+  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+}
+
+async function send(page: Page, text: string) {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
+
+test("bad provider input shows field errors and saves nothing", async ({ page }) => {
+  const form = await addProvider(page, { name: "", kind: "openai_compatible", baseUrl: "not a url" });
+  await form.getByRole("button", { name: "Add provider" }).click();
+  await expect(form.getByText("Enter a name.")).toBeVisible();
+  await expect(form.getByText(/Enter a valid http/)).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/providers$/);
+});
+
+test("admin adds, tests and fills a provider; a member chats with its model; the key never reaches a browser", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const adminBodies = captureBodies(page);
+  const name = `Local aimock ${run}`;
+  const form = await addProvider(page, { name, kind: "openai_compatible", baseUrl: UPSTREAM });
+
+  await form.getByRole("button", { name: "Test connection" }).click();
+  await expect(form.getByRole("status").filter({ hasText: "Connection works" })).toContainText("lists 1 model");
+
+  // A wrong base URL shows the provider's own failure next to the form, without hanging.
+  await form.getByLabel("Base URL").fill(UPSTREAM.replace(/\/v1$/, "/nowhere"));
+  await form.getByRole("button", { name: "Test connection" }).click();
+  await expect(form.getByRole("alert").filter({ hasText: "Connection failed" })).toContainText("HTTP 404");
+  await form.getByLabel("Base URL").fill(UPSTREAM);
+
+  await form.getByRole("button", { name: "Add provider" }).click();
+  await expect(page).toHaveURL(/\/admin\/providers\/[a-z0-9]+/);
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page.getByText("Stored key: sk-...7f2c")).toBeVisible();
+
+  await page.getByRole("button", { name: "Fetch models" }).click();
+  const offered = page.getByRole("form", { name: "Models the provider offers" });
+  await offered.getByLabel("local-llama").check();
+  await offered.getByRole("button", { name: "Enable selected" }).click();
+  await expect(offered.getByRole("status")).toHaveText("1 model enabled.");
+  await expect(page.getByRole("list", { name: "Models" })).toContainText("local-llama");
+
+  // Editing with an empty key keeps the stored key.
+  const edit = page.getByRole("form", { name: "Edit provider" });
+  await edit.getByRole("button", { name: "Save provider" }).click();
+  await expect(edit.getByRole("status")).toHaveText("Provider saved.");
+  await page.reload();
+  await expect(page.getByText("Stored key: sk-...7f2c")).toBeVisible();
+
+  // A member picks the model in the composer and chats with it.
+  const invite = await createInvite(page);
+  const { page: member, context } = await joinWithNewAccount(browser, invite);
+  const memberBodies = captureBodies(member);
+  await newChat(member);
+  await member.getByLabel("Model", { exact: true }).selectOption({ label: "local-llama" });
+  await send(member, "Hello local model");
+  await expect(answer(member)).toContainText("Hello from local-llama");
+  await member.reload();
+  await expect(answer(member)).toContainText("Hello from local-llama");
+  await expect(member.getByLabel("Model", { exact: true }).locator("option:checked")).toHaveText("local-llama");
+
+  // Members are refused from provider pages.
+  expect((await member.goto("/admin/providers"))?.status()).toBe(403);
+  const providerPath = new URL(page.url()).pathname;
+  expect((await member.goto(providerPath))?.status()).toBe(403);
+
+  const seen = (await adminBodies()) + (await memberBodies());
+  expect(seen.length).toBeGreaterThan(1000);
+  expect(seen).not.toContain(KEY);
+  expect(seen).not.toContain("PROVIDERSECRET");
+  expect(seen).not.toContain(HEADER_VALUE);
+  await context.close();
+});
+
+test("a web-search model answers with numbered citations that survive a reload", async ({ page }) => {
+  test.setTimeout(60_000);
+  const text = "Parley keeps citations as rows. Numbers follow first appearance.";
+  const cites = [
+    { url: "https://docs.example.com/parley/citations", title: "Citations in Parley", cite: "keeps citations as rows" },
+    { url: "https://blog.example.org/numbering", title: "How sources are numbered", cite: "follow first appearance" },
+  ];
+  const upstream = await startScripted((_req, res) => responsesWebSearch(res, text, cites));
+  try {
+    const form = await addProvider(page, { name: `Search ${run}`, kind: "openai_responses", baseUrl: `${upstream.url}/v1` });
+    await form.getByRole("button", { name: "Add provider" }).click();
+    await expect(page).toHaveURL(/\/admin\/providers\/[a-z0-9]+/);
+    await page.getByText("Add a model by id", { exact: true }).click();
+    const model = page.getByRole("form", { name: "New model" });
+    await model.getByLabel("Model id").fill("gpt-search");
+    await model.getByLabel("Display name").fill(`Search model ${run}`);
+    await model.getByLabel("Web search").check();
+    await model.getByRole("button", { name: "Add model" }).click();
+    await expect(model.getByRole("status")).toHaveText("Model added.");
+
+    await newChat(page);
+    await page.getByLabel("Model", { exact: true }).selectOption({ label: `Search model ${run} · web search` });
+    await send(page, "What does Parley do with citations?");
+    const reply = answer(page);
+    await expect(reply).toContainText("Numbers follow first appearance");
+    const check = async () => {
+      await expect(reply.locator("[data-citation]")).toHaveText(["1", "2"]);
+      await expect(reply.locator('[data-citation="1"]')).toHaveAttribute("href", cites[0].url);
+      const sources = reply.getByRole("region", { name: "Sources" });
+      await expect(sources.getByRole("listitem")).toHaveCount(2);
+      await expect(sources.getByRole("link", { name: "Citations in Parley" })).toHaveAttribute("href", cites[0].url);
+      await reply.locator('[data-citation="2"]').hover();
+      await expect(reply.getByRole("tooltip").filter({ hasText: "How sources are numbered" })).toBeVisible();
+      await expect(reply.getByRole("tooltip").filter({ hasText: "How sources are numbered" })).toContainText("blog.example.org");
+    };
+    await check();
+    await page.reload();
+    await expect(answer(page)).toContainText("Numbers follow first appearance");
+    await check();
+    // The request offered the provider's web search tool.
+    expect(JSON.parse(upstream.requests.at(-1)!.body).tools).toEqual([expect.objectContaining({ type: "web_search" })]);
+  } finally {
+    await upstream.stop();
+  }
+});
