@@ -10,7 +10,8 @@ const executablePath =
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // Per port (see e2e/helpers.ts OUTPUT_DIR), so side-by-side runs do not delete each other's state.
+  outputDir: process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results",
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -2,7 +2,12 @@
 import { expect, type Browser, type Page } from "@playwright/test";
 
 export const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery", team: "Analytical Engines" };
-export const ADMIN_STATE = "test-results/.auth/admin.json";
+/**
+ * Per-port output directory: runs side by side in one working tree (E2E_PORT set) must not share it,
+ * because Playwright empties its outputDir at start, which deleted another run's signed-in admin state.
+ */
+export const OUTPUT_DIR = process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results";
+export const ADMIN_STATE = `${OUTPUT_DIR}/.auth/admin.json`;
 
 /** Context options for a fresh visitor (test.use's storageState would otherwise sign them in as the admin). */
 export const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };

@@ -1,7 +1,7 @@
 "use client";
 // The chat: messages from the server (newest page first, older pages on demand), a live turn through
 // useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
@@ -84,6 +84,26 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   );
 
   const last = messages[messages.length - 1];
+
+  // A page rendered while the server was finalising a turn shows the answer as streaming, and there is
+  // then nothing left to resume: fetch the stored answer (a few tries) instead of showing it as
+  // streaming for ever.
+  const staleId = status === "ready" && last?.role === "assistant" && last.metadata?.status === "streaming" ? last.id : undefined;
+  useEffect(() => {
+    if (!staleId) return;
+    let tries = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const refresh = async () => {
+      const res = await fetch(`/api/chat/${chatId}/messages`).catch(() => undefined);
+      const page = res?.ok ? ((await res.json()) as { messages: ParleyUIMessage[] }) : undefined;
+      const fresh = page?.messages.find((m) => m.id === staleId);
+      if (fresh && fresh.metadata?.status !== "streaming") setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
+      else if (++tries < 10) timer = setTimeout(refresh, 500 * tries);
+    };
+    timer = setTimeout(refresh, 300);
+    return () => clearTimeout(timer);
+  }, [staleId, chatId, setMessages]);
+
   return (
     <div className="flex h-full flex-col">
       <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={busy}>
