@@ -5,6 +5,7 @@
 // reloaded one render from the same parts.
 import type { UIMessage } from "ai";
 import type { BlockKind, Prisma, ToolSource } from "../db/generated/client";
+import { parseToolError } from "../tools/error-codes";
 import type { CitationView } from "./citations";
 
 export type ErrorData = { code: string; message: string };
@@ -288,6 +289,9 @@ function toolPartToBlock(p: Record<string, unknown> & { type: string }): BlockFi
     input: json(p.input),
     output: json(p.output),
     errorText: (p.errorText as string | undefined) ?? null,
+    // Derived, for queries and audits (the part keeps them in errorText and toolMetadata).
+    errorCode: parseToolError(p.errorText as string | undefined)?.code ?? null,
+    toolSource: (p.toolMetadata as { source?: string } | undefined)?.source === "mcp" ? "mcp" : null,
     approvalId: approval?.id ?? null,
     approved: approval?.approved ?? null,
     decisionReason: approval?.reason ?? null,

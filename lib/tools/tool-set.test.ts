@@ -144,9 +144,32 @@ describe("MCP tools in a turn", () => {
       expect(JSON.stringify(requestsFor(c.prompt).at(-1)?.body)).toContain(`[ERROR:${c.code}]`);
       await done.promise;
       const tool = (await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")!;
-      expect(tool).toMatchObject({ status: "output-error" });
+      expect(tool).toMatchObject({ status: "output-error", errorCode: c.code, toolSource: "mcp" });
       expect(tool.errorText).toContain(`[ERROR:${c.code}]`);
     }
+  });
+
+  it("Stop ends a turn waiting on a hanging tool at once, and the server stays usable", async () => {
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const row = await addServer(ctx, "t", testServer.url); // call timeout: the default 60 s
+    await select(chat.id, [row], ["hang", "echo"]);
+    scriptToolCall("wait forever", "t__hang", {});
+    const done = stored();
+    const res = await runTurn(ctx, { chatId: chat.id, text: "wait forever" }, { onStored: done.onStored });
+    const reading = readChunks(res);
+    await expect.poll(async () => (await storedAnswer(chat.id)).blocks.some((b) => b.kind === "tool"), { timeout: 5000 }).toBe(true);
+    const { stopTurn } = await import("../chat/run-turn");
+    const t0 = Date.now();
+    await stopTurn(ctx, chat.id);
+    const chunks = await reading;
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(chunks.find((c) => c.type === "data-notice")).toMatchObject({ data: { code: "Stopped" } });
+    expect((await done.promise).status).toBe("stopped");
+    // The pooled session was not torn down by the cancelled call.
+    scriptToolCall("after the stop", "t__echo", { message: "still works" }, "Fine.");
+    const next = stored();
+    const again = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "after the stop" }, { onStored: next.onStored }));
+    expect(textOf(again)).toBe("Fine.");
   });
 
   it("streams progress while a long tool runs, then the result", async () => {
