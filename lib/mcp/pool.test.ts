@@ -2,7 +2,7 @@
 // and our failure-case server (hangs, crashes, list changes, progress).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { acquire, callTool, closeAll, evict, listTools, poolStats, setBackoff, status } from "./pool";
-import { EVERYTHING_BIN, freePort, httpConfig, startEverything, startTestServer, stdioConfig, TEST_SERVER_BIN, type RunningServer } from "./test-servers";
+import { EVERYTHING_BIN, freePort, httpConfig, startEverything, startEverythingSse, startTestServer, stdioConfig, TEST_SERVER_BIN, type RunningServer } from "./test-servers";
 import type { McpFailure } from "./failures";
 
 let everything: RunningServer;
@@ -57,6 +57,16 @@ describe("server-everything over Streamable HTTP", () => {
     expect(seen.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
     expect(seen.every((p) => p.total === 4)).toBe(true);
     expect(seen[3].at - seen[0].at).toBeGreaterThan(500); // spread over the run, not all at the end
+  });
+});
+
+describe("server-everything over SSE (older servers)", () => {
+  it("lists and calls tools over the SSE transport", async () => {
+    const sse = await startEverythingSse();
+    started.push(sse);
+    const config = httpConfig(sse.url, { transport: "sse", headers: { Authorization: "Bearer sse-test" } });
+    expect((await listTools(config)).map((t) => t.name)).toContain("echo");
+    expect((await callTool(config, "echo", { message: "over sse" }, { timeoutMs: 5000 })).content[0]).toMatchObject({ text: "Echo: over sse" });
   });
 });
 

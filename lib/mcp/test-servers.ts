@@ -67,6 +67,14 @@ export async function startEverything(port?: number): Promise<RunningServer> {
   return { url: `http://127.0.0.1:${p}/mcp`, port: p, child, stop: stopper(child) };
 }
 
+/** server-everything in its older SSE mode (GET /sse + POST /message). */
+export async function startEverythingSse(): Promise<RunningServer> {
+  const p = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING_BIN, "sse"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PORT: String(p) } });
+  await waitFor(child, "stderr", /running on port/i);
+  return { url: `http://127.0.0.1:${p}/sse`, port: p, child, stop: stopper(child) };
+}
+
 let seq = 0;
 export function httpConfig(url: string, over: Partial<McpServerConfig> = {}): McpServerConfig {
   return { id: `test-${process.pid}-${seq++}`, name: "test", transport: "http", url, connectTimeoutMs: 5000, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...over };
