@@ -128,7 +128,12 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
       >
         <div className={`h-full bg-accent transition-[width] ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct === undefined ? undefined : { width: `${pct}%` }} />
       </div>
-      {progress?.message && <p className="text-xs text-zinc-500">{progress.message}</p>}
+      {progress && (
+        <p className="text-xs text-zinc-500">
+          {total ? `${progress.progress} of ${total}` : `${progress.progress}`}
+          {progress.message ? ` · ${progress.message}` : ""}
+        </p>
+      )}
     </div>
   );
 }
