@@ -3,7 +3,7 @@
 // most once per throttle window (~150 ms), so a crash loses at most that window. Writes run one at a
 // time in order; a write that is waiting always takes the newest state of its block.
 import { Prisma, type PrismaClient } from "../db/generated/client";
-import { partToBlock, type BlockFields, type ParleyPart } from "./parts";
+import { blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
 
 const JSON_FIELDS = ["data", "input", "output", "providerMetadata", "extras"] as const;
 
@@ -36,9 +36,16 @@ function statusOf(part: ParleyPart): string {
   return (part as { state?: string }).state ?? "";
 }
 
-export function createBlockWriter(prisma: PrismaClient, messageId: string, opts: { throttleMs?: number } = {}) {
+export function createBlockWriter(
+  prisma: PrismaClient,
+  messageId: string,
+  opts: { throttleMs?: number; /** Blocks already stored when an answer continues (after approvals). */ existing?: (StoredBlock & { id: string })[] } = {},
+) {
   const throttleMs = opts.throttleMs ?? 150;
-  const slots: Slot[] = [];
+  const slots: Slot[] = (opts.existing ?? []).map((b) => {
+    const part = blockToPart(b);
+    return { id: b.id, part, sig: signature(part), status: statusOf(part), dirty: false, urgent: false, lastWriteAt: 0 };
+  });
   const stats: BlockWriterStats = { writes: 0 };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;

@@ -46,10 +46,19 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
 
 /** The whole conversation as the model should see it. */
 export async function loadModelHistory(chatId: string): Promise<ModelMessage[]> {
+  return (await loadTurnHistory(chatId)).model;
+}
+
+/**
+ * The conversation for the next turn: as UI messages (a continued answer resumes its last message)
+ * and as model messages. Decided approvals become approval responses; calls still waiting, or cut
+ * short by a crash, are left out.
+ */
+export async function loadTurnHistory(chatId: string): Promise<{ ui: ParleyUIMessage[]; model: ModelMessage[] }> {
   const prisma = await db();
   const rows = await prisma.message.findMany({ where: { chatId }, include: withBlocks, orderBy: { seq: "asc" } });
-  const messages = rows.map(toUIMessage).filter(hasModelContent);
-  return convertToModelMessages(messages, { ignoreIncompleteToolCalls: true });
+  const ui = rows.map(toUIMessage);
+  return { ui, model: await convertToModelMessages(ui.filter(hasModelContent), { ignoreIncompleteToolCalls: true }) };
 }
 
 /** A message the model can read: text, files or tool calls (not only errors or notices). */

@@ -1,6 +1,8 @@
-// The body of POST /api/chat: only what is new (the user's message, or a regenerate), never history.
+// The body of POST /api/chat: only what is new (the user's message, a regenerate, or decisions on
+// calls waiting for approval: `{approvalId, approved, reason}` and nothing else), never history.
 import { z } from "zod";
 import { AppError } from "../errors";
+import { decisionSchema } from "./approvals";
 
 export function maxMessageChars(): number {
   return Number(process.env.PARLEY_MAX_MESSAGE_CHARS || 32_000);
@@ -21,9 +23,10 @@ export const chatRequestSchema = z
     trigger: z.enum(["submit-message", "regenerate-message"]).default("submit-message"),
     messageId: z.string().max(200).optional(),
     modelId: z.string().min(1).max(64).optional(),
+    approvals: z.array(decisionSchema.strict()).min(1).max(50).optional(),
   })
-  .refine((b) => (b.trigger === "submit-message" ? !!b.message : !!b.messageId), {
-    message: "Send a message, or the id of the answer to regenerate.",
+  .refine((b) => (b.trigger === "submit-message" ? !!b.message !== !!b.approvals : !!b.messageId && !b.approvals), {
+    message: "Send a message, decisions on waiting tool calls, or the id of the answer to regenerate.",
   });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

@@ -1,26 +1,29 @@
-// One turn: the user's new message (or a regenerate) -> the model -> a UI message stream that goes
-// three ways: to the browser, to the block writer (rows as it streams), and to the stream registry
-// (resume). The turn belongs to the server: a closed tab does not stop it, only `stopTurn` does.
+// One turn: the user's new message, a regenerate, or decisions on calls waiting for approval -> the
+// model -> a UI message stream that goes three ways: to the browser, to the block writer (rows as it
+// streams, store-turn.ts), and to the stream registry (resume). The turn belongs to the server: a
+// closed tab does not stop it, only `stopTurn` does.
 import crypto from "node:crypto";
-import { JsonToSseTransformStream, readUIMessageStream, stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet, type UIMessageChunk } from "ai";
+import { JsonToSseTransformStream, stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
 import { db } from "../db/client";
-import type { MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { resolveChatModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
-import { createBlockWriter } from "./block-writer";
-import { citationCollector, storeTurnCitations, type CitationInput } from "./citations";
+import { recordDecisions, supersedePending, type Decision } from "./approvals";
+import { citationCollector, type CitationInput } from "./citations";
 import { getChat } from "./chats";
-import { loadModelHistory } from "./history";
+import { loadTurnHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./parts";
 import { streamRegistry } from "./stream-registry";
 import { classifyTurnError, type TurnError } from "./turn-errors";
-import { endingParts, noticesAfterStart } from "./turn-stream";
+import { endingParts, noticesAfterStart, stepLimitNotice } from "./turn-stream";
 import { toolErrorText } from "../tools/error-codes";
+import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
 import { assembleTools } from "../tools/tool-set";
+import { approvalDecider } from "../tools/turn-policy";
 import { prepareTurn } from "./turn-model";
 import { titleFrom } from "./titles";
-import { HEARTBEAT_MS } from "./recovery";
+import { logStep } from "./step-log";
+import { storeTurn, type StoredTurn } from "./store-turn";
 
 export type TurnRequest = {
   chatId: string;
@@ -30,6 +33,8 @@ export type TurnRequest = {
   regenerate?: string;
   /** A Model row id chosen in the composer; remembered for the chat. */
   modelId?: string;
+  /** Decisions on the calls of the last answer that wait for approval; the answer then continues. */
+  decisions?: Decision[];
 };
 
 export type TurnOptions = {
@@ -43,9 +48,9 @@ export type TurnOptions = {
   onStored?: (result: StoredTurn) => void;
 };
 
-export type StoredTurn = { messageId: string; status: MessageStatus; writes: number };
+export type { StoredTurn };
 
-const newId = () => crypto.randomUUID();
+const newId = (): string => crypto.randomUUID();
 
 export function idleTimeoutMs(): number {
   return Number(process.env.PARLEY_PROVIDER_IDLE_TIMEOUT_MS || 60_000);
@@ -65,7 +70,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   if (req.regenerate) {
     const last = await prisma.message.findFirst({ where: { chatId: chat.id }, orderBy: { seq: "desc" }, select: { id: true, role: true } });
     if (!last || last.id !== req.regenerate || last.role !== "assistant") throw NotFound("Only the last answer of this chat can be regenerated.");
-  } else if (!req.text) {
+  } else if (!req.text && !req.decisions?.length) {
     throw new AppError("InvalidInput", 400, "A message needs text.");
   }
 
@@ -76,23 +81,35 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   });
   if (claimed.count !== 1) throw Conflict("A reply is still being written in this chat. Wait for it or stop it first.");
 
-  const assistantId = newId();
+  // The answer this turn writes: the one waiting for approval (continued), or a new one.
+  let assistantId = newId();
+  let continuing = false;
   try {
-    if (req.regenerate) {
-      await prisma.message.delete({ where: { id: req.regenerate } });
+    if (req.decisions?.length) {
+      assistantId = (await recordDecisions(ctx, chat.id, req.decisions)).messageId;
+      continuing = true;
+      await prisma.message.update({ where: { id: assistantId }, data: { status: "streaming" } });
     } else {
-      await prisma.message.create({
-        data: { id: newId(), chatId: chat.id, role: "user", status: "done", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: req.text } } },
-      });
-      if (!chat.title) await prisma.chat.update({ where: { id: chat.id }, data: { title: titleFrom(req.text!) } });
+      if (req.regenerate) {
+        await prisma.message.delete({ where: { id: req.regenerate } });
+      } else {
+        await supersedePending(ctx, chat.id);
+        await prisma.message.create({
+          data: { id: newId(), chatId: chat.id, role: "user", status: "done", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: req.text } } },
+        });
+        if (!chat.title) await prisma.chat.update({ where: { id: chat.id }, data: { title: titleFrom(req.text!) } });
+      }
+      await prisma.message.create({ data: { id: assistantId, chatId: chat.id, role: "assistant", status: "streaming", model: resolved.modelId } });
     }
-    await prisma.message.create({ data: { id: assistantId, chatId: chat.id, role: "assistant", status: "streaming", model: resolved.modelId } });
   } catch (err) {
     await prisma.chat.updateMany({ where: { id: chat.id, activeStreamId: streamId }, data: { activeStreamId: null } });
     throw err;
   }
 
-  const history = await loadModelHistory(chat.id);
+  const history = await loadTurnHistory(chat.id);
+  const continued = continuing
+    ? { message: history.ui[history.ui.length - 1], blocks: await prisma.block.findMany({ where: { messageId: assistantId }, orderBy: { ordinal: "asc" } }) }
+    : undefined;
   const controller = new AbortController();
   registry.local.set(chat.id, controller);
 
@@ -104,11 +121,16 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   const mcp = await assembleTools({
     teamId: ctx.team.id,
     selection: chat.toolSelection,
+    decide: await approvalDecider(ctx.user.id),
     onCitations: (items) => mcpCitations.push(...items.map((c) => ({ ...c, origin: "mcp" as const }))),
   });
-  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history, tools: { ...mcp.tools, ...opts.tools }, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });
+  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history.model, tools: { ...mcp.tools, ...opts.tools }, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });
   const citations = citationCollector();
   let lastError: TurnError | undefined;
+  const stepLimit = opts.stepLimit ?? Number(process.env.PARLEY_STEP_LIMIT || 20);
+  const repairs: RepairEvent[] = [];
+  const startedAt = Date.now();
+  let stepStartedAt = startedAt;
   const result = streamText({
     model: turn.model,
     messages: turn.messages,
@@ -116,13 +138,21 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     providerOptions: turn.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
     abortSignal: controller.signal,
     maxRetries: 1,
-    stopWhen: stepCountIs(opts.stepLimit ?? Number(process.env.PARLEY_STEP_LIMIT || 20)),
+    stopWhen: stepCountIs(stepLimit),
+    experimental_repairToolCall: repairToolCall(turn.model, (e) => repairs.push(e)),
+    // One structured log line per step, so a tool failure is never invisible to the operator.
+    onStepFinish: (step) => {
+      logStep({ chatId: chat.id, messageId: assistantId, step: step.stepNumber ?? 0, durationMs: Date.now() - stepStartedAt, result: step, repairs: repairs.splice(0) });
+      stepStartedAt = Date.now();
+    },
     // Errors reach the browser and the log through toUIMessageStream's onError below.
     onError: () => {},
   });
 
   const chunks = result
     .toUIMessageStream<ParleyUIMessage>({
+      // A continued answer keeps its message: the stream starts from the stored one.
+      originalMessages: continued ? history.ui : undefined,
       generateMessageId: () => assistantId,
       sendReasoning: true,
       sendSources: true,
@@ -149,7 +179,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
       },
       onError: (err) => {
         // A failed tool call: its coded text (`[ERROR:<code>] message`) is what the tool block shows.
-        const toolError = toolErrorText(err);
+        const toolError = toolErrorText(err) ?? invalidCallText(err);
         if (toolError) return toolError;
         lastError = classifyTurnError(err);
         if (lastError.code === "Internal") console.error(`[turn] chat ${chat.id}:`, err);
@@ -159,6 +189,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     })
     .pipeThrough(turn.noticeParts())
     .pipeThrough(noticesAfterStart(mcp.notices))
+    .pipeThrough(stepLimitNotice(stepLimit))
     .pipeThrough(endingParts(() => lastError));
 
   const [toStore, toClient] = chunks.tee();
@@ -167,6 +198,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     chatId: chat.id,
     assistantId,
     streamId,
+    continued,
     // Read when the turn ends: the fallback provider when it took over.
     get providerId() {
       return turn.active.providerId;
@@ -180,87 +212,6 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   const sse = toClient.pipeThrough(new JsonToSseTransformStream());
   const live = await registry.streams.createNewResumableStream(streamId, () => sse);
   return new Response(live!.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
-}
-
-/** Consumes the turn to its end, writing blocks as they change, then finalises the message. */
-async function storeTurn(
-  stream: ReadableStream<UIMessageChunk>,
-  t: { ctx: TeamContext; chatId: string; assistantId: string; streamId: string; providerId: string; throttleMs?: number },
-): Promise<StoredTurn> {
-  const prisma = await db();
-  const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: t.throttleMs });
-  let ending: "finish" | "abort" | "error" | undefined;
-  const watched = stream.pipeThrough(
-    new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(chunk, c) {
-        if (chunk.type === "finish") ending ??= "finish";
-        else if (chunk.type === "abort") ending = "abort";
-        else if (chunk.type === "error") ending = "error";
-        c.enqueue(chunk);
-      },
-    }),
-  );
-  let last: ParleyUIMessage | undefined;
-  const heartbeat = setInterval(() => {
-    prisma.message.update({ where: { id: t.assistantId }, data: { updatedAt: new Date() } }).catch(() => {});
-  }, HEARTBEAT_MS);
-  try {
-    for await (const snapshot of readUIMessageStream<ParleyUIMessage>({ stream: watched, onError: () => {} })) {
-      last = snapshot;
-      writer.update(snapshot.parts);
-    }
-  } catch (err) {
-    console.error(`[turn] chat ${t.chatId}: stream failed`, err);
-    ending = "error";
-  } finally {
-    clearInterval(heartbeat);
-  }
-  const status: MessageStatus = ending === "finish" ? "done" : ending === "abort" ? "stopped" : "error";
-  const meta = last?.metadata;
-  if (last && status !== "done") {
-    // Text cut short by a stop or an error is final: it no longer streams.
-    writer.update(last.parts.map((p) => ((p.type === "text" || p.type === "reasoning") && p.state === "streaming" ? { ...p, state: "done" } : p)));
-  }
-  try {
-    await writer.flush();
-  } catch {
-    /* logged by the writer; the message still gets its status */
-  }
-  if (meta?.citations?.length) {
-    await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
-  }
-  const usage = meta?.usage;
-  await prisma.message.update({
-    where: { id: t.assistantId },
-    data: {
-      status,
-      // The model that answered (the fallback's when it took over).
-      ...(meta?.model ? { model: meta.model } : {}),
-      finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "stopped" ? "stopped" : "error",
-      inputTokens: usage?.inputTokens ?? null,
-      outputTokens: usage?.outputTokens ?? null,
-      cachedInputTokens: usage?.cachedInputTokens ?? null,
-      reasoningTokens: usage?.reasoningTokens ?? null,
-    },
-  });
-  if (usage && (usage.inputTokens || usage.outputTokens)) {
-    await prisma.usageRecord.create({
-      data: {
-        teamId: t.ctx.team.id,
-        userId: t.ctx.user.id,
-        chatId: t.chatId,
-        messageId: t.assistantId,
-        providerId: t.providerId,
-        model: meta?.model ?? "",
-        inputTokens: usage.inputTokens ?? 0,
-        outputTokens: usage.outputTokens ?? 0,
-        cachedInputTokens: usage.cachedInputTokens ?? 0,
-        reasoningTokens: usage.reasoningTokens ?? 0,
-      },
-    });
-  }
-  await prisma.chat.updateMany({ where: { id: t.chatId, activeStreamId: t.streamId }, data: { activeStreamId: null } });
-  return { messageId: t.assistantId, status, writes: writer.stats.writes };
 }
 
 /** Stops the running turn of a chat, on whichever instance runs it. */

@@ -40,3 +40,25 @@ export function noticesAfterStart(notices: NoticeData[]): TransformStream<Chunk,
     },
   });
 }
+
+/**
+ * A turn stopped by its step limit ends with a notice saying so. The limit was hit when the last
+ * allowed step still ended in tool calls and none of them waits for a person.
+ */
+export function stepLimitNotice(limit: number): TransformStream<Chunk, Chunk> {
+  let steps = 0;
+  let awaitingApproval = false;
+  return new TransformStream<Chunk, Chunk>({
+    transform(chunk, controller) {
+      if (chunk.type === "start-step") {
+        steps++;
+        awaitingApproval = false;
+      }
+      if (chunk.type === "tool-approval-request") awaitingApproval = true;
+      if (chunk.type === "finish" && chunk.finishReason === "tool-calls" && steps >= limit && !awaitingApproval) {
+        controller.enqueue({ type: "data-notice", data: { code: "StepLimit", message: `Step limit reached: the model used all ${limit} steps of this answer. Send a message to let it continue.` } });
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

@@ -1,5 +1,5 @@
-// POST: run one turn of a chat and stream its UI message chunks. Only the new message (or a
-// regenerate) comes from the client; history comes from the database.
+// POST: run one turn of a chat and stream its UI message chunks. Only the new message, a regenerate
+// or approval decisions come from the client; history and tool inputs come from the database.
 import { handle } from "@/lib/http";
 import { runTurn } from "@/lib/chat/run-turn";
 import { chatBodyLimit, chatRequestSchema, messageText } from "@/lib/chat/request";
@@ -17,5 +17,6 @@ export const POST = handle(async (req: Request) => {
     text,
     regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
     modelId: body.modelId,
+    decisions: body.approvals,
   });
 });
