@@ -5,6 +5,7 @@ import { convertToModelMessages, type ModelMessage } from "ai";
 import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { citationView } from "./citations";
+import { formatToolError } from "../tools/error-codes";
 import { blocksToParts, type ParleyMetadata, type ParleyUIMessage } from "./parts";
 
 export const HISTORY_PAGE_SIZE = 50;
@@ -58,7 +59,21 @@ export async function loadTurnHistory(chatId: string): Promise<{ ui: ParleyUIMes
   const prisma = await db();
   const rows = await prisma.message.findMany({ where: { chatId }, include: withBlocks, orderBy: { seq: "asc" } });
   const ui = rows.map(toUIMessage);
-  return { ui, model: await convertToModelMessages(ui.filter(hasModelContent), { ignoreIncompleteToolCalls: true }) };
+  return { ui, model: await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true }) };
+}
+
+/** A denied call tells the model plainly that a person denied it, and why (`[ERROR:Denied] …`). */
+function explainDenials(m: ParleyUIMessage): ParleyUIMessage {
+  if (m.role !== "assistant") return m;
+  return {
+    ...m,
+    parts: m.parts.map((p) => {
+      const approval = (p as { approval?: { approved?: boolean; reason?: string } }).approval;
+      if (!approval || approval.approved !== false) return p;
+      const why = approval.reason ? `The user denied this call: ${approval.reason}` : "The user denied this call.";
+      return { ...p, approval: { ...approval, reason: formatToolError("Denied", why) } } as typeof p;
+    }),
+  };
 }
 
 /** A message the model can read: text, files or tool calls (not only errors or notices). */

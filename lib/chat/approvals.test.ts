@@ -1,0 +1,155 @@
+// Approval on a real database and a scripted model: a call that needs a person waits as a stored
+// block; approving runs it once with the stored input; denying tells the model why; forged, foreign,
+// replayed or partial decisions are refused and run nothing; a restart in between changes nothing; a
+// new message supersedes waiting calls.
+import type { LLMock } from "@copilotkit/aimock";
+import { tool } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { db } from "../db/client";
+import { chatRequestSchema } from "./request";
+import { shutdown, ready } from "../startup";
+import { DRIVERS, startTestApp } from "../test-app";
+import { runTurn, type StoredTurn } from "./run-turn";
+import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+
+let mock: LLMock;
+let stop: () => Promise<void>;
+beforeAll(async () => {
+  ({ stop } = await startTestApp(DRIVERS[0]));
+  mock = await startUpstream();
+});
+afterAll(async () => {
+  await mock?.stop();
+  await stop?.();
+});
+
+function stored() {
+  let resolve!: (s: StoredTurn) => void;
+  const promise = new Promise<StoredTurn>((r) => (resolve = r));
+  return { promise, onStored: resolve };
+}
+
+/** A tool that needs approval and records every execution. */
+function guardedDelete() {
+  const runs: unknown[] = [];
+  const del = tool({
+    description: "Deletes a file",
+    inputSchema: z.object({ path: z.string() }),
+    needsApproval: true,
+    execute: async (input) => {
+      runs.push(input);
+      return { deleted: input.path };
+    },
+  });
+  return { runs, tools: { delete_file: del } };
+}
+
+async function pendingTurn(word: string) {
+  mock.addFixture({
+    match: { userMessage: word, hasToolResult: false },
+    response: { toolCalls: [{ name: "delete_file", arguments: JSON.stringify({ path: `/tmp/${word}.txt` }), id: `call_${word}` }] },
+  });
+  mock.addFixture({ match: { userMessage: word, hasToolResult: true, toolResultContains: "[ERROR:Denied]" }, response: { content: `Understood, I did not delete ${word}.` } });
+  mock.addFixture({ match: { userMessage: word, hasToolResult: true }, response: { content: `Deleted ${word}.` } });
+  const setup = await teamWithProvider(mock.url, "openai_chat");
+  const guard = guardedDelete();
+  const done = stored();
+  const chunks = await readChunks(await runTurn(setup.ctx, { chatId: setup.chat.id, text: `please delete ${word}` }, { tools: guard.tools, onStored: done.onStored }));
+  await done.promise;
+  const approval = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string } | undefined;
+  return { ...setup, ...guard, approvalId: approval!.approvalId };
+}
+
+async function decide(setup: Awaited<ReturnType<typeof pendingTurn>>, decisions: { approvalId: string; approved: boolean; reason?: string }[]) {
+  const done = stored();
+  const chunks = await readChunks(await runTurn(setup.ctx, { chatId: setup.chat.id, decisions }, { tools: setup.tools, onStored: done.onStored }));
+  return { chunks, turn: await done.promise };
+}
+
+describe("approval", () => {
+  it("a call that needs approval waits, stored as a pending block, and nothing runs", async () => {
+    const s = await pendingTurn("alpha");
+    expect(s.runs).toEqual([]);
+    const answer = await storedAnswer(s.chat.id);
+    const block = answer.blocks.find((b) => b.kind === "tool")!;
+    expect(block).toMatchObject({ status: "approval-requested", approvalId: s.approvalId, input: { path: "/tmp/alpha.txt" } });
+  });
+
+  it("approve: runs once with the stored input, the model continues in the same answer, audited", async () => {
+    const s = await pendingTurn("bravo");
+    const before = await storedAnswer(s.chat.id);
+    const { chunks, turn } = await decide(s, [{ approvalId: s.approvalId, approved: true }]);
+    expect(s.runs).toEqual([{ path: "/tmp/bravo.txt" }]);
+    expect(textOf(chunks)).toBe("Deleted bravo.");
+    expect(turn.messageId).toBe(before.id);
+    const after = await storedAnswer(s.chat.id);
+    const block = after.blocks.find((b) => b.kind === "tool")!;
+    expect(block).toMatchObject({ status: "output-available", approved: true, decidedById: s.ctx.user.id, output: { deleted: "/tmp/bravo.txt" } });
+    expect(block.decidedAt).toBeInstanceOf(Date);
+    expect(after.blocks.at(-1)).toMatchObject({ kind: "text", text: "Deleted bravo." });
+    const event = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.ctx.team.id, action: "tool.approve" } });
+    expect(event.data).toMatchObject({ tool: "delete_file", inputHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    // Replaying the same decision runs nothing again.
+    await expect(decide(s, [{ approvalId: s.approvalId, approved: true }])).rejects.toMatchObject({ status: 409 });
+    expect(s.runs).toHaveLength(1);
+  });
+
+  it("deny with a reason: nothing runs, the model sees the denial and answers, the next message works", async () => {
+    const s = await pendingTurn("charlie");
+    const { chunks } = await decide(s, [{ approvalId: s.approvalId, approved: false, reason: "that file is important" }]);
+    expect(s.runs).toEqual([]);
+    expect(textOf(chunks)).toBe("Understood, I did not delete charlie.");
+    const sent = JSON.stringify(mock.getRequests().at(-1)?.body);
+    expect(sent).toContain("[ERROR:Denied] The user denied this call: that file is important");
+    const block = (await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")!;
+    expect(block).toMatchObject({ status: "output-denied", approved: false, decisionReason: "that file is important" });
+    mock.onMessage("and now something else", { content: "Sure." });
+    const done = stored();
+    const next = await readChunks(await runTurn(s.ctx, { chatId: s.chat.id, text: "and now something else" }, { tools: s.tools, onStored: done.onStored }));
+    expect(textOf(next)).toBe("Sure.");
+  });
+
+  it("unknown, foreign and partial decisions are refused and run nothing", async () => {
+    const s = await pendingTurn("delta");
+    const other = await pendingTurn("echo");
+    await expect(decide(s, [{ approvalId: "forged-id", approved: true }])).rejects.toMatchObject({ status: 404 });
+    await expect(decide(s, [{ approvalId: other.approvalId, approved: true }])).rejects.toMatchObject({ status: 404 });
+    // Another user cannot decide in this chat at all.
+    await expect(runTurn(other.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true }] })).rejects.toMatchObject({ status: 404 });
+    expect(s.runs).toEqual([]);
+    expect(other.runs).toEqual([]);
+    expect((await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")?.status).toBe("approval-requested");
+  });
+
+  it("the request carries only {approvalId, approved, reason}: a tampered input is rejected", () => {
+    const base = { id: "c1", approvals: [{ approvalId: "a1", approved: true }] };
+    expect(chatRequestSchema.safeParse(base).success).toBe(true);
+    const tampered = { id: "c1", approvals: [{ approvalId: "a1", approved: true, input: { path: "/etc/passwd" } }] };
+    expect(chatRequestSchema.safeParse(tampered).success).toBe(false);
+    expect(chatRequestSchema.safeParse({ ...base, message: { role: "user", parts: [{ type: "text", text: "x" }] } }).success).toBe(false);
+  });
+
+  it("a restart between the request and the decision changes nothing", async () => {
+    const s = await pendingTurn("foxtrot");
+    await shutdown();
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("parley.streamRegistry")];
+    await ready();
+    const { chunks } = await decide(s, [{ approvalId: s.approvalId, approved: true }]);
+    expect(s.runs).toEqual([{ path: "/tmp/foxtrot.txt" }]);
+    expect(textOf(chunks)).toBe("Deleted foxtrot.");
+  });
+
+  it("a new message while a call waits denies it as superseded, and the message is answered", async () => {
+    const s = await pendingTurn("golf");
+    mock.onMessage("never mind", { content: "Okay, moving on." });
+    const done = stored();
+    const chunks = await readChunks(await runTurn(s.ctx, { chatId: s.chat.id, text: "never mind" }, { tools: s.tools, onStored: done.onStored }));
+    expect(textOf(chunks)).toBe("Okay, moving on.");
+    expect(s.runs).toEqual([]);
+    const prisma = await db();
+    const block = await prisma.block.findFirstOrThrow({ where: { approvalId: s.approvalId } });
+    expect(block).toMatchObject({ status: "output-denied", decisionReason: "superseded by a new message" });
+    expect(JSON.stringify(mock.getRequests().at(-1)?.body)).toContain("superseded by a new message");
+  });
+});
