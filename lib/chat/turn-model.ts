@@ -1,10 +1,12 @@
 // What a turn sends to the model, prepared from the resolved model row: the guarded model (with the
 // team's fallback model behind it), the tools it may offer (provider-native web search joins, tools are
-// left out for a model without tool calling), Anthropic cache breakpoints, the model's providerOptions,
-// and the notices the turn shows about any of this (a `data-notice` part each).
+// left out for a model without tool calling and described in the prompt for one with prompt-based tool
+// calling), Anthropic cache breakpoints, the model's providerOptions, and the notices the turn shows
+// about any of this (a `data-notice` part each).
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { ModelMessage, ToolSet, UIMessageChunk } from "ai";
+import { wrapLanguageModel, type ModelMessage, type ToolSet, type UIMessageChunk } from "ai";
 import { withFallback } from "../providers/fallback";
+import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
 import { resolveFallbackModel, type ResolvedModel } from "../providers/resolve";
 import { guardStreams } from "../providers/stream-guard";
@@ -42,10 +44,15 @@ export async function prepareTurn(
   }
   if (tools && !Object.keys(tools).length) tools = undefined;
 
-  let model = guardStreams(resolved.model, input.idleMs);
+  // A model flagged for prompt-based tool calling gets the tools as text and its markup parsed back.
+  const withTools = (r: ResolvedModel) => {
+    const guarded = guardStreams(r.model, input.idleMs);
+    return tools && r.toolCalling === "prompt" ? wrapLanguageModel({ model: guarded, middleware: promptToolsMiddleware() }) : guarded;
+  };
+  let model = withTools(resolved);
   const fallback = await resolveFallbackModel(teamId, resolved.modelRowId, Boolean(tools));
   if (fallback) {
-    model = withFallback(model, guardStreams(fallback.model, input.idleMs), (err) => {
+    model = withFallback(model, withTools(fallback), (err) => {
       active.modelId = fallback.modelId;
       active.providerId = fallback.providerId;
       const why = classifyTurnError(err).message;
