@@ -3,13 +3,23 @@
 // useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport } from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
 import type { PickerGroup } from "@/lib/providers/models";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
+import { ApprovalContext, type ApprovalDecision } from "./approval";
+
+type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+
+/** The decisions on the last answer's waiting calls: all the server accepts for them. */
+function decisionsOf(message: ParleyUIMessage | undefined) {
+  if (message?.role !== "assistant") return undefined;
+  const decided = (message.parts as Decided[]).filter((p) => p.state === "approval-responded" && p.approval);
+  return decided.length ? decided.map((p) => ({ approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}) })) : undefined;
+}
 
 export type ChatViewProps = {
   chatId: string;
@@ -44,20 +54,58 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         // `body` carries the picked model (sendMessage / regenerate options below).
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
           body: {
-            ...(trigger === "regenerate-message" ? { id, trigger, messageId } : { id, trigger, message: messages[messages.length - 1] }),
+            ...(trigger === "regenerate-message"
+              ? { id, trigger, messageId }
+              : decisionsOf(messages[messages.length - 1])
+                ? { id, trigger, approvals: decisionsOf(messages[messages.length - 1]) }
+                : { id, trigger, message: messages[messages.length - 1] }),
             ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           },
         }),
       }),
     [],
   );
-  const { messages, sendMessage, status, error, regenerate, setMessages, clearError } = useChat<ParleyUIMessage>({
+  const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
     resume,
     experimental_throttle: 50,
+    // Once every waiting call of the answer is decided (approved or denied), the decisions are sent.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+
+  const decide = useCallback(
+    async (d: ApprovalDecision) => {
+      if (d.alwaysAllowToolId) {
+        await fetch("/api/tools/preferences", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ toolId: d.alwaysAllowToolId, alwaysAllow: true }),
+        }).catch(() => {});
+      }
+      void addToolApprovalResponse({ id: d.approvalId, approved: d.approved, reason: d.reason });
+    },
+    [addToolApprovalResponse],
+  );
+
+  /** A new message while calls wait: the server denies them as superseded; show that here too. */
+  const supersede = useCallback(() => {
+    setMessages((current) =>
+      current.map((m) =>
+        m.role === "assistant" && m.parts.some((p) => (p as Decided).state === "approval-requested")
+          ? {
+              ...m,
+              parts: m.parts.map((p) =>
+                (p as Decided).state === "approval-requested"
+                  ? ({ ...p, state: "output-denied", approval: { ...(p as Decided).approval!, approved: false, reason: "superseded by a new message" } } as typeof p)
+                  : p,
+              ),
+            }
+          : m,
+      ),
+    );
+  }, [setMessages]);
   const [older, setOlder] = useState({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
 
@@ -105,6 +153,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   }, [staleId, chatId, setMessages]);
 
   return (
+    <ApprovalContext.Provider value={decide}>
     <div className="flex h-full flex-col">
       <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={busy}>
         <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
@@ -138,7 +187,10 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         busy={busy}
         maxChars={maxChars}
         onStop={stop}
-        onSend={(text) => void sendMessage({ text }, { body: { modelId } })}
+        onSend={(text) => {
+          supersede();
+          void sendMessage({ text }, { body: { modelId } });
+        }}
         toolbar={
           <>
             {models?.groups.length ? <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} /> : null}
@@ -147,5 +199,6 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         }
       />
     </div>
+    </ApprovalContext.Provider>
   );
 }

@@ -6,6 +6,7 @@
 import { CheckCircle2, Link2, Loader2, Wrench, XCircle } from "lucide-react";
 import { Streamdown } from "streamdown";
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
+import { ApprovalCard } from "./approval";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
 
@@ -141,7 +142,8 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
 export function ToolBlock({ part }: { part: ToolPart }) {
   const name = toolNameOf(part);
   const custom = renderers.get(name);
-  const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string } }).toolMetadata;
+  const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string } }).toolMetadata;
+  const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
   const running =
     part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
@@ -166,7 +168,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
         </span>
       </div>
       <div className="flex flex-col gap-2 px-3 py-2">
-        {part.input !== undefined && <Json value={part.input} label="Input" />}
+        {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
         {part.state === "output-available" && !running && (custom ? custom(part) : isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
         {error && (
@@ -175,6 +177,11 @@ export function ToolBlock({ part }: { part: ToolPart }) {
             {error.message}
           </p>
         )}
+        {part.state === "approval-requested" && <ApprovalCard approvalId={part.approval.id} toolLabel={label} toolId={meta?.toolId} />}
+        {part.state === "approval-responded" && (
+          <p className="text-zinc-600 dark:text-zinc-400">{part.approval.approved ? "Approved by you. Running…" : "Denied by you. Telling the model…"}</p>
+        )}
+        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && <p className="text-xs text-zinc-500">Approved by you.</p>}
         {part.state === "output-denied" && <p className="text-zinc-600">Denied{part.approval.reason ? `: ${part.approval.reason}` : "."}</p>}
       </div>
     </div>

@@ -21,6 +21,8 @@ export type McpToolView = {
   inputSchema: unknown;
   annotations: Record<string, unknown> | null;
   enabled: boolean;
+  /** The admin's per-tool policy; null: the server default, else what the annotations suggest. */
+  policy: "ask" | "auto" | "deny" | null;
   lastSeenAt: string;
 };
 
@@ -75,6 +77,7 @@ function toolView(t: McpTool): McpToolView {
     inputSchema: t.inputSchema,
     annotations: (t.annotations as Record<string, unknown> | null) ?? null,
     enabled: t.enabled,
+    policy: t.policy,
     lastSeenAt: t.lastSeenAt.toISOString(),
   };
 }

@@ -8,6 +8,7 @@ import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
 import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
 import { requireAdmin } from "@/lib/teams/context";
+import { setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
 import { parseForm } from "@/lib/validation";
 
 const SECRET_FIELDS = ["headers", "bearerToken", "env"];
@@ -71,6 +72,16 @@ export async function setMcpToolEnabledAction(_prev: ActionState, form: FormData
     revalidatePath(`/admin/mcp/${String(form.get("serverId") ?? "")}`);
     return { ok: true };
   });
+}
+
+export async function setMcpToolPolicyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const input = parseForm(toolPolicySchema, form);
+    await setToolPolicy(ctx, input.toolId, input.policy);
+    revalidatePath(`/admin/mcp/${String(form.get("serverId") ?? "")}`);
+    return { ok: true, message: "Policy saved. Members' always-allow choices for this tool were cleared." };
+  }, form);
 }
 
 export async function testMcpServerAction(serverId: string): Promise<ProbeResult> {

@@ -8,7 +8,7 @@ import { McpServerDanger } from "@/components/admin/mcp-server-danger";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
-import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpToolEnabledAction, testMcpServerAction, updateMcpServerAction } from "../actions";
+import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
 
 export const metadata = { title: "MCP server" };
 
@@ -43,7 +43,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <h2 id="mcp-tools-heading" className="mb-3 font-semibold">
           Tools
         </h2>
-        <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} />
+        <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} setPolicy={setMcpToolPolicyAction} />
       </section>
       <section aria-labelledby="mcp-settings-heading" className="max-w-xl">
         <h2 id="mcp-settings-heading" className="mb-3 font-semibold">

@@ -1,0 +1,53 @@
+// A member's "always allow" choices: only for tools of their team whose policy is `ask` (never to
+// lift `deny`); revocable; cleared when an admin changes the tool's policy. Each change is audited.
+import { z } from "zod";
+import { audit } from "../audit";
+import { db } from "../db/client";
+import { Conflict, NotFound } from "../errors";
+import type { TeamContext } from "../teams/context";
+import { canAlwaysAllow, effectivePolicy } from "./approval-policy";
+
+export const preferenceSchema = z.object({ toolId: z.string().min(1).max(64), alwaysAllow: z.boolean() });
+
+async function teamTool(ctx: TeamContext, toolId: string) {
+  const prisma = await db();
+  const tool = await prisma.mcpTool.findFirst({ where: { id: toolId, server: { teamId: ctx.team.id } }, include: { server: true } });
+  if (!tool) throw NotFound("No such tool in your team.");
+  return tool;
+}
+
+export async function setAlwaysAllow(ctx: TeamContext, toolId: string, alwaysAllow: boolean): Promise<void> {
+  const tool = await teamTool(ctx, toolId);
+  const prisma = await db();
+  if (alwaysAllow) {
+    const policy = effectivePolicy({ toolPolicy: tool.policy, serverDefault: tool.server.defaultPolicy, annotations: tool.annotations as { readOnlyHint?: boolean } | null });
+    if (!canAlwaysAllow(policy)) throw Conflict(policy === "deny" ? "This tool is denied by an admin and cannot be allowed." : "This tool already runs without asking.");
+    await prisma.userToolPreference.upsert({
+      where: { userId_toolId: { userId: ctx.user.id, toolId } },
+      create: { userId: ctx.user.id, toolId, alwaysAllow: true },
+      update: { alwaysAllow: true },
+    });
+  } else {
+    await prisma.userToolPreference.deleteMany({ where: { userId: ctx.user.id, toolId } });
+  }
+  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: alwaysAllow ? "tool.always-allow" : "tool.always-allow.revoke", targetType: "tool", targetId: toolId, data: { tool: tool.name, server: tool.server.name } });
+}
+
+export async function listAlwaysAllowed(ctx: TeamContext) {
+  const prisma = await db();
+  const rows = await prisma.userToolPreference.findMany({
+    where: { userId: ctx.user.id, alwaysAllow: true, tool: { server: { teamId: ctx.team.id } } },
+    include: { tool: { include: { server: { select: { name: true } } } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((r) => ({ toolId: r.toolId, toolName: r.tool.name, serverName: r.tool.server.name, since: r.createdAt }));
+}
+
+/** An admin changed a tool's (or a server's default) policy: members' always-allow choices no longer hold. */
+export async function clearAlwaysAllow(where: { toolId?: string; serverId?: string }): Promise<number> {
+  const prisma = await db();
+  const res = await prisma.userToolPreference.deleteMany({
+    where: where.toolId ? { toolId: where.toolId } : { tool: { serverId: where.serverId } },
+  });
+  return res.count;
+}
