@@ -130,6 +130,65 @@ test("a long-running tool shows a progress bar that moves", async () => {
   await expect(answer(member)).toContainText("The long operation finished.");
 });
 
+test("an admin makes echo ask first; the member approves, denies with a reason, and decides after a reload", async ({ page }) => {
+  await page.goto("/admin/mcp");
+  await page.locator('[data-server="everything"]').getByRole("link").first().click();
+  await page.getByLabel("Approval policy of echo").selectOption("ask");
+  await expect(page.getByText("Policy saved.")).toBeVisible();
+
+  const card = () => answer(member).getByRole("group", { name: /^Approve everything · echo\?/ });
+  const echo = () => answer(member).locator('[data-tool-name="everything__echo"]');
+
+  // Pending -> Approve -> running -> result -> the model's final text.
+  await send(member, "Echo needs approval");
+  await expect(card()).toBeVisible();
+  await expect(echo()).toContainText('"message": "approve me"');
+  await expect(echo()).toHaveAttribute("data-tool-state", "approval-requested");
+  await card().getByRole("button", { name: "Approve" }).click();
+  await expect(echo()).toContainText("Echo: approve me");
+  await expect(echo()).toContainText("Approved by you.");
+  await expect(answer(member)).toContainText("Echo done: approve me.");
+
+  // Deny with a reason: nothing runs, the denial shows, the model answers, the next message works.
+  await send(member, "Echo to be denied");
+  await card().getByLabel("Reason for denying (optional)").fill("not today");
+  await card().getByRole("button", { name: "Deny" }).click();
+  await expect(echo()).toContainText("Denied: not today");
+  await expect(echo()).not.toContainText("Echo: deny me");
+  await expect(answer(member)).toContainText("Understood, no echo.");
+
+  // A reload while the call waits shows the same card, and deciding then continues the answer.
+  await send(member, "Echo after reload");
+  await expect(card()).toBeVisible();
+  await member.reload();
+  await expect(card()).toBeVisible();
+  await card().getByRole("button", { name: "Approve" }).click();
+  await expect(echo()).toContainText("Echo: reload me");
+  await expect(answer(member)).toContainText("Echo done: reload me.");
+  await member.reload();
+  await expect(echo()).toContainText("Echo: reload me");
+  await expect(answer(member)).toContainText("Echo done: reload me.");
+});
+
+test("Always allow: the next call of that tool runs without asking, until revoked in settings", async () => {
+  const card = () => answer(member).getByRole("group", { name: /^Approve everything · echo\?/ });
+  const echo = () => answer(member).locator('[data-tool-name="everything__echo"]');
+  await send(member, "Echo always");
+  await card().getByRole("button", { name: "Always allow" }).click();
+  await expect(echo()).toContainText("Echo: always me");
+  await send(member, "Echo without asking");
+  await expect(answer(member)).toContainText("Echo done: no card.");
+  await expect(echo()).toContainText("Echo: no card");
+  await expect(answer(member).getByRole("button", { name: "Approve" })).toHaveCount(0);
+
+  const chatUrl = member.url();
+  await member.goto("/settings");
+  await expect(member.getByRole("main").getByRole("listitem").filter({ hasText: "everything · echo" })).toBeVisible();
+  await member.getByRole("button", { name: "Revoke always allow for echo" }).click();
+  await expect(member.getByText("No tools are always allowed.")).toBeVisible();
+  await member.goto(chatUrl);
+});
+
 test("when the server stops, the chat answers with a notice and the status shows the error", async ({ page }) => {
   await stopEverything();
   await send(member, "Are the tools still there?");

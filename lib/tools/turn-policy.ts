@@ -5,9 +5,14 @@ import { db } from "../db/client";
 import { effectivePolicy, requiresApproval } from "./approval-policy";
 import type { OfferedTool } from "./tool-set";
 
-export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: boolean };
+export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: boolean | ((input: unknown, o: { toolCallId: string }) => boolean) };
 
-export async function approvalDecider(userId: string): Promise<Decide> {
+/**
+ * `decidedCallIds`: calls a person approved that this turn now runs. They keep needing approval even
+ * if the member chose "always allow" meanwhile: the AI SDK refuses to run an approval for a tool that
+ * no longer needs one.
+ */
+export async function approvalDecider(userId: string, decidedCallIds: ReadonlySet<string> = new Set()): Promise<Decide> {
   const prisma = await db();
   const allowed = new Set(
     (await prisma.userToolPreference.findMany({ where: { userId, alwaysAllow: true }, select: { toolId: true } })).map((p) => p.toolId),
@@ -19,6 +24,8 @@ export async function approvalDecider(userId: string): Promise<Decide> {
       annotations: tool.annotations as { readOnlyHint?: boolean } | null,
     });
     if (policy === "deny") return { offer: false };
-    return { offer: true, needsApproval: requiresApproval(policy, allowed.has(tool.toolId)) };
+    const asks = requiresApproval(policy, allowed.has(tool.toolId));
+    if (asks || !decidedCallIds.size) return { offer: true, needsApproval: asks };
+    return { offer: true, needsApproval: (_input, { toolCallId }) => decidedCallIds.has(toolCallId) };
   };
 }
