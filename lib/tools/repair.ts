@@ -59,11 +59,19 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** What the person sees for a call the model got wrong and that could not be repaired. */
+/**
+ * What the person sees for a call the model got wrong and that could not be repaired. The AI SDK
+ * hands tool errors over as the error or, for invalid calls, as its message text.
+ */
 export function invalidCallText(err: unknown): string | undefined {
   if (NoSuchToolError.isInstance(err)) {
     return formatToolError("NoSuchTool", `The model called "${err.toolName}", which is not available here. Available: ${(err.availableTools ?? []).join(", ") || "none"}.`);
   }
   if (InvalidToolInputError.isInstance(err)) return formatToolError("InvalidArgs", `The model's arguments for ${err.toolName} were invalid: ${err.message}`);
+  const text = typeof err === "string" ? err : undefined;
+  const unknown = text && /unavailable tool '([^']+)'\.\s*(?:Available tools: (.*)\.)?/.exec(text);
+  if (unknown) return formatToolError("NoSuchTool", `The model called "${unknown[1]}", which is not available here. Available: ${unknown[2] || "none"}.`);
+  const invalid = text && /^Invalid input for tool ([^:]+): ([\s\S]*)$/.exec(text);
+  if (invalid) return formatToolError("InvalidArgs", `The model's arguments for ${invalid[1]} were invalid: ${invalid[2]}`);
   return undefined;
 }
