@@ -31,8 +31,8 @@ const tools = {
   }),
   explode: tool({
     description: "Always fails",
-    inputSchema: z.object({}),
-    execute: async () => {
+    inputSchema: z.object({ force: z.number().optional() }),
+    execute: async (): Promise<{ ok: boolean }> => {
       throw new Error("the tool blew up");
     },
   }),
