@@ -4,31 +4,18 @@
 // new message supersedes waiting calls.
 import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
 import { chatRequestSchema } from "./request";
 import { shutdown, ready } from "../startup";
-import { DRIVERS, startTestApp } from "../test-app";
-import { runTurn, type StoredTurn } from "./run-turn";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+import { runTurn } from "./run-turn";
+import { readChunks, storedAnswer, storedTurn, teamWithProvider, textOf, turnHarness } from "./test-turns";
 
 let mock: LLMock;
-let stop: () => Promise<void>;
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  mock = await startUpstream();
-});
-afterAll(async () => {
-  await mock?.stop();
-  await stop?.();
-});
+turnHarness((m) => (mock = m));
 
-function stored() {
-  let resolve!: (s: StoredTurn) => void;
-  const promise = new Promise<StoredTurn>((r) => (resolve = r));
-  return { promise, onStored: resolve };
-}
+const stored = storedTurn;
 
 /** A tool that needs approval and records every execution. */
 function guardedDelete() {

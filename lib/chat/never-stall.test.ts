@@ -2,22 +2,13 @@
 // waiting for approval, or a visible error or notice — and the operator gets a step log line.
 import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { DRIVERS, startTestApp } from "../test-app";
 import { runTurn, type StoredTurn } from "./run-turn";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "./test-turns";
+import { readChunks, storedAnswer, teamWithProvider, textOf, turnHarness, type SseChunk } from "./test-turns";
 
 let mock: LLMock;
-let stop: () => Promise<void>;
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  mock = await startUpstream();
-});
-afterAll(async () => {
-  await mock?.stop();
-  await stop?.();
-});
+turnHarness((m) => (mock = m));
 
 const calls: unknown[] = [];
 const tools = {

@@ -3,30 +3,16 @@
 // markup never shows as answer text, and markup that stays malformed ends in a visible error.
 import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
-import { DRIVERS, startTestApp } from "../test-app";
-import { runTurn, type StoredTurn } from "./run-turn";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+import { runTurn } from "./run-turn";
+import { readChunks, storedAnswer, storedTurn, teamWithProvider, textOf, turnHarness } from "./test-turns";
 
 let mock: LLMock;
-let stop: () => Promise<void>;
+turnHarness((m) => (mock = m));
 
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  mock = await startUpstream();
-});
-afterAll(async () => {
-  await mock?.stop();
-  await stop?.();
-});
-
-function stored(): { promise: Promise<StoredTurn>; onStored: (s: StoredTurn) => void } {
-  let resolve!: (s: StoredTurn) => void;
-  const promise = new Promise<StoredTurn>((r) => (resolve = r));
-  return { promise, onStored: resolve };
-}
+const stored = storedTurn;
 
 type Req = { messages?: { role: string }[] };
 const sent = (marker: string) => (req: Req) => JSON.stringify(req.messages ?? []).includes(marker);

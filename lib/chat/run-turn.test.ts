@@ -1,29 +1,15 @@
 // runTurn against a scripted upstream (aimock on loopback), for both OpenAI wire formats: what the
 // browser receives and what is stored must agree, and every failure ends in a visible block.
 import type { LLMock } from "@copilotkit/aimock";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, startTestApp } from "../test-app";
-import { runTurn, type StoredTurn } from "./run-turn";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+import { runTurn } from "./run-turn";
+import { readChunks, storedAnswer, storedTurn, teamWithProvider, textOf, turnHarness } from "./test-turns";
 
 let mock: LLMock;
-let stop: () => Promise<void>;
+turnHarness((m) => (mock = m));
 
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  mock = await startUpstream();
-});
-afterAll(async () => {
-  await mock?.stop();
-  await stop?.();
-});
-
-function stored(): { promise: Promise<StoredTurn>; onStored: (s: StoredTurn) => void } {
-  let resolve!: (s: StoredTurn) => void;
-  const promise = new Promise<StoredTurn>((r) => (resolve = r));
-  return { promise, onStored: resolve };
-}
+const stored = storedTurn;
 
 describe.each(["openai_chat", "openai_responses"] as const)("a turn over %s", (kind) => {
   it("streams the answer and stores it as blocks, with usage", async () => {

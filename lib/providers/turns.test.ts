@@ -3,26 +3,17 @@
 // numbered citations that survive a reload, the team's fallback model with a visible notice, a model
 // that is gone falling back to the team default, and a model's providerOptions reaching the provider.
 import type { LLMock } from "@copilotkit/aimock";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
 import { runTurn, type StoredTurn } from "../chat/run-turn";
 import { loadMessagePage } from "../chat/history";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
-import { DRIVERS, startTestApp } from "../test-app";
+import { readChunks, storedAnswer, teamWithProvider, textOf, turnHarness, type SseChunk } from "../chat/test-turns";
 import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
 
 let mock: LLMock;
-let stop: () => Promise<void>;
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  mock = await startUpstream();
-});
-afterAll(async () => {
-  await mock?.stop();
-  await stop?.();
-});
+turnHarness((m) => (mock = m));
 
 async function turn(ctx: Parameters<typeof runTurn>[0], chatId: string, text: string, opts: Parameters<typeof runTurn>[2] = {}, modelId?: string) {
   let onStored!: (s: StoredTurn) => void;
