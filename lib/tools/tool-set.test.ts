@@ -36,7 +36,8 @@ function stored() {
 
 async function addServer(ctx: TeamContext, name: string, url: string, over: { connectTimeoutMs?: number; callTimeoutMs?: number } = {}) {
   const prisma = await db();
-  const server = await prisma.mcpServer.create({ data: { teamId: ctx.team.id, name, transport: "http", url, ...over } });
+  // These tests are about MCP calls, not approval: the server's tools run without asking.
+  const server = await prisma.mcpServer.create({ data: { teamId: ctx.team.id, name, transport: "http", url, defaultPolicy: "auto", ...over } });
   const probe = await probeServer(ctx, server.id);
   const tools = await prisma.mcpTool.findMany({ where: { serverId: server.id } });
   return { server, tools, probe };
