@@ -10,7 +10,8 @@ import { db } from "../db/client";
 import { chatRequestSchema } from "./request";
 import { shutdown, ready } from "../startup";
 import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, storedTurn, teamWithProvider, textOf, turnHarness } from "./test-turns";
+import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+import { storedTurn, turnHarness } from "./turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

@@ -5,7 +5,8 @@ import { tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { runTurn, type StoredTurn } from "./run-turn";
-import { readChunks, storedAnswer, teamWithProvider, textOf, turnHarness, type SseChunk } from "./test-turns";
+import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "./test-turns";
+import { turnHarness } from "./turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
 import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, storedTurn, teamWithProvider, textOf, turnHarness } from "./test-turns";
+import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+import { storedTurn, turnHarness } from "./turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

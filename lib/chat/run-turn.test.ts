@@ -4,7 +4,8 @@ import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, storedTurn, teamWithProvider, textOf, turnHarness } from "./test-turns";
+import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
+import { storedTurn, turnHarness } from "./turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

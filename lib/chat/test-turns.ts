@@ -5,9 +5,7 @@ import { db } from "../db/client";
 import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
 import type { TeamContext } from "../teams/context";
-import { afterAll, beforeAll } from "vitest";
-import { DRIVERS, makeUser, startTestApp } from "../test-app";
-import type { StoredTurn } from "./store-turn";
+import { makeUser } from "../test-app";
 
 export async function startUpstream(opts: { chunkSize?: number } = {}): Promise<LLMock> {
   const mock = new LLMock({ port: 0, host: "127.0.0.1", chunkSize: opts.chunkSize ?? 4 });
@@ -66,29 +64,4 @@ export async function storedAnswer(chatId: string) {
     orderBy: { seq: "desc" },
     include: { blocks: { orderBy: { ordinal: "asc" } } },
   });
-}
-
-/**
- * Registers the usual hooks of a turn test file: a migrated PGlite app and a scripted upstream before
- * all tests, both stopped after. `onUpstream` receives the upstream once it runs.
- */
-export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSize?: number } = {}) {
-  let stop: (() => Promise<void>) | undefined;
-  let mock: LLMock | undefined;
-  beforeAll(async () => {
-    ({ stop } = await startTestApp(DRIVERS[0]));
-    mock = await startUpstream(opts);
-    onUpstream(mock);
-  });
-  afterAll(async () => {
-    await mock?.stop();
-    await stop?.();
-  });
-}
-
-/** A promise for the stored turn, and the callback runTurn's `onStored` option takes. */
-export function storedTurn(): { promise: Promise<StoredTurn>; onStored: (s: StoredTurn) => void } {
-  let resolve!: (s: StoredTurn) => void;
-  const promise = new Promise<StoredTurn>((r) => (resolve = r));
-  return { promise, onStored: resolve };
 }

@@ -9,7 +9,8 @@ import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
 import { runTurn, type StoredTurn } from "../chat/run-turn";
 import { loadMessagePage } from "../chat/history";
-import { readChunks, storedAnswer, teamWithProvider, textOf, turnHarness, type SseChunk } from "../chat/test-turns";
+import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
+import { turnHarness } from "../chat/turn-harness";
 import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
 
 let mock: LLMock;
