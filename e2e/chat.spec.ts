@@ -22,7 +22,12 @@ const answer = (page: Page) => page.getByRole("article", { name: "Assistant mess
 
 test("send a message, see the answer stream, reload and see the same blocks", async ({ page }) => {
   await newChat(page);
+  const streamed = page.waitForResponse((r) => r.url().endsWith("/api/chat") && r.request().method() === "POST");
   await send(page, "Tell me a short story");
+  // The event stream is sent as it is produced, never compressed (compression holds chunks back).
+  const res = await streamed;
+  expect(res.headers()["content-type"]).toContain("text/event-stream");
+  expect(res.headers()["content-encoding"]).toBeUndefined();
   await expect(page.getByRole("article", { name: "Your message" })).toHaveText("Tell me a short story");
   await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
   await expect(answer(page)).toContainText("small robot");
