@@ -26,3 +26,27 @@ export function parseForm<T extends z.ZodType>(schema: T, input: FormData | Reco
   const data = input instanceof FormData ? Object.fromEntries(input.entries()) : input;
   return schema.parse(data);
 }
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ALWAYS_RESERVED = ["host", "content-length", "content-type", "connection", "transfer-encoding"];
+
+/**
+ * "Name: value" per line -> a header map, or a message for the first bad line. Headers Parley sets
+ * itself (the usual transport ones, plus `reserved`) are refused.
+ */
+export function parseHeaderLines(text: string, reserved: readonly string[] = []): { headers?: Record<string, string>; error?: string } {
+  const refused = new Set([...ALWAYS_RESERVED, ...reserved]);
+  const headers: Record<string, string> = {};
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  if (lines.length > 20) return { error: "At most 20 headers." };
+  for (const [i, line] of lines.entries()) {
+    const at = line.indexOf(":");
+    const name = at > 0 ? line.slice(0, at).trim() : "";
+    const value = at > 0 ? line.slice(at + 1).trim() : "";
+    if (!HEADER_NAME.test(name) || !value) return { error: `Line ${i + 1}: write one header per line as "Name: value".` };
+    if (refused.has(name.toLowerCase())) return { error: `Line ${i + 1}: ${name} is set by Parley itself.` };
+    if (/[\r\n\0]/.test(value) || value.length > 4000) return { error: `Line ${i + 1}: the value is not a valid header value.` };
+    headers[name] = value;
+  }
+  return { headers };
+}

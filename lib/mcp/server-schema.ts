@@ -2,6 +2,7 @@
 // shows the field errors it returns). Secrets (headers, bearer token, stdio environment) are
 // write-only: empty means "keep what is stored" when editing.
 import { z } from "zod";
+import { parseHeaderLines as parseHeaderLinesWith } from "../validation";
 import { stdioAllowed } from "./config";
 
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
@@ -12,25 +13,14 @@ const seconds = (label: string, min: number, max: number, fallback: number) =>
     z.number({ error: `Enter the ${label} in seconds.` }).refine((n) => Number.isFinite(n) && n >= min && n <= max, `Between ${min} and ${max} seconds.`),
   );
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "connection", "transfer-encoding", "accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"]);
+/** Headers the MCP transport sets itself, on top of the usual ones. */
+const MCP_RESERVED_HEADERS = ["accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 
 /** "Name: value" per line -> headers; a message for the first bad line. */
 export function parseHeaderLines(input: string): { headers?: Record<string, string>; error?: string } {
-  const headers: Record<string, string> = {};
-  const lines = input.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (lines.length > 20) return { error: "At most 20 headers." };
-  for (const [i, line] of lines.entries()) {
-    const at = line.indexOf(":");
-    const name = at > 0 ? line.slice(0, at).trim() : "";
-    const value = at > 0 ? line.slice(at + 1).trim() : "";
-    if (!HEADER_NAME.test(name) || !value) return { error: `Line ${i + 1}: write one header per line as "Name: value".` };
-    if (RESERVED_HEADERS.has(name.toLowerCase())) return { error: `Line ${i + 1}: ${name} is set by Parley itself.` };
-    if (/[\r\n\0]/.test(value) || value.length > 4000) return { error: `Line ${i + 1}: the value is not a valid header value.` };
-    headers[name] = value;
-  }
-  return { headers };
+  return parseHeaderLinesWith(input, MCP_RESERVED_HEADERS);
 }
 
 /** "NAME=value" per line -> environment variables; a message for the first bad line. */

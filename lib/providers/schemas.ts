@@ -1,7 +1,10 @@
 // One zod schema per admin form about providers and models, used by the server actions (and so by the
 // forms, which show the field errors they return). Bad input becomes field errors; nothing is saved.
 import { z } from "zod";
+import { parseHeaderLines } from "../validation";
 import { KIND_IDS, kindInfo } from "./kinds";
+
+export { parseHeaderLines };
 
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
 const optionalText = (max: number, tooLong: string) =>
@@ -19,25 +22,7 @@ const httpUrl = z
     }
   }, "Enter a valid http:// or https:// URL (without a user name or password in it).");
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const FORBIDDEN_HEADERS = new Set(["host", "content-length", "content-type", "connection", "transfer-encoding"]);
 
-/** "Name: value" per line -> a header map; a message on the first bad line. */
-export function parseHeaderLines(text: string): { headers?: Record<string, string>; error?: string } {
-  const headers: Record<string, string> = {};
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (lines.length > 20) return { error: "At most 20 headers." };
-  for (const [i, line] of lines.entries()) {
-    const at = line.indexOf(":");
-    const name = at > 0 ? line.slice(0, at).trim() : "";
-    const value = at > 0 ? line.slice(at + 1).trim() : "";
-    if (!HEADER_NAME.test(name) || !value) return { error: `Line ${i + 1}: write one header per line as "Name: value".` };
-    if (FORBIDDEN_HEADERS.has(name.toLowerCase())) return { error: `Line ${i + 1}: ${name} is set by Parley itself.` };
-    if (/[\r\n\0]/.test(value) || value.length > 4000) return { error: `Line ${i + 1}: the value is not a valid header value.` };
-    headers[name] = value;
-  }
-  return { headers };
-}
 
 export const providerFormSchema = z
   .object({
