@@ -8,7 +8,7 @@ import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
 import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
 import { requireAdmin } from "@/lib/teams/context";
-import { setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
+import { serverPolicySchema, setServerDefaultPolicy, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
 import { parseForm } from "@/lib/validation";
 
 const SECRET_FIELDS = ["headers", "bearerToken", "env"];
@@ -81,6 +81,16 @@ export async function setMcpToolPolicyAction(_prev: ActionState, form: FormData)
     await setToolPolicy(ctx, input.toolId, input.policy);
     revalidatePath(`/admin/mcp/${String(form.get("serverId") ?? "")}`);
     return { ok: true, message: "Policy saved. Members' always-allow choices for this tool were cleared." };
+  }, form);
+}
+
+export async function setMcpServerPolicyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const input = parseForm(serverPolicySchema, form);
+    await setServerDefaultPolicy(ctx, input.serverId, input.policy);
+    revalidatePath(`/admin/mcp/${input.serverId}`);
+    return { ok: true, message: "Default policy saved. Members' always-allow choices for this server's tools were cleared." };
   }, form);
 }
 

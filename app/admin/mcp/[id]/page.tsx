@@ -8,7 +8,9 @@ import { McpServerDanger } from "@/components/admin/mcp-server-danger";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
-import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
+import { McpDefaultPolicy } from "@/components/admin/mcp-default-policy";
+import { serverDefaultPolicy } from "@/lib/tools/policy-admin";
+import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerPolicyAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
 
 export const metadata = { title: "MCP server" };
 
@@ -20,6 +22,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
     throw err;
   });
   const created = (await searchParams).created === "1";
+  const defaultPolicy = await serverDefaultPolicy(ctx, server.id);
   return (
     <div className="flex flex-col gap-10">
       <div>
@@ -43,6 +46,9 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <h2 id="mcp-tools-heading" className="mb-3 font-semibold">
           Tools
         </h2>
+        <div className="mb-4">
+          <McpDefaultPolicy serverId={server.id} value={defaultPolicy} action={setMcpServerPolicyAction} />
+        </div>
         <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} setPolicy={setMcpToolPolicyAction} />
       </section>
       <section aria-labelledby="mcp-settings-heading" className="max-w-xl">
