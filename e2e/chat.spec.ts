@@ -1,24 +1,10 @@
 // Chatting in the browser against the scripted upstream (aimock, e2e/fixtures/chat.json): the answer
 // streams in, survives a reload as the same blocks, can be stopped, continues after a reload mid-turn,
 // and chats can be renamed and deleted.
-import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { ADMIN_STATE, newChat, send, answer } from "./helpers";
 
 test.use({ storageState: ADMIN_STATE });
-
-async function newChat(page: Page) {
-  await page.goto("/chat");
-  await page.getByRole("button", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
-}
-
-async function send(page: Page, text: string) {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill(text);
-  await box.press("Enter");
-}
-
-const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
 
 test("send a message, see the answer stream, reload and see the same blocks", async ({ page }) => {
   await newChat(page);

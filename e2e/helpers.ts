@@ -47,3 +47,20 @@ export async function joinWithNewAccount(browser: Browser, url: string, user = u
   await page.waitForURL("**/chat");
   return { page, context, user };
 }
+
+/** Starts a new chat from the sidebar. */
+export async function newChat(page: Page) {
+  await page.goto("/chat");
+  await page.getByRole("button", { name: "New chat" }).click();
+  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+}
+
+/** Types a message in the composer and sends it with Enter. */
+export async function send(page: Page, text: string) {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** The newest answer in the open chat. */
+export const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();

@@ -4,7 +4,7 @@
 // stops, the status shows the error and the chat still answers.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
+import { ADMIN_STATE, createInvite, joinWithNewAccount, send, answer } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 const MCP_URL = `http://127.0.0.1:${MCP_PORT}/mcp`;
@@ -44,14 +44,6 @@ test.beforeAll(startEverything);
 test.afterAll(stopEverything);
 
 let member: Page;
-
-async function send(page: Page, text: string) {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill(text);
-  await box.press("Enter");
-}
-
-const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
 
 test("an admin adds server-everything, tests the connection and sees its tools", async ({ page }) => {
   await page.goto("/admin/mcp");

@@ -6,7 +6,7 @@
 // survive a reload.
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { responsesWebSearch, startScripted } from "../lib/providers/test-upstreams";
-import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
+import { ADMIN_STATE, createInvite, joinWithNewAccount, newChat, send, answer } from "./helpers";
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -34,20 +34,6 @@ async function addProvider(page: Page, opts: { name: string; kind: string; baseU
   await form.getByLabel("Extra headers").fill(`X-Team: ${HEADER_VALUE}`);
   return form;
 }
-
-async function newChat(page: Page) {
-  await page.goto("/chat");
-  await page.getByRole("button", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
-}
-
-async function send(page: Page, text: string) {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill(text);
-  await box.press("Enter");
-}
-
-const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
 
 test("bad provider input shows field errors and saves nothing", async ({ page }) => {
   const form = await addProvider(page, { name: "", kind: "openai_compatible", baseUrl: "not a url" });

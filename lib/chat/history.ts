@@ -45,11 +45,6 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
   return { messages: page.map(toUIMessage), hasMore, firstSeq: page[0]?.seq };
 }
 
-/** The whole conversation as the model should see it. */
-export async function loadModelHistory(chatId: string): Promise<ModelMessage[]> {
-  return (await loadTurnHistory(chatId)).model;
-}
-
 /**
  * The conversation for the next turn: as UI messages (a continued answer resumes its last message)
  * and as model messages. Decided approvals become approval responses; calls still waiting, or cut

@@ -127,7 +127,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
   const mcp = await assembleTools({
     teamId: ctx.team.id,
     selection: chat.toolSelection,
-    decide: await approvalDecider(ctx.user.id, new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? [])),
+    decider: () => approvalDecider(ctx.user.id, new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? [])),
     onCitations: (items) => mcpCitations.push(...items.map((c) => ({ ...c, origin: "mcp" as const }))),
   });
   const turn = await prepareTurn(ctx.team.id, resolved, { messages: history.model, tools: { ...mcp.tools, ...opts.tools }, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });

@@ -68,12 +68,14 @@ export async function storeTurn(stream: ReadableStream<UIMessageChunk>, t: Store
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
   const usage = meta?.usage;
-  const before = await prisma.message.findUnique({
-    where: { id: t.assistantId },
-    select: { inputTokens: true, outputTokens: true, cachedInputTokens: true, reasoningTokens: true },
-  });
+  // A continued answer adds this turn's usage to what it had used before.
+  const priorUsage = t.continued
+    ? await prisma.message.findUnique({
+        where: { id: t.assistantId },
+        select: { inputTokens: true, outputTokens: true, cachedInputTokens: true, reasoningTokens: true },
+      })
+    : undefined;
   const add = (prior: number | null | undefined, now: number | undefined) => (prior == null && now == null ? null : (prior ?? 0) + (now ?? 0));
-  const priorUsage = t.continued ? before : undefined;
   await prisma.message.update({
     where: { id: t.assistantId },
     data: {

@@ -4,7 +4,8 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { runTurn, type StoredTurn } from "../chat/run-turn";
+import { runTurn } from "../chat/run-turn";
+import { storedTurn } from "../chat/turn-harness";
 import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
 import { closeAll, poolStats, setBackoff } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
@@ -28,11 +29,7 @@ afterAll(async () => {
   await stop?.();
 });
 
-function stored() {
-  let resolve!: (s: StoredTurn) => void;
-  const promise = new Promise<StoredTurn>((r) => (resolve = r));
-  return { promise, onStored: resolve };
-}
+const stored = storedTurn;
 
 async function addServer(ctx: TeamContext, name: string, url: string, over: { connectTimeoutMs?: number; callTimeoutMs?: number } = {}) {
   const prisma = await db();

@@ -38,10 +38,11 @@ export type AssembleOptions = {
   /** Chat.toolSelection as stored. */
   selection: unknown;
   /**
-   * Approval hook (issue 6): per offered tool, whether to offer it at all and its needsApproval.
-   * Default: offered, runs without approval (policy `auto`).
+   * Approval hook: loads (once, and only when some server's tools are about to be offered) the
+   * function deciding per tool whether to offer it and its needsApproval. Default: offered, runs
+   * without approval (policy `auto`).
    */
-  decide?: (tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval };
+  decider?: () => Promise<(tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval }>;
   /** URLs found in a successful result (resource links, search-like items), for citations. */
   onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
 };
@@ -114,6 +115,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
 
   const tools: ToolSet = {};
   const offered: OfferedTool[] = [];
+  const decide = usable.length ? await opts.decider?.() : undefined;
   for (const { server, config, tools: list } of usable) {
     for (const { row, live } of list) {
       const modelName = byRef.get(`${server.id}\u0000${row.name}`)!;
@@ -127,7 +129,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         toolPolicy: row.policy,
         serverDefaultPolicy: server.defaultPolicy,
       };
-      const decision = opts.decide?.(info) ?? { offer: true };
+      const decision = decide?.(info) ?? { offer: true };
       if (!decision.offer) continue;
       offered.push(info);
       tools[modelName] = wrapTool<CallToolResult>({
