@@ -3,7 +3,7 @@
 // streams, store-turn.ts), and to the stream registry (resume). The turn belongs to the server: a
 // closed tab does not stop it, only `stopTurn` does.
 import crypto from "node:crypto";
-import { JsonToSseTransformStream, stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
+import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
 
 /**
  * The stream's headers. `no-transform` keeps Next's gzip off the event stream: compressing it flushed
@@ -21,7 +21,8 @@ import { loadTurnHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./parts";
 import { streamRegistry } from "./stream-registry";
 import { classifyTurnError, type TurnError } from "./turn-errors";
-import { endingParts, noticesAfterStart, stepLimitNotice } from "./turn-stream";
+import { turnStream } from "./turn-stream";
+import { storeFeed } from "./store-feed";
 import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
 import { assembleTools } from "../tools/tool-set";
@@ -130,7 +131,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     decider: () => approvalDecider(ctx.user.id, new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? [])),
     onCitations: (items) => mcpCitations.push(...items.map((c) => ({ ...c, origin: "mcp" as const }))),
   });
-  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history.model, tools: { ...mcp.tools, ...opts.tools }, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs() });
+  const turn = await prepareTurn(ctx.team.id, resolved, { messages: history.model, tools: { ...mcp.tools, ...opts.tools }, idleMs: opts.idleTimeoutMs ?? idleTimeoutMs(), notices: mcp.notices });
   const citations = citationCollector();
   let lastError: TurnError | undefined;
   const stepLimit = opts.stepLimit ?? Number(process.env.PARLEY_STEP_LIMIT || 20);
@@ -155,7 +156,9 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     onError: () => {},
   });
 
-  const chunks = result
+  // One stream to the browser (server-sent events, resumable) and, inside turnStream, to the store.
+  const feed = storeFeed();
+  const events = result
     .toUIMessageStream<ParleyUIMessage>({
       // A continued answer keeps its message: the stream starts from the stored one.
       originalMessages: continued ? history.ui : undefined,
@@ -193,13 +196,9 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
         return lastError.message;
       },
     })
-    .pipeThrough(turn.noticeParts())
-    .pipeThrough(noticesAfterStart(mcp.notices))
-    .pipeThrough(stepLimitNotice(stepLimit))
-    .pipeThrough(endingParts(() => lastError));
+    .pipeThrough(turnStream({ notices: turn.notices, lastError: () => lastError, stepLimit, store: feed }));
 
-  const [toStore, toClient] = chunks.tee();
-  void storeTurn(toStore, {
+  void storeTurn(feed, {
     ctx,
     chatId: chat.id,
     assistantId,
@@ -215,8 +214,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     .catch((err) => console.error(`[turn] chat ${chat.id}: could not finalise the message`, err))
     .finally(() => registry.local.delete(chat.id));
 
-  const sse = toClient.pipeThrough(new JsonToSseTransformStream());
-  const live = await registry.streams.createNewResumableStream(streamId, () => sse);
+  const live = await registry.streams.createNewResumableStream(streamId, () => events);
   return new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS });
 }
 

@@ -1,13 +1,14 @@
-// The stored side of a turn: consumes its UI message stream to the end (whether or not a browser
+// The stored side of a turn: consumes its UI message stream (store-feed.ts) to the end (whether or not a browser
 // listens), writing blocks as they change, then finalises the message: status, finish reason, model,
 // usage (added up over the continuations of an answer), citations and a usage record.
-import { readUIMessageStream, type UIMessageChunk } from "ai";
+import { readUIMessageStream } from "ai";
 import { db } from "../db/client";
 import type { Block, MessageStatus } from "../db/generated/client";
 import type { TeamContext } from "../teams/context";
 import { createBlockWriter } from "./block-writer";
 import { storeTurnCitations } from "./citations";
 import type { ParleyUIMessage } from "./parts";
+import type { StoreFeed } from "./store-feed";
 import { HEARTBEAT_MS } from "./recovery";
 
 export type StoredTurn = { messageId: string; status: MessageStatus; writes: number };
@@ -24,35 +25,26 @@ export type StoreTarget = {
   continued?: { message: ParleyUIMessage; blocks: Block[] };
 };
 
-export async function storeTurn(stream: ReadableStream<UIMessageChunk>, t: StoreTarget): Promise<StoredTurn> {
+export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<StoredTurn> {
   const prisma = await db();
   const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: t.throttleMs, existing: t.continued?.blocks });
-  let ending: "finish" | "abort" | "error" | undefined;
-  const watched = stream.pipeThrough(
-    new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(chunk, c) {
-        if (chunk.type === "finish") ending ??= "finish";
-        else if (chunk.type === "abort") ending = "abort";
-        else if (chunk.type === "error") ending = "error";
-        c.enqueue(chunk);
-      },
-    }),
-  );
+  let failed = false;
   let last: ParleyUIMessage | undefined;
   const heartbeat = setInterval(() => {
     prisma.message.update({ where: { id: t.assistantId }, data: { updatedAt: new Date() } }).catch(() => {});
   }, HEARTBEAT_MS);
   try {
-    for await (const snapshot of readUIMessageStream<ParleyUIMessage>({ stream: watched, message: t.continued?.message, onError: () => {} })) {
+    for await (const snapshot of readUIMessageStream<ParleyUIMessage>({ stream: feed.readable, message: t.continued?.message, onError: () => {} })) {
       last = snapshot;
       writer.update(snapshot.parts);
     }
   } catch (err) {
     console.error(`[turn] chat ${t.chatId}: stream failed`, err);
-    ending = "error";
+    failed = true;
   } finally {
     clearInterval(heartbeat);
   }
+  const ending = failed ? "error" : feed.ending;
   const status: MessageStatus = ending === "finish" ? "done" : ending === "abort" ? "stopped" : "error";
   const meta = last?.metadata;
   if (last && status !== "done") {

@@ -2,9 +2,9 @@
 // team's fallback model behind it), the tools it may offer (provider-native web search joins, tools are
 // left out for a model without tool calling and described in the prompt for one with prompt-based tool
 // calling), Anthropic cache breakpoints, the model's providerOptions, and the notices the turn shows
-// about any of this (a `data-notice` part each).
+// about any of this (a `data-notice` part each, inserted by turn-stream.ts).
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { wrapLanguageModel, type ModelMessage, type ToolSet, type UIMessageChunk } from "ai";
+import { wrapLanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { withFallback } from "../providers/fallback";
 import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
@@ -20,16 +20,16 @@ export type PreparedTurn = {
   providerOptions?: ResolvedModel["providerOptions"];
   /** The model answering now: the chosen one, or the fallback once it took over. */
   active: { modelId: string; providerId: string };
-  /** Inserts the turn's notices into its UI stream, right after the message starts. */
-  noticeParts(): TransformStream<UIMessageChunk, UIMessageChunk>;
+  /** The turn's notices so far; a fallback taking over adds one while the turn runs. */
+  notices: NoticeData[];
 };
 
 export async function prepareTurn(
   teamId: string,
   resolved: ResolvedModel,
-  input: { messages: ModelMessage[]; tools?: ToolSet; system?: string; idleMs: number },
+  input: { messages: ModelMessage[]; tools?: ToolSet; system?: string; idleMs: number; /** Notices the turn already has. */ notices?: NoticeData[] },
 ): Promise<PreparedTurn> {
-  const notices: NoticeData[] = [];
+  const notices: NoticeData[] = [...(input.notices ?? [])];
   const active = { modelId: resolved.modelId, providerId: resolved.providerId };
   if (resolved.fellBack) {
     notices.push({ code: "ModelUnavailable", message: `The model chosen for this chat is no longer available; ${resolved.displayName} (the team default) answers instead.` });
@@ -67,15 +67,6 @@ export async function prepareTurn(
     tools: cached.tools,
     providerOptions: resolved.providerOptions,
     active,
-    noticeParts() {
-      let started = false;
-      return new TransformStream<UIMessageChunk, UIMessageChunk>({
-        transform(chunk, controller) {
-          if (started && notices.length) for (const data of notices.splice(0)) controller.enqueue({ type: "data-notice", data });
-          controller.enqueue(chunk);
-          if (chunk.type === "start") started = true;
-        },
-      });
-    },
+    notices,
   };
 }

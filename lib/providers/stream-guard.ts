@@ -1,8 +1,10 @@
 // Guards a model's streaming calls: the provider must answer and keep sending within `idleMs` (first
 // byte and between chunks), and must answer with an event stream. A provider that stalls or sends
-// something else ends the call with a clear error, and the HTTP request is cancelled.
-import type { LanguageModelV3, LanguageModelV3Middleware } from "@ai-sdk/provider";
+// something else ends the call with a clear error, and the HTTP request is cancelled. Deltas that
+// arrive together are merged on the way (coalesce-deltas.ts).
+import type { LanguageModelV3, LanguageModelV3Middleware, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
+import { deltaCoalescer, type DeltaCoalescer } from "./coalesce-deltas";
 
 export class ProviderTimeoutError extends Error {
   constructor(ms: number) {
@@ -39,27 +41,43 @@ function guard(idleMs: number): LanguageModelV3Middleware {
         cancel.abort();
         throw new ProviderStreamError(`The provider answered with ${type.split(";")[0]} instead of an event stream.`);
       }
+      // One timer per call, not one per chunk: each chunk only notes its time, and the timer, when it
+      // fires, either fails the call or waits out the rest of the window from the last chunk.
       let idle: NodeJS.Timeout | undefined;
-      let arm = () => {};
-      params.abortSignal?.addEventListener("abort", () => clearTimeout(idle), { once: true });
+      let lastChunkAt = Date.now();
+      let coalescer: DeltaCoalescer | undefined;
+      const stop = () => {
+        clearTimeout(idle);
+        coalescer?.discard();
+      };
+      params.abortSignal?.addEventListener("abort", stop, { once: true });
       const stream = headers.stream.pipeThrough(
-        new TransformStream({
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
           start(controller) {
-            arm = () => {
-              clearTimeout(idle);
-              idle = setTimeout(() => {
-                controller.error(new ProviderTimeoutError(idleMs));
-                cancel.abort();
-              }, idleMs).unref();
+            coalescer = deltaCoalescer((part) => controller.enqueue(part));
+            const check = () => {
+              const quiet = Date.now() - lastChunkAt;
+              if (quiet < idleMs) {
+                idle = setTimeout(check, idleMs - quiet).unref();
+                return;
+              }
+              coalescer?.discard();
+              controller.error(new ProviderTimeoutError(idleMs));
+              cancel.abort();
             };
-            arm();
+            idle = setTimeout(check, idleMs).unref();
           },
-          transform(chunk, controller) {
-            arm();
-            controller.enqueue(chunk);
+          transform(chunk) {
+            lastChunkAt = Date.now();
+            coalescer!.push(chunk);
           },
           flush() {
             clearTimeout(idle);
+            coalescer!.flush();
+          },
+          // @ts-expect-error `cancel` is in the Streams standard but not yet in TypeScript's Transformer type
+          cancel() {
+            stop();
           },
         }),
       );
