@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { audit } from "../audit";
 import { db } from "../db/client";
+import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, Conflict, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 
@@ -18,13 +19,14 @@ export type Decision = z.infer<typeof decisionSchema>;
 
 export const SUPERSEDED = "superseded by a new message";
 
+type Client = PrismaClient | Prisma.TransactionClient;
+
 export function inputHash(input: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(input ?? null)).digest("hex");
 }
 
 /** The chat's last message if it is an answer with calls waiting for approval, with those calls. */
-async function pendingOf(chatId: string) {
-  const prisma = await db();
+async function pendingOf(prisma: Client, chatId: string) {
   const last = await prisma.message.findFirst({ where: { chatId }, orderBy: { seq: "desc" }, select: { id: true, role: true } });
   if (!last || last.role !== "assistant") return { messageId: undefined, pending: [] };
   const pending = await prisma.block.findMany({ where: { messageId: last.id, kind: "tool", status: "approval-requested" }, orderBy: { ordinal: "asc" } });
@@ -40,7 +42,7 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
   const prisma = await db();
   if (!decisions.length) throw Invalid("No decisions were sent.");
   if (new Set(decisions.map((d) => d.approvalId)).size !== decisions.length) throw Invalid("Each call can be decided once.");
-  const { messageId, pending } = await pendingOf(chatId);
+  const { messageId, pending } = await pendingOf(prisma, chatId);
   const byId = new Map(pending.map((b) => [b.approvalId!, b]));
   for (const d of decisions) {
     if (byId.has(d.approvalId)) continue;
@@ -73,27 +75,26 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
   return { messageId: messageId! };
 }
 
-/** A new message while calls wait: they are denied with the reason "superseded by a new message". */
-export async function supersedePending(ctx: TeamContext, chatId: string): Promise<number> {
-  const { pending } = await pendingOf(chatId);
-  if (!pending.length) return 0;
-  const prisma = await db();
+/**
+ * A new message while calls wait: they are denied with the reason "superseded by a new message".
+ * Runs inside the transaction that stores the new message (turn-start.ts).
+ */
+export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamContext, chatId: string): Promise<number> {
+  const { pending } = await pendingOf(tx, chatId);
   const now = new Date();
-  await prisma.$transaction(async (tx) => {
-    for (const block of pending) {
-      await tx.block.updateMany({
-        where: { id: block.id, status: "approval-requested" },
-        data: { status: "output-denied", approved: false, decisionReason: SUPERSEDED, decidedById: ctx.user.id, decidedAt: now, finishedAt: now },
-      });
-      await audit(tx, {
-        teamId: ctx.team.id,
-        actorId: ctx.user.id,
-        action: "tool.deny",
-        targetType: "tool-call",
-        targetId: block.toolCallId ?? block.id,
-        data: { chatId, tool: block.toolName, inputHash: inputHash(block.input), reason: SUPERSEDED },
-      });
-    }
-  });
+  for (const block of pending) {
+    await tx.block.updateMany({
+      where: { id: block.id, status: "approval-requested" },
+      data: { status: "output-denied", approved: false, decisionReason: SUPERSEDED, decidedById: ctx.user.id, decidedAt: now, finishedAt: now },
+    });
+    await audit(tx, {
+      teamId: ctx.team.id,
+      actorId: ctx.user.id,
+      action: "tool.deny",
+      targetType: "tool-call",
+      targetId: block.toolCallId ?? block.id,
+      data: { chatId, tool: block.toolName, inputHash: inputHash(block.input), reason: SUPERSEDED },
+    });
+  }
   return pending.length;
 }

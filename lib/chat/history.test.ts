@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, makeUser, startTestApp } from "../test-app";
-import { HISTORY_PAGE_SIZE, loadMessagePage, loadTurnHistory } from "./history";
+import { HISTORY_PAGE_SIZE, loadHistory, loadMessagePage, toModelHistory } from "./history";
 
 let stop: () => Promise<void>;
 beforeAll(async () => {
@@ -49,7 +49,7 @@ describe("history", () => {
     await prisma.message.create({
       data: { id: `${chat.id}-err`, chatId: chat.id, role: "assistant", status: "error", blocks: { create: { ordinal: 0, kind: "error", status: "done", errorCode: "ProviderError", errorText: "boom", data: { code: "ProviderError", message: "boom" } } } },
     });
-    const history = (await loadTurnHistory(chat.id)).model;
+    const history = await toModelHistory(await loadHistory(chat.id));
     expect(history.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(JSON.stringify(history)).not.toContain("boom");
   });

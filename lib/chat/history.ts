@@ -46,15 +46,27 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
 }
 
 /**
- * The conversation for the next turn: as UI messages (a continued answer resumes its last message)
- * and as model messages. Decided approvals become approval responses; calls still waiting, or cut
- * short by a crash, are left out.
+ * The conversation before a turn, oldest first, as UI messages (a continued answer resumes its last
+ * one). `exclude` leaves out rows by id: the answer being regenerated, or the turn's own new rows
+ * when they may already be written.
  */
-export async function loadTurnHistory(chatId: string): Promise<{ ui: ParleyUIMessage[]; model: ModelMessage[] }> {
+export async function loadHistory(chatId: string, opts: { exclude?: string[] } = {}): Promise<ParleyUIMessage[]> {
   const prisma = await db();
-  const rows = await prisma.message.findMany({ where: { chatId }, include: withBlocks, orderBy: { seq: "asc" } });
-  const ui = rows.map(toUIMessage);
-  return { ui, model: await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true }) };
+  const rows = await prisma.message.findMany({
+    where: { chatId, ...(opts.exclude?.length ? { id: { notIn: opts.exclude } } : {}) },
+    include: withBlocks,
+    orderBy: { seq: "asc" },
+  });
+  return rows.map(toUIMessage);
+}
+
+/**
+ * What the model reads of a conversation. Decided approvals become approval responses (a denial
+ * says why); calls still waiting, or cut short by a crash, are left out, and so are answers that
+ * hold only errors or notices.
+ */
+export function toModelHistory(ui: ParleyUIMessage[]): Promise<ModelMessage[]> {
+  return convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true });
 }
 
 /** A denied call tells the model plainly that a person denied it, and why (`[ERROR:Denied] …`). */

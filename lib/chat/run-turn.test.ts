@@ -132,6 +132,27 @@ describe("turn endings", () => {
     await done.promise;
   });
 
+  it("two turns sent at the same moment in one chat: one is answered, the other gets 409 and writes nothing", async () => {
+    mock.onMessage("racing", { content: "only once" }, { latency: 20 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const done = stored();
+    const send = () => runTurn(ctx, { chatId: chat.id, text: "racing" }, { onStored: done.onStored });
+    const results = await Promise.allSettled([send(), send()]);
+    const answered = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    expect(answered).toHaveLength(1);
+    expect(refused).toEqual([expect.objectContaining({ status: 409 })]);
+    expect(textOf(await readChunks(answered[0]))).toBe("only once");
+    await done.promise;
+    const prisma = await db();
+    const rows = await prisma.message.findMany({ where: { chatId: chat.id }, orderBy: { seq: "asc" } });
+    expect(rows.map((m) => [m.role, m.status])).toEqual([
+      ["user", "done"],
+      ["assistant", "done"],
+    ]);
+    expect((await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).activeStreamId).toBeNull();
+  });
+
   it("another user's chat is 404 and nothing is written", async () => {
     const a = await teamWithProvider(mock.url, "openai_chat");
     const b = await teamWithProvider(mock.url, "openai_chat");

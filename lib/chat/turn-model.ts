@@ -8,7 +8,7 @@ import { wrapLanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { withFallback } from "../providers/fallback";
 import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
-import { resolveFallbackModel, type ResolvedModel } from "../providers/resolve";
+import type { ResolvedModel } from "../providers/resolve";
 import { guardStreams } from "../providers/stream-guard";
 import type { NoticeData } from "./parts";
 import { classifyTurnError } from "./turn-errors";
@@ -24,11 +24,19 @@ export type PreparedTurn = {
   notices: NoticeData[];
 };
 
-export async function prepareTurn(
-  teamId: string,
+export function prepareTurn(
   resolved: ResolvedModel,
-  input: { messages: ModelMessage[]; tools?: ToolSet; system?: string; idleMs: number; /** Notices the turn already has. */ notices?: NoticeData[] },
-): Promise<PreparedTurn> {
+  input: {
+    messages: ModelMessage[];
+    tools?: ToolSet;
+    system?: string;
+    idleMs: number;
+    /** The team's fallback model, if it has one (resolve.ts). */
+    fallback?: ResolvedModel | null;
+    /** Notices the turn already has. */
+    notices?: NoticeData[];
+  },
+): PreparedTurn {
   const notices: NoticeData[] = [...(input.notices ?? [])];
   const active = { modelId: resolved.modelId, providerId: resolved.providerId };
   if (resolved.fellBack) {
@@ -50,7 +58,8 @@ export async function prepareTurn(
     return tools && r.toolCalling === "prompt" ? wrapLanguageModel({ model: guarded, middleware: promptToolsMiddleware() }) : guarded;
   };
   let model = withTools(resolved);
-  const fallback = await resolveFallbackModel(teamId, resolved.modelRowId, Boolean(tools));
+  // A model without tool calling never takes over a turn that offers tools.
+  const fallback = input.fallback && !(tools && input.fallback.toolCalling === "none") ? input.fallback : null;
   if (fallback) {
     model = withFallback(model, withTools(fallback), (err) => {
       active.modelId = fallback.modelId;

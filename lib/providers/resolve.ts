@@ -1,5 +1,5 @@
 // Which model a chat's turn uses: the chat's choice when it is still enabled, else the team default
-// (`fellBack` says so, so the turn can show a notice). Also the team's fallback model for a turn whose
+// (`fellBack` says so, so the turn can show a notice), and the team's fallback model for a turn whose
 // provider fails before the first token.
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
@@ -51,29 +51,37 @@ export function toResolved(row: Row, fellBack = false): ResolvedModel {
 const usable = (teamId: string) => ({ enabled: true, provider: { teamId, enabled: true } });
 const include = { provider: true } as const;
 
-export async function resolveChatModel(teamId: string, wantedModelRowId: string | null | undefined): Promise<ResolvedModel> {
+/** The team's default and fallback model (ids of Model rows). */
+export type TeamModelChoice = { defaultModelId: string | null; fallbackModelId: string | null };
+
+export async function teamModelChoice(teamId: string): Promise<TeamModelChoice> {
   const prisma = await db();
-  let fellBack = false;
-  let row = wantedModelRowId ? await prisma.model.findFirst({ where: { id: wantedModelRowId, ...usable(teamId) }, include }) : null;
-  if (!row) {
-    fellBack = Boolean(wantedModelRowId);
-    const team = await prisma.team.findUnique({ where: { id: teamId }, select: { defaultModelId: true } });
-    row = team?.defaultModelId ? await prisma.model.findFirst({ where: { id: team.defaultModelId, ...usable(teamId) }, include }) : null;
-    row ??= await prisma.model.findFirst({ where: usable(teamId), include, orderBy: { createdAt: "asc" } });
-  }
-  if (!row) throw new NoModelError();
-  return toResolved(row, fellBack);
+  const team = await prisma.team.findUnique({ where: { id: teamId }, select: { defaultModelId: true, fallbackModelId: true } });
+  return team ?? { defaultModelId: null, fallbackModelId: null };
 }
 
 /**
- * The team's fallback model for a turn on `primaryRowId`, or null: none set, not usable, the same
- * model, or a model without tool calling for a turn that offers tools.
+ * The models of a turn, in one query: the chat's choice when it is still enabled, else the team
+ * default (`fellBack` says so), else the team's oldest usable model; and the team's fallback model,
+ * or null when none is set, it is not usable or it is the model answering anyway. Whether the
+ * fallback may take over a turn that offers tools is the turn's call (turn-model.ts).
  */
-export async function resolveFallbackModel(teamId: string, primaryRowId: string, needsTools: boolean): Promise<ResolvedModel | null> {
+export async function resolveTurnModels(
+  teamId: string,
+  wantedModelRowId: string | null | undefined,
+  choice: TeamModelChoice,
+): Promise<{ primary: ResolvedModel; fallback: ResolvedModel | null }> {
   const prisma = await db();
-  const team = await prisma.team.findUnique({ where: { id: teamId }, select: { fallbackModelId: true } });
-  if (!team?.fallbackModelId || team.fallbackModelId === primaryRowId) return null;
-  const row = await prisma.model.findFirst({ where: { id: team.fallbackModelId, ...usable(teamId) }, include });
-  if (!row || (needsTools && row.toolCalling === "none")) return null;
-  return toResolved(row);
+  const ids = [wantedModelRowId, choice.defaultModelId, choice.fallbackModelId].filter((id): id is string => Boolean(id));
+  const rows = ids.length ? await prisma.model.findMany({ where: { id: { in: ids }, ...usable(teamId) }, include }) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  let row = wantedModelRowId ? byId.get(wantedModelRowId) : undefined;
+  const fellBack = Boolean(wantedModelRowId) && !row;
+  if (!row) {
+    row = choice.defaultModelId ? byId.get(choice.defaultModelId) : undefined;
+    row ??= (await prisma.model.findFirst({ where: usable(teamId), include, orderBy: { createdAt: "asc" } })) ?? undefined;
+  }
+  if (!row) throw new NoModelError();
+  const fallback = choice.fallbackModelId && choice.fallbackModelId !== row.id ? byId.get(choice.fallbackModelId) : undefined;
+  return { primary: toResolved(row, fellBack), fallback: fallback ? toResolved(fallback) : null };
 }
