@@ -22,6 +22,10 @@ export const Invalid = (message: string, fieldErrors?: Record<string, string>) =
 export const TooMany = (message: string, retryAfterSeconds?: number) =>
   Object.assign(new AppError("RateLimited", 429, message), { retryAfterSeconds });
 
+/** The server is at capacity for now: 503 with Retry-After. */
+export const Busy = (message: string, retryAfterSeconds: number) =>
+  Object.assign(new AppError("Busy", 503, message), { retryAfterSeconds });
+
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }

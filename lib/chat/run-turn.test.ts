@@ -3,6 +3,7 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
+import { errorResponse } from "../http";
 import { runTurn } from "./run-turn";
 import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
 import { storedTurn, turnHarness } from "./turn-harness";
@@ -151,6 +152,35 @@ describe("turn endings", () => {
       ["assistant", "done"],
     ]);
     expect((await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).activeStreamId).toBeNull();
+  });
+
+  it("past PARLEY_MAX_ACTIVE_TURNS a new turn gets 503 with Retry-After and writes nothing; when a turn ends there is room again", async () => {
+    const saved = process.env.PARLEY_MAX_ACTIVE_TURNS;
+    process.env.PARLEY_MAX_ACTIVE_TURNS = "1";
+    try {
+      mock.onMessage("hold the line", { content: "one two three four" }, { latency: 30 });
+      mock.onMessage("let me in", { content: "Welcome." });
+      const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+      const other = await (await db()).chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
+      const done = stored();
+      const running = await runTurn(ctx, { chatId: chat.id, text: "hold the line" }, { onStored: done.onStored });
+      const refused = await runTurn(ctx, { chatId: other.id, text: "let me in" }).catch((err: unknown) => err);
+      expect(refused).toMatchObject({ status: 503, code: "Busy" });
+      const res = errorResponse(refused);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("5");
+      expect((await res.json()).error.message).toMatch(/try again in a few seconds/i);
+      expect(await (await db()).message.count({ where: { chatId: other.id } })).toBe(0);
+
+      await readChunks(running);
+      await done.promise;
+      const later = stored();
+      expect(textOf(await readChunks(await runTurn(ctx, { chatId: other.id, text: "let me in" }, { onStored: later.onStored })))).toBe("Welcome.");
+      await later.promise;
+    } finally {
+      if (saved === undefined) delete process.env.PARLEY_MAX_ACTIVE_TURNS;
+      else process.env.PARLEY_MAX_ACTIVE_TURNS = saved;
+    }
   });
 
   it("another user's chat is 404 and nothing is written", async () => {

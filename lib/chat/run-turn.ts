@@ -17,6 +17,7 @@ import { storeFeed } from "./store-feed";
 import { storeTurn, type StoredTurn } from "./store-turn";
 import { streamRegistry } from "./stream-registry";
 import { classifyTurnError, type TurnError } from "./turn-errors";
+import { takeTurnSlot } from "./rate-limits";
 import { prepareTurn, type PreparedTurn } from "./turn-model";
 import { startTurn, type TurnRequest } from "./turn-start";
 import { turnStream } from "./turn-stream";
@@ -46,6 +47,17 @@ export function idleTimeoutMs(): number {
 
 /** Starts a turn and returns the streaming response for the browser. */
 export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions = {}): Promise<Response> {
+  const release = takeTurnSlot();
+  try {
+    return await streamTurn(ctx, req, opts, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** The turn proper; `releaseSlot` is called once the turn is stored. */
+async function streamTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions, releaseSlot: () => void): Promise<Response> {
   const registry = await streamRegistry();
   const start = await startTurn(ctx, req, registry);
   const { chat, assistantId, streamId, continued } = start;
@@ -168,9 +180,15 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
     },
     throttleMs: opts.throttleMs,
   })
-    .then((stored) => opts.onStored?.(stored))
-    .catch((err) => console.error(`[turn] chat ${chat.id}: could not finalise the message`, err))
-    .finally(() => registry.local.delete(chat.id));
+    .finally(() => {
+      // The chat and the slot are free before anyone hears that the turn is stored.
+      registry.local.delete(chat.id);
+      releaseSlot();
+    })
+    .then(
+      (stored) => opts.onStored?.(stored),
+      (err) => console.error(`[turn] chat ${chat.id}: could not finalise the message`, err),
+    );
 
   const live = await registry.streams.createNewResumableStream(streamId, () => events);
   return new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS });
