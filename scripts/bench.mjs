@@ -1,21 +1,34 @@
 // `npm run bench`: how much Parley's streaming pipeline adds on top of the model upstream.
 //
 // A scripted upstream (@copilotkit/aimock, in its own process) streams one long answer of ~2,000 SSE
-// chunks at a fixed pace. The benchmark reads it directly (the baseline) and through Parley's
+// chunks at a fast fixed pace. The benchmark reads it directly (the baseline) and through Parley's
 // POST /api/chat on the production build (`next start`), once on PGlite and once on PostgreSQL, and
-// prints one report: time to first text chunk, total time, throughput, server CPU per chunk,
-// database writes per answer, and the same under 10/50/200 concurrent chats. It is not a test: it
-// exits 0 when it could run, whatever the figures, and non-zero only when it could not run.
+// prints one report: time to first text chunk, total time, throughput (characters per second),
+// server CPU per upstream chunk, database writes per answer, and bursts of 10/50/200 concurrent
+// chats. The bursts stream at a model's pace (a shorter answer, ~50 tokens/s per chat): at the fast
+// pace 200 chats would ask aimock for 100,000 chunks/s, more than it can produce on a small machine,
+// so nothing could be said about Parley there. On PostgreSQL, each burst also compares, halfway
+// through, the text the database holds with the text the harness had already shown.
+//
+// Parley merges text deltas that arrive together (one event-loop turn), so it may send fewer chunks
+// than the upstream did with the same text: completeness and rates are therefore measured in
+// characters, and CPU is divided by the upstream chunks that went through, not by chunks received.
+// It is not a test: it exits 0 when it could run, whatever the figures, and non-zero only when it
+// could not run.
 //
 // Environment (all optional):
 //   BENCH_RUNS=8                  sequential streams per path (direct, and Parley per database)
 //   BENCH_CONCURRENCY=10,50,200   concurrent chats per burst
-//   BENCH_CHUNKS=2000             text chunks per answer
-//   BENCH_CHUNK_CHARS=4           characters per chunk (about one token)
-//   BENCH_CHUNK_MS=2              upstream pause between chunks
-//   BENCH_TTFT_MS=50              upstream pause before its first chunk
-//   BENCH_BEHIND_PCT=25           a stream fell behind when its total exceeds the direct p50 total by more
-//   BENCH_DEADLINE_FACTOR=1.5     a burst is cut at this many direct p50 totals: its unfinished streams are
+//   BENCH_CHUNKS=2000             text chunks per answer, one stream at a time
+//   BENCH_CHUNK_CHARS=4           characters per chunk (about one token), all phases
+//   BENCH_CHUNK_MS=2              upstream pause between chunks, one stream at a time
+//   BENCH_TTFT_MS=50              upstream pause before its first chunk, all phases
+//   BENCH_CONC_CHUNKS=500         text chunks per answer in the concurrency bursts (direct and Parley)
+//   BENCH_CONC_CHUNK_MS=20        upstream pause between chunks in the bursts (20 ms = 50 tokens/s, a
+//                                 model's pace); the bursts get their own direct reference at this pace
+//   BENCH_BEHIND_PCT=25           a stream fell behind when its total exceeds the direct p50 total (of its
+//                                 pace) by more
+//   BENCH_DEADLINE_FACTOR=1.5     a burst is cut at this many paced direct p50 totals: its unfinished streams are
 //                                 behind by then anyway; the server is killed and restarted, so no turn
 //                                 keeps running into the next phase (this keeps the run short)
 //   BENCH_DBS=pglite,postgresql   which databases to run
@@ -49,6 +62,9 @@ const CFG = {
   chunkChars: Math.round(num(env.BENCH_CHUNK_CHARS, 4)),
   chunkMs: num(env.BENCH_CHUNK_MS, 2),
   ttftMs: num(env.BENCH_TTFT_MS, 50),
+  concChunks: Math.round(num(env.BENCH_CONC_CHUNKS, 500)),
+  concChunkMs: num(env.BENCH_CONC_CHUNK_MS, 20),
+  pacedRefRuns: 3,
   behindPct: num(env.BENCH_BEHIND_PCT, 25),
   deadlineFactor: Math.max(1.3, num(env.BENCH_DEADLINE_FACTOR, 1.5)),
   dbs: (env.BENCH_DBS ?? "pglite,postgresql").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
@@ -325,13 +341,14 @@ function request(method, url, { body, headers = {}, timeoutMs = 30_000 } = {}) {
 /**
  * POSTs and reads an SSE answer. `textOf(event)` returns the text of a text chunk (else undefined) and
  * throws to report an error event. Times are from just before the request is sent. `signal` cuts
- * the stream (the result then has `cut: true`); `onHeaders` runs when the response starts.
+ * the stream (the result then has `cut: true`); `onHeaders` runs when the response starts;
+ * `progress` (shared by a burst's streams) counts the characters received and the streams that had text, for readings mid-burst.
  */
-function streamSse(url, payload, headers, textOf, { signal, onHeaders } = {}) {
+function streamSse(url, payload, headers, textOf, { signal, onHeaders, progress } = {}) {
   return new Promise((resolve) => {
     const u = new URL(url);
     const body = JSON.stringify(payload);
-    const r = { status: 0, ttft: NaN, total: NaN, firstAt: NaN, lastAt: NaN, chunks: 0, chars: 0, sentEpoch: 0, cut: false, error: undefined };
+    const r = { status: 0, ttft: NaN, total: NaN, firstAt: NaN, lastAt: NaN, chunks: 0, chars: 0, firstChars: 0, sentEpoch: 0, cut: false, error: undefined };
     let done = false;
     let t0 = 0;
     const finish = (error) => {
@@ -388,10 +405,13 @@ function streamSse(url, payload, headers, textOf, { signal, onHeaders } = {}) {
                 if (!r.chunks) {
                   r.firstAt = now;
                   r.ttft = now - t0;
+                  r.firstChars = text.length;
+                  if (progress) progress.streams++;
                 }
                 r.lastAt = now;
                 r.chunks++;
                 r.chars += text.length;
+                if (progress) progress.chars += text.length;
               }
             }
           }
@@ -421,8 +441,15 @@ function streamSse(url, payload, headers, textOf, { signal, onHeaders } = {}) {
   });
 }
 
-/** Chunks per second between a stream's first and last text chunk. */
-const rateOf = (r) => (r.chunks > 1 && r.lastAt > r.firstAt ? ((r.chunks - 1) * 1000) / (r.lastAt - r.firstAt) : NaN);
+/**
+ * Characters per second between a stream's first and last text chunk (the first chunk's characters
+ * arrived at the start of that span, so they do not count). Characters, not chunks: Parley may merge
+ * deltas that arrive together into one chunk, which changes the count but not the text.
+ */
+const rateOf = (r) => (r.chunks > 1 && r.lastAt > r.firstAt ? ((r.chars - r.firstChars) * 1000) / (r.lastAt - r.firstAt) : NaN);
+
+/** Upstream chunks a stream's text came in (estimated from its characters; aimock cuts the answer into equal chunks). */
+const upstreamChunksOf = (r) => Math.round(r.chars / CFG.chunkChars);
 
 // ---------------------------------------------------------------------------------------------
 // The upstream: aimock in a child process, so its work does not share the harness's event loop
@@ -445,12 +472,19 @@ function benchText(chars) {
 
 let upstream;
 
+/** Prompts (last user message) containing this word get the paced answer; every prompt starts with "bench". */
+const PACED = "paced";
+
 async function startUpstream() {
   const content = benchText(CFG.chunks * CFG.chunkChars);
+  const pacedContent = benchText(CFG.concChunks * CFG.chunkChars);
+  // aimock serves the first registered fixture that matches (substring of the last user message), and
+  // every prompt contains "bench": so the paced fixture must be registered first.
   const code = `
     import { LLMock } from "@copilotkit/aimock";
     const cfg = JSON.parse(process.env.BENCH_MOCK);
     const mock = new LLMock({ port: 0, host: "127.0.0.1", chunkSize: cfg.chunkChars, logLevel: "silent", journalMaxEntries: 0 });
+    mock.onMessage(cfg.paced, { content: cfg.pacedContent }, { streamingProfile: { ttft: cfg.ttftMs, tps: 1000 / cfg.concChunkMs } });
     mock.onMessage("bench", { content: cfg.content }, { streamingProfile: { ttft: cfg.ttftMs, tps: 1000 / cfg.chunkMs } });
     await mock.start();
     process.stdout.write(JSON.stringify({ url: mock.url }) + "\\n");
@@ -460,7 +494,10 @@ async function startUpstream() {
   `;
   const child = spawnGroup(["--input-type=module", "-e", code], {
     cwd: ROOT,
-    env: { ...env, BENCH_MOCK: JSON.stringify({ content, chunkChars: CFG.chunkChars, ttftMs: CFG.ttftMs, chunkMs: CFG.chunkMs }) },
+    env: {
+      ...env,
+      BENCH_MOCK: JSON.stringify({ content, pacedContent, paced: PACED, chunkChars: CFG.chunkChars, ttftMs: CFG.ttftMs, chunkMs: CFG.chunkMs, concChunkMs: CFG.concChunkMs }),
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   undo.push(() => killGroup(child));
@@ -478,7 +515,15 @@ async function startUpstream() {
     child.once("exit", (code) => reject(new Error(`aimock exited (${code}) before it started`)));
   });
   child.stdout.resume();
-  return { url: url.replace(/\/+$/, ""), pid: child.pid, expectedChunks: Math.ceil(content.length / CFG.chunkChars), seen: 0 };
+  return {
+    url: url.replace(/\/+$/, ""),
+    pid: child.pid,
+    expectedChunks: Math.ceil(content.length / CFG.chunkChars),
+    expectedChars: content.length,
+    pacedChunks: Math.ceil(pacedContent.length / CFG.chunkChars),
+    pacedChars: pacedContent.length,
+    seen: 0,
+  };
 }
 
 /** When the upstream received each request, by the text of its last user message (from aimock's journal). */
@@ -800,7 +845,7 @@ async function createPgDatabase() {
   }
 }
 
-/** One client on the bench database: write counters of Block and Message, and the app's backends. */
+/** One client on the bench database: write counters of Block and Message, stored answer text, and the app's backends. */
 async function pgObserver(url) {
   const pg = await pgModule();
   const client = new pg.Client({ connectionString: url });
@@ -827,6 +872,15 @@ async function pgObserver(url) {
     async backendPids() {
       const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
       return rows.map((r) => r.pid);
+    },
+    /** Characters of answer text committed so far in these chats (what a crash now would keep). */
+    async storedChars(chatIds) {
+      const { rows } = await client.query(
+        `SELECT coalesce(sum(length(b."text")), 0)::bigint AS chars FROM "Block" b JOIN "Message" m ON m."id" = b."messageId"
+          WHERE m."chatId" = ANY($1::text[]) AND m."role" = 'assistant' AND b."kind" = 'text'`,
+        [chatIds],
+      );
+      return Number(rows[0].chars);
     },
   };
 }
@@ -859,8 +913,13 @@ const diffWrites = (a, b) => ({
 // ---------------------------------------------------------------------------------------------
 // Phases
 
-function summarize(results, reference) {
-  const expected = upstream.expectedChunks;
+/**
+ * Figures of a set of streams. A stream is complete when all the answer's characters arrived
+ * (`expectedChars`: the fast answer, or the paced one in the bursts); its chunk count is only
+ * informative, as Parley may merge deltas.
+ */
+function summarize(results, reference, expectedChars = upstream.expectedChars) {
+  const expected = expectedChars;
   const valid = results.filter((r) => !r.error);
   const limit = reference * (1 + CFG.behindPct / 100);
   const ttfts = valid.map((r) => (r.chunks ? r.ttft : Infinity));
@@ -876,12 +935,14 @@ function summarize(results, reference) {
     toUpstream50: percentile(results.map((r) => r.toUpstream ?? NaN), 0.5),
     toUpstream95: percentile(results.map((r) => r.toUpstream ?? NaN), 0.95),
     chunks: results.reduce((a, r) => a + r.chunks, 0),
-    short: results.filter((r) => !r.error && r.chunks < expected).length,
+    chars: results.reduce((a, r) => a + r.chars, 0),
+    upChunks: results.reduce((a, r) => a + upstreamChunksOf(r), 0),
+    short: results.filter((r) => !r.error && r.chars < expected).length,
     cut: results.filter((r) => r.cut).length,
     errors: results.filter((r) => r.error).length,
     firstError: results.find((r) => r.error)?.error,
     encodings: [...new Set(results.map((r) => r.encoding).filter(Boolean))].join(", "),
-    behind: Number.isFinite(reference) ? results.filter((r) => r.error || r.cut || r.chunks < expected || r.total > limit).length : NaN,
+    behind: Number.isFinite(reference) ? results.filter((r) => r.error || r.cut || r.chars < expected || r.total > limit).length : NaN,
   };
 }
 
@@ -919,7 +980,10 @@ async function burst(n, deadlineMs, start, { atDeadline, afterCut } = {}) {
 
 let direct;
 
-/** Upstream alone: the reference pace (for "behind" and the burst deadline), and bursts without Parley. */
+/**
+ * Upstream alone: the reference totals (fast, for the one-stream phases; paced, for "behind" and the
+ * deadline of the bursts), and bursts without Parley at the paced profile.
+ */
 async function runDirect() {
   const refRuns = Math.max(3, Math.ceil(CFG.runs / 2));
   log(`direct: warm-up, then ${refRuns} sequential streams for the reference`);
@@ -930,20 +994,37 @@ async function runDirect() {
   const out = { conc: new Map() };
   out.reference = summarize(seq, NaN).total50;
   out.refSummary = summarize(seq, out.reference);
-  out.deadline = out.reference * CFG.deadlineFactor;
-  log(`direct: p50 TTFT ${fmt(out.refSummary.ttft50, 1)} ms, total ${fmt(out.reference)} ms, ${out.refSummary.chunks / refRuns} chunks per stream`);
+  log(
+    `direct: p50 TTFT ${fmt(out.refSummary.ttft50, 1)} ms, total ${fmt(out.reference)} ms, ` +
+      `${out.refSummary.chars / refRuns} chars in ${out.refSummary.chunks / refRuns} chunks per stream`,
+  );
   if (out.refSummary.errors || out.refSummary.short) throw new Error(`the direct baseline is broken: ${out.refSummary.firstError ?? "short streams"}`);
+
+  // The bursts run at a model's pace, so they need a reference of their own at that pace.
+  log(`direct: ${CFG.pacedRefRuns} sequential paced streams for the bursts' reference`);
+  const pacedSeq = await sequential(
+    Array.from({ length: CFG.pacedRefRuns }, (_, i) => `direct ${PACED} ref ${i}`),
+    (_, label) => directStream(label),
+  );
+  const pacedRef = summarize(pacedSeq, NaN, upstream.pacedChars).total50;
+  out.paced = { reference: pacedRef, summary: summarize(pacedSeq, pacedRef, upstream.pacedChars), deadline: pacedRef * CFG.deadlineFactor };
+  log(`direct paced: p50 TTFT ${fmt(out.paced.summary.ttft50, 1)} ms, total ${fmt(pacedRef)} ms, ${out.paced.summary.chars / CFG.pacedRefRuns} chars per stream`);
+  if (out.paced.summary.errors || out.paced.summary.short) {
+    throw new Error(`the paced direct baseline is broken: ${out.paced.summary.firstError ?? "short streams"}`);
+  }
+  await upstreamArrivals();
+
   for (const n of CFG.concurrency) {
-    log(`direct: ${n} concurrent streams`);
-    const labelsN = Array.from({ length: n }, (_, i) => `direct c${n}-${i}`);
+    log(`direct: ${n} concurrent paced streams`);
+    const labelsN = Array.from({ length: n }, (_, i) => `direct ${PACED} c${n}-${i}`);
     const b = await snapshot();
     let e;
-    const { results: res } = await burst(n, out.deadline, (i, opts) => directStream(labelsN[i], opts), {
+    const { results: res } = await burst(n, out.paced.deadline, (i, opts) => directStream(labelsN[i], opts), {
       atDeadline: async () => (e = await snapshot()),
     });
     const cpuN = cpuBetween(b, e ?? (await snapshot()));
     attachArrivals(res, labelsN, await upstreamArrivals());
-    out.conc.set(n, { ...summarize(res, out.reference), cpu: cpuN });
+    out.conc.set(n, { ...summarize(res, out.paced.reference, upstream.pacedChars), cpu: cpuN });
     await sleep(500);
   }
   return out;
@@ -964,7 +1045,7 @@ async function runSuite(kind) {
   await setupAdmin(server);
   const observer = pgdb ? await pgObserver(pgdb.url) : undefined;
   if (observer) server.backendPids = () => observer.backendPids();
-  const suite = { kind, server, pg: pgdb, conc: new Map(), writes: [] };
+  const suite = { kind, server, pg: pgdb, conc: new Map(), writes: [], stored: [] };
 
   log(`${kind}: warm-up`);
   for (const id of await createChats(server, CFG.warmup)) {
@@ -1021,26 +1102,42 @@ async function runSuite(kind) {
     const ids = await createChats(server, n);
     if (observer) before = await settledWrites(server, observer, 0);
     else await sleep(500);
-    log(`${kind}: ${n} concurrent chats`);
-    const labelsN = ids.map((_, i) => `${kind} c${n}-${i}`);
+    log(`${kind}: ${n} concurrent paced chats`);
+    const labelsN = ids.map((_, i) => `${kind} ${PACED} c${n}-${i}`);
+    const progress = { chars: 0, streams: 0 };
     const a = await snapshot(server);
+    // Halfway through a direct paced stream (well before the deadline) every answer is mid-stream:
+    // compare what the harness (the browsers) had shown with what the database holds.
+    const midMs = direct.paced.reference / 2;
+    const mid = observer
+      ? sleep(midMs).then(async () => {
+          // Read as the query is sent, so both figures describe the same moment.
+          const at = { n, atMs: midMs, shown: progress.chars, showing: progress.streams };
+          try {
+            return { ...at, stored: await observer.storedChars(ids) };
+          } catch (err) {
+            return { ...at, stored: NaN, error: String(err?.message ?? err) };
+          }
+        })
+      : undefined;
     let e;
     const { results: res, cut } = await burst(
       n,
-      direct.deadline,
-      (i, opts) => parleyStream(server, ids[i], labelsN[i], opts),
+      direct.paced.deadline,
+      (i, opts) => parleyStream(server, ids[i], labelsN[i], { ...opts, progress }),
       {
         atDeadline: async () => (e = await snapshot(server)),
         afterCut: () => killNow(server.child), // nothing may keep running into the next phase
       },
     );
+    if (mid) suite.stored.push(await mid);
     if (!cut) {
       await sleep(500); // the last turns finish storing
       e = await snapshot(server);
     }
     const cpu = cpuBetween(a, e);
     attachArrivals(res, labelsN, await upstreamArrivals());
-    suite.conc.set(n, { ...summarize(res, direct.reference), cpu, killed: cut });
+    suite.conc.set(n, { ...summarize(res, direct.paced.reference, upstream.pacedChars), cpu, killed: cut });
     if (cut) {
       log(`${kind}: ${n} concurrent: cut at the deadline, server killed; restarting it`);
       server.restarts++;
@@ -1049,7 +1146,7 @@ async function runSuite(kind) {
     if (observer) {
       const started = res.filter((r) => r.status === 200).length;
       const after = await settledWrites(server, observer, before.messageIns + 2 * started);
-      suite.writes.push({ phase: `${n} concurrent${cut ? " (cut)" : ""}`, answers: n, ...diffWrites(before, after) });
+      suite.writes.push({ phase: `${n} concurrent, paced${cut ? " (cut)" : ""}`, answers: n, ...diffWrites(before, after) });
     }
     if (cut) await warmUp(server);
   }
@@ -1069,17 +1166,26 @@ const LABEL = { pglite: "Parley PGlite", postgresql: "Parley PostgreSQL" };
 function report(suites, buildNote) {
   const out = [];
   const p = (s = "") => out.push(s);
-  // Per-chunk figures only where enough chunks arrived to mean something.
+  // Per-chunk figures only where enough upstream chunks went through to mean something. Divided by
+  // upstream chunks, not received ones: Parley may merge deltas, which would inflate a per-received-chunk figure.
   const perChunk = (ms, chunks) => (chunks >= 1000 && Number.isFinite(ms) ? (ms * 1000) / chunks : NaN);
   const ran = suites.filter((s) => !s.skipped);
   const pgSuite = ran.find((s) => s.kind === "postgresql");
-  const ms = (x, d = 0) => (x === Infinity ? `>${fmt(direct.deadline)}` : fmt(x, d));
+  const ms = (x, d = 0) => (x === Infinity ? `>${fmt(direct.paced.deadline)}` : fmt(x, d));
+  const perSec = (everyMs) => fmt(1000 / everyMs);
 
   p("Parley streaming benchmark");
   p("==========================");
   p(
-    `Upstream: aimock in its own process; one answer = ${upstream.expectedChunks} text chunks of ${CFG.chunkChars} chars, the first after ` +
-      `${CFG.ttftMs} ms, then one every ${CFG.chunkMs} ms (Chat Completions SSE).`,
+    `Upstream: aimock in its own process, Chat Completions SSE, chunks of ${CFG.chunkChars} chars (about a token), the first after ${CFG.ttftMs} ms.`,
+  );
+  p(
+    `  One stream at a time (sections 1, 2): ${upstream.expectedChunks} chunks (${upstream.expectedChars} chars), one every ${CFG.chunkMs} ms ` +
+      `(${perSec(CFG.chunkMs)} chunks/s), to measure throughput and CPU.`,
+  );
+  p(
+    `  Concurrency bursts (sections 2-5): ${upstream.pacedChunks} chunks (${upstream.pacedChars} chars), one every ${CFG.concChunkMs} ms ` +
+      `(${perSec(CFG.concChunkMs)} chunks/s per chat, a model's pace).`,
   );
   p(
     `Runs: ${CFG.runs} sequential streams per path after ${CFG.warmup} warm-up turns, direct and Parley alternating; bursts of ` +
@@ -1088,8 +1194,10 @@ function report(suites, buildNote) {
   p(`Machine: ${os.cpus().length} CPUs, Node ${process.version}, CLK_TCK ${CLK_TCK}${pgSuite ? `, PostgreSQL ${pgSuite.pg.version}` : ""}.`);
   const enc = [...new Set(ran.map((s) => s.seq.encodings))].join(", ");
   p(`The harness sends Accept-Encoding: ${CFG.acceptEncoding}; Parley answered with Content-Encoding: ${enc || "-"}.`);
-  p("TTFT = request sent -> first text chunk read; total = request sent -> response ended; chunks/s = between the first and the last");
-  p("text chunk; to upstream = request sent -> aimock received the model call (aimock's journal, 1 ms resolution).");
+  p("TTFT = request sent -> first text chunk read; total = request sent -> response ended; chars/s = characters between the first and");
+  p("the last text chunk; to upstream = request sent -> aimock received the model call (aimock's journal, 1 ms resolution).");
+  p("Parley merges text deltas that arrive together, so it may send fewer chunks than aimock did with the same text: a stream is");
+  p("complete when all the answer's characters arrived (short = fewer), and the chunk counts are for information.");
   for (const s of suites) if (s.skipped) p(`NOTE: ${LABEL[s.kind]} was skipped: ${s.skipped}`);
   const loads = ran.flatMap((s) => [s.seqCpu, ...[...s.conc.values()].map((c) => c.cpu)]).map(otherCores).filter(Number.isFinite);
   const otherLoad = loads.length ? loads.reduce((a, b) => a + b, 0) / loads.length : NaN;
@@ -1100,14 +1208,25 @@ function report(suites, buildNote) {
 
   p();
   p(`1. One stream at a time (${CFG.runs} runs each; ms)`);
-  const seqRow = (label, s) => [label, fmt(s.ttft50, 1), fmt(s.ttft95, 1), fmt(s.toUpstream50, 0), fmt(s.total50), fmt(s.total95), fmt(s.rate50), `${s.chunks}`, `${s.short + s.errors}`];
+  const seqRow = (label, s) => [
+    label,
+    fmt(s.ttft50, 1),
+    fmt(s.ttft95, 1),
+    fmt(s.toUpstream50, 0),
+    fmt(s.total50),
+    fmt(s.total95),
+    fmt(s.rate50),
+    `${s.chars}`,
+    `${s.chunks}`,
+    `${s.short + s.errors}`,
+  ];
   const rows1 = [];
   for (const s of ran) rows1.push(seqRow(`direct (alternating with ${s.kind})`, s.directSeq), seqRow(LABEL[s.kind], s.seq));
-  p(table(["path", "TTFT p50", "TTFT p95", "to upstream p50", "total p50", "total p95", "chunks/s p50", "chunks", "short/failed"], rows1));
+  p(table(["path", "TTFT p50", "TTFT p95", "to upstream p50", "total p50", "total p95", "chars/s p50", "chars", "chunks received", "short/failed"], rows1));
   p();
   p(
     table(
-      ["added by Parley", "TTFT p50", "TTFT p95", "before upstream call p50", "rest of TTFT p50", "total p50", "total p95", "throughput vs direct", "signed-in GET p50"],
+      ["added by Parley", "TTFT p50", "TTFT p95", "before upstream call p50", "rest of TTFT p50", "total p50", "total p95", "chars/s vs direct", "signed-in GET p50"],
       ran.map((s) => {
         const d = s.directSeq;
         const pre = s.seq.toUpstream50 - d.toUpstream50;
@@ -1131,35 +1250,50 @@ function report(suites, buildNote) {
   for (const s of ran) if (s.seq.firstError) p(`  ${LABEL[s.kind]}: first error: ${s.seq.firstError}`);
 
   p();
-  p(`2. CPU per streamed text chunk (server = the next start process tree: ${ran.map((s) => `${s.treeSize} process(es)`).join(", ") || "-"})`);
+  p(`2. CPU per upstream text chunk (server = the next start process tree: ${ran.map((s) => `${s.treeSize} process(es)`).join(", ") || "-"})`);
   const cpuRows = [];
-  const cpuRow = (label, phase, c, chunks) => [
+  const cpuRow = (label, phase, c, sum) => [
     label,
     phase,
-    `${chunks}`,
+    `${sum.upChunks}`,
+    `${sum.chunks}`,
     fmt(c.serverMs),
-    fmt(perChunk(c.serverMs, chunks), 0),
+    fmt(perChunk(c.serverMs, sum.upChunks), 0),
     Number.isFinite(c.serverMs) && c.serverMs > 0 ? pct(c.serverSysMs / c.serverMs) : "-",
     pct(c.serverMs / c.wallMs),
-    fmt(perChunk(c.dbMs, chunks), 0),
-    fmt(perChunk(c.harnessMs, chunks), 0),
+    fmt(perChunk(c.dbMs, sum.upChunks), 0),
+    fmt(perChunk(c.harnessMs, sum.upChunks), 0),
     fmt(otherCores(c), 2),
   ];
-  for (const s of ran) cpuRows.push(cpuRow(`direct (with ${s.kind})`, "sequential", s.directCpu, s.directSeq.chunks));
-  for (const [n, c] of direct.conc) cpuRows.push(cpuRow("direct", `${n} concurrent`, c.cpu, c.chunks));
+  for (const s of ran) cpuRows.push(cpuRow(`direct (with ${s.kind})`, "sequential", s.directCpu, s.directSeq));
+  for (const [n, c] of direct.conc) cpuRows.push(cpuRow("direct", `${n} concurrent, paced`, c.cpu, c));
   for (const s of ran) {
-    cpuRows.push(cpuRow(LABEL[s.kind], "sequential", s.seqCpu, s.seq.chunks));
-    for (const [n, c] of s.conc) cpuRows.push(cpuRow(LABEL[s.kind], `${n} concurrent`, c.cpu, c.chunks));
+    cpuRows.push(cpuRow(LABEL[s.kind], "sequential", s.seqCpu, s.seq));
+    for (const [n, c] of s.conc) cpuRows.push(cpuRow(LABEL[s.kind], `${n} concurrent, paced`, c.cpu, c));
   }
   p(
     table(
-      ["path", "phase", "chunks", "server CPU ms", "server us/chunk", "kernel share", "server busy (1 core = 100%)", "PG backends us/chunk", "aimock+harness us/chunk", "other load (cores)"],
+      [
+        "path",
+        "phase",
+        "upstream chunks",
+        "chunks received",
+        "server CPU ms",
+        "server us/upstream chunk",
+        "kernel share",
+        "server busy (1 core = 100%)",
+        "PG backends us/upstream chunk",
+        "aimock+harness us/upstream chunk",
+        "other load (cores)",
+      ],
       cpuRows,
     ),
   );
   p("  Server = utime+stime from /proc; PGlite's database work runs inside the server process, PostgreSQL's in its backends (own column).");
+  p(`  Upstream chunks = the chunks aimock sent whose text arrived (characters received / ${CFG.chunkChars}, rounded); every per-chunk`);
+  p("  figure is divided by them, not by the chunks received, which Parley may merge.");
   p("  Other load = machine busy time not accounted for by the columns before it (other programs on this machine), in cores.");
-  p("  Per-chunk figures are left out (-) where fewer than 1,000 chunks arrived; burst CPU includes starting every turn.");
+  p("  Per-chunk figures are left out (-) where fewer than 1,000 upstream chunks went through; burst CPU includes starting every turn.");
 
   p();
   p("3. Database writes per answer (PostgreSQL, pg_stat_user_tables n_tup_ins + n_tup_upd; counts the question's rows too)");
@@ -1185,10 +1319,10 @@ function report(suites, buildNote) {
 
   p();
   p(
-    `4. Concurrent chats (each its own chat, all requests sent at once; ms). Behind = total more than ${CFG.behindPct}% over the direct ` +
-      `one-stream p50 total (${fmt(direct.reference)} ms), short, or failed.`,
+    `4. Concurrent chats at the paced profile (each its own chat, all requests sent at once; ms). Behind = total more than ${CFG.behindPct}% ` +
+      `over the direct paced one-stream p50 total (${fmt(direct.paced.reference)} ms, ${CFG.pacedRefRuns} runs), short, or failed.`,
   );
-  p(`   Streams still running at ${fmt(direct.deadline)} ms (${CFG.deadlineFactor}x that total) are cut there ("cut"; the Parley server is killed`);
+  p(`   Streams still running at ${fmt(direct.paced.deadline)} ms (${CFG.deadlineFactor}x that total) are cut there ("cut"; the Parley server is killed`);
   p("   then and restarted for the next phase, so no turn runs on into it). Cut streams count as behind; their totals show as >deadline.");
   const concRows = [];
   for (const n of CFG.concurrency) {
@@ -1204,7 +1338,7 @@ function report(suites, buildNote) {
       ms(s.total95),
       fmt(s.rate50),
       d && s !== d ? pct(s.rate50 / d.rate50) : "",
-      pct(s.rate50 / direct.refSummary.rate50),
+      pct(s.rate50 / direct.paced.summary.rate50),
       `${s.behind}/${s.n}`,
       `${s.cut}`,
       `${s.errors}`,
@@ -1217,26 +1351,55 @@ function report(suites, buildNote) {
   }
   p(
     table(
-      ["path", "chats", "TTFT p50", "TTFT p95", "to upstream p50", "to upstream p95", "total p50", "total p95", "chunks/s p50", "vs direct same N", "vs direct 1 stream", "behind", "cut", "failed"],
+      ["path", "chats", "TTFT p50", "TTFT p95", "to upstream p50", "to upstream p95", "total p50", "total p95", "chars/s p50", "vs direct same N", "vs direct 1 stream", "behind", "cut", "failed"],
       concRows,
     ),
   );
   const aggRows = [];
   for (const n of CFG.concurrency) {
     const d = direct.conc.get(n);
-    if (d) aggRows.push(`direct ${n}: ${fmt((d.chunks * 1000) / d.cpu.wallMs)}/s`);
+    if (d) aggRows.push(`direct ${n}: ${fmt((d.chars * 1000) / d.cpu.wallMs)}/s`);
     for (const s of ran) {
       const c = s.conc.get(n);
-      if (c) aggRows.push(`${s.kind} ${n}: ${fmt((c.chunks * 1000) / c.cpu.wallMs)}/s`);
+      if (c) aggRows.push(`${s.kind} ${n}: ${fmt((c.chars * 1000) / c.cpu.wallMs)}/s`);
     }
   }
-  p(`  Chunks delivered per second, all streams together: ${aggRows.join(", ")}.`);
+  p(`  Characters delivered per second, all streams together: ${aggRows.join(", ")}.`);
   for (const s of ran) for (const [n, c] of s.conc) if (c.firstError) p(`  ${LABEL[s.kind]} at ${n}: first error: ${c.firstError}`);
   for (const [n, c] of direct.conc) if (c.firstError) p(`  direct at ${n}: first error: ${c.firstError}`);
   const directBehind = [...direct.conc].filter(([, c]) => c.behind > 0).map(([n, c]) => `${c.behind}/${n} at ${n}`);
   if (directBehind.length) p(`  Without Parley, aimock and the harness alone already fall behind: ${directBehind.join(", ")}.`);
   for (const s of ran) {
     if (s.logProblems?.count) p(`  ${LABEL[s.kind]} server log: ${s.logProblems.count} warning/error line(s), first: ${s.logProblems.first.join(" | ")}`);
+  }
+
+  p();
+  p(`5. Stored vs shown mid-burst (PostgreSQL): what a crash at that moment would keep`);
+  if (!pgSuite) {
+    p("  (no PostgreSQL run)");
+  } else {
+    // The gap as time: how much of one chat's stream (at the paced rate) is shown but not yet stored,
+    // over the chats that were showing text (a slow start must not dilute it).
+    const charsPerMs = CFG.chunkChars / CFG.concChunkMs;
+    p(
+      table(
+        ["burst", "at ms", "chats showing text", "shown chars", "stored chars", "stored/shown", "not stored, ms of text per chat"],
+        pgSuite.stored.map((m) => [
+          `${m.n} concurrent`,
+          fmt(m.atMs),
+          `${m.showing}/${m.n}`,
+          `${m.shown}`,
+          fmt(m.stored),
+          m.shown > 0 ? pct(m.stored / m.shown) : "-",
+          m.showing ? fmt((m.shown - m.stored) / m.showing / charsPerMs) : "-",
+        ]),
+      ),
+    );
+    p("  At half the paced direct total, the characters the harness (the browsers) had received across the burst's answers, and the");
+    p("  characters of answer text committed in PostgreSQL for those chats. Parley writes a growing text block at most once per 150 ms,");
+    p("  so a healthy server leaves at most ~150 ms of text per chat unstored (~95%+ halfway through the default 10 s answer; less");
+    p("  with shorter answers); more means the writes lag behind the stream.");
+    for (const m of pgSuite.stored) if (m.error) p(`  ${m.n} concurrent: the query failed: ${m.error}`);
   }
 
   p();
@@ -1248,11 +1411,11 @@ function report(suites, buildNote) {
   }
   for (const s of ran) {
     const ratio = s.seq.rate50 / s.directSeq.rate50;
-    aimRows.push([`throughput >= ${pct(AIMS.throughputRatio)} of direct (one stream)`, LABEL[s.kind], pct(ratio), ratio >= AIMS.throughputRatio ? "PASS" : "MISS"]);
+    aimRows.push([`throughput (chars/s) >= ${pct(AIMS.throughputRatio)} of direct (one stream)`, LABEL[s.kind], pct(ratio), ratio >= AIMS.throughputRatio ? "PASS" : "MISS"]);
   }
   const pgAt = pgSuite?.conc.get(AIMS.behindAt);
   aimRows.push([
-    `no stream behind at ${AIMS.behindAt} concurrent chats on PostgreSQL`,
+    `no stream behind at ${AIMS.behindAt} concurrent chats on PostgreSQL (paced: ${upstream.pacedChunks} chunks, one every ${CFG.concChunkMs} ms)`,
     LABEL.postgresql,
     pgAt ? `${pgAt.behind}/${pgAt.n} behind` : "not run",
     pgAt ? (pgAt.behind === 0 ? "PASS" : "MISS") : "n/a",
@@ -1271,7 +1434,7 @@ async function main() {
   const buildNote = await ensureBuild();
   appDir = await snapshotBuild();
   upstream = await startUpstream();
-  log(`aimock at ${upstream.url} (pid ${upstream.pid}), ${upstream.expectedChunks} chunks per answer`);
+  log(`aimock at ${upstream.url} (pid ${upstream.pid}), ${upstream.expectedChunks} chunks per answer, ${upstream.pacedChunks} in the paced bursts`);
   direct = await runDirect();
   const suites = [];
   for (const kind of CFG.dbs) suites.push(await runSuite(kind));
