@@ -64,7 +64,8 @@ export function createBlockWriter(
       slot.id = created.id;
     } else {
       const finished = fields.kind === "tool" && ["output-available", "output-error", "output-denied"].includes(fields.status);
-      await prisma.block.update({ where: { id: slot.id }, data: { ...row, ...(finished ? { finishedAt: now } : {}) } });
+      // `select`: the row would otherwise come back whole, growing text and all, on every write.
+      await prisma.block.update({ where: { id: slot.id }, data: { ...row, ...(finished ? { finishedAt: now } : {}) }, select: { id: true } });
     }
     stats.writes++;
   }
