@@ -6,7 +6,7 @@ import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from
 import type { TeamContext } from "../teams/context";
 import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
-import { assembleTools, type TurnTools } from "../tools/tool-set";
+import { assembleTools } from "../tools/tool-set";
 import { approvalDecider } from "../tools/turn-policy";
 import { getChat } from "./chats";
 import { citationCollector, type CitationInput } from "./citations";
@@ -49,7 +49,7 @@ export function idleTimeoutMs(): number {
 export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions = {}): Promise<Response> {
   const release = takeTurnSlot();
   try {
-    return await streamTurn(ctx, req, opts, release);
+    return await startStreaming(ctx, req, opts, release);
   } catch (err) {
     release();
     throw err;
@@ -57,7 +57,7 @@ export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
 }
 
 /** The turn proper; `releaseSlot` is called once the turn is stored. */
-async function streamTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions, releaseSlot: () => void): Promise<Response> {
+async function startStreaming(ctx: TeamContext, req: TurnRequest, opts: TurnOptions, releaseSlot: () => void): Promise<Response> {
   const registry = await streamRegistry();
   const start = await startTurn(ctx, req, registry);
   const { chat, assistantId, streamId, continued } = start;
@@ -74,12 +74,11 @@ async function streamTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions,
   };
 
   let turn: PreparedTurn;
-  let mcp: TurnTools;
   const mcpCitations: CitationInput[] = [];
   try {
     // MCP tools the chat has selected, from servers that answer now (each within its connect timeout);
     // a server that is down or slow leaves a notice instead of its tools. URLs in their results are cited.
-    mcp = await assembleTools({
+    const mcp = await assembleTools({
       teamId: ctx.team.id,
       selection: chat.toolSelection,
       decider: () => approvalDecider(ctx.user.id, new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? [])),
