@@ -940,6 +940,8 @@ function summarize(results, reference, expectedChars = upstream.expectedChars) {
     short: results.filter((r) => !r.error && r.chars < expected).length,
     cut: results.filter((r) => r.cut).length,
     errors: results.filter((r) => r.error).length,
+    // Refused at capacity (PARLEY_MAX_ACTIVE_TURNS): 503 with Retry-After, counted among the failed.
+    busy: results.filter((r) => r.status === 503).length,
     firstError: results.find((r) => r.error)?.error,
     encodings: [...new Set(results.map((r) => r.encoding).filter(Boolean))].join(", "),
     behind: Number.isFinite(reference) ? results.filter((r) => r.error || r.cut || r.chars < expected || r.total > limit).length : NaN,
@@ -1341,7 +1343,7 @@ function report(suites, buildNote) {
       pct(s.rate50 / direct.paced.summary.rate50),
       `${s.behind}/${s.n}`,
       `${s.cut}`,
-      `${s.errors}`,
+      `${s.errors}${s.busy ? ` (${s.busy} busy)` : ""}`,
     ];
     if (d) concRows.push(row("direct", d));
     for (const s of ran) {

@@ -18,7 +18,11 @@ export function chatRateLimit(): RateLimiter {
   }));
 }
 
-export const DEFAULT_MAX_ACTIVE_TURNS = 400;
+/**
+ * One process kept about 50 chats streaming at 50 tokens/s on pace on one core (npm run bench); more
+ * at once made every chat lag and the store fall seconds behind.
+ */
+export const DEFAULT_MAX_ACTIVE_TURNS = 64;
 
 export function maxActiveTurns(): number {
   return Number(process.env.PARLEY_MAX_ACTIVE_TURNS || DEFAULT_MAX_ACTIVE_TURNS);
