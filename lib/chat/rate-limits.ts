@@ -19,10 +19,10 @@ export function chatRateLimit(): RateLimiter {
 }
 
 /**
- * One process kept about 50 chats streaming at 50 tokens/s on pace on one core (npm run bench); more
- * at once made every chat lag and the store fall seconds behind.
+ * One process kept 10 chats streaming at 50 tokens/s on pace and 50 nearly so, on one core (npm run
+ * bench); with 64 admitted out of 200 at once, starting them took seconds and the store fell behind.
  */
-export const DEFAULT_MAX_ACTIVE_TURNS = 64;
+export const DEFAULT_MAX_ACTIVE_TURNS = 32;
 
 export function maxActiveTurns(): number {
   return Number(process.env.PARLEY_MAX_ACTIVE_TURNS || DEFAULT_MAX_ACTIVE_TURNS);

@@ -19,7 +19,7 @@ export type StoreFeed = {
   readonly ending: TurnEnding | undefined;
 };
 
-export function storeFeed(maxLag = 64): StoreFeed {
+export function storeFeed(maxLag = 16): StoreFeed {
   let controller!: ReadableStreamDefaultController<UIMessageChunk>;
   let open = true;
   let ending: TurnEnding | undefined;
