@@ -76,6 +76,12 @@ describe("approval", () => {
     expect(block).toMatchObject({ status: "output-available", approved: true, decidedById: s.ctx.user.id, output: { deleted: "/tmp/bravo.txt" } });
     expect(block.decidedAt).toBeInstanceOf(Date);
     expect(after.blocks.at(-1)).toMatchObject({ kind: "text", text: "Deleted bravo." });
+    // The answer's usage adds up both turns that wrote it; each turn has its own usage record.
+    const records = await (await db()).usageRecord.findMany({ where: { messageId: before.id } });
+    expect(records).toHaveLength(2);
+    expect(after.inputTokens).toBe(records[0].inputTokens + records[1].inputTokens);
+    expect(after.outputTokens).toBe(records[0].outputTokens + records[1].outputTokens);
+    expect(after.outputTokens).toBeGreaterThan(before.outputTokens ?? 0);
     const event = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.ctx.team.id, action: "tool.approve" } });
     expect(event.data).toMatchObject({ tool: "delete_file", inputHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     // Replaying the same decision runs nothing again.

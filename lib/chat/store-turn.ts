@@ -28,6 +28,9 @@ export type StoreTarget = {
 export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<StoredTurn> {
   const prisma = await db();
   const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: t.throttleMs, existing: t.continued?.blocks });
+  // A continued answer adds this turn's usage to what it had used before. Copied now: the stream
+  // below updates the continued message in place.
+  const priorUsage = { ...t.continued?.message.metadata?.usage };
   let failed = false;
   let last: ParleyUIMessage | undefined;
   const heartbeat = setInterval(() => {
@@ -60,13 +63,6 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<Stored
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
   const usage = meta?.usage;
-  // A continued answer adds this turn's usage to what it had used before.
-  const priorUsage = t.continued
-    ? await prisma.message.findUnique({
-        where: { id: t.assistantId },
-        select: { inputTokens: true, outputTokens: true, cachedInputTokens: true, reasoningTokens: true },
-      })
-    : undefined;
   const add = (prior: number | null | undefined, now: number | undefined) => (prior == null && now == null ? null : (prior ?? 0) + (now ?? 0));
   await prisma.message.update({
     where: { id: t.assistantId },

@@ -10,7 +10,7 @@
 // Decisions on waiting calls are written before anything else, since they change what the model reads.
 import crypto from "node:crypto";
 import { db } from "../db/client";
-import type { Block } from "../db/generated/client";
+import type { Block, Prisma } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { resolveTurnModels, teamModelChoice, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
@@ -76,15 +76,21 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
   const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, choice);
 
   const streamId = newId();
-  const claim = { activeStreamId: streamId, ...(req.modelId ? { modelId: model.modelRowId } : {}) };
+  /** Takes the chat for this turn unless another turn took it since it was read (409). */
+  const claim = async (client: Prisma.TransactionClient, data: { title?: string } = {}) => {
+    const claimed = await client.chat.updateMany({
+      where: { id: chat.id, activeStreamId: chat.activeStreamId },
+      data: { activeStreamId: streamId, ...(req.modelId ? { modelId: model.modelRowId } : {}), ...data },
+    });
+    if (claimed.count !== 1) throw Conflict(RUNNING);
+  };
   const release = async () => {
     await prisma.chat.updateMany({ where: { id: chat.id, activeStreamId: streamId }, data: { activeStreamId: null } });
   };
   const base = { chat, model, fallback, streamId, release };
 
   if (req.decisions?.length) {
-    const claimed = await prisma.chat.updateMany({ where: { id: chat.id, activeStreamId: chat.activeStreamId }, data: claim });
-    if (claimed.count !== 1) throw Conflict(RUNNING);
+    await claim(prisma);
     try {
       const { messageId } = await recordDecisions(ctx, chat.id, req.decisions);
       await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
@@ -109,11 +115,7 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
   let committing: Promise<void> | undefined;
   const commit = () =>
     (committing ??= prisma.$transaction(async (tx) => {
-      const claimed = await tx.chat.updateMany({
-        where: { id: chat.id, activeStreamId: chat.activeStreamId },
-        data: { ...claim, ...(question && !chat.title ? { title: titleFrom(question.text) } : {}) },
-      });
-      if (claimed.count !== 1) throw Conflict(RUNNING);
+      await claim(tx, question && !chat.title ? { title: titleFrom(question.text) } : {});
       if (req.regenerate) {
         await tx.message.delete({ where: { id: req.regenerate } });
       } else {

@@ -14,10 +14,6 @@ function isDelta(part: LanguageModelV3StreamPart): part is Delta {
 
 const metadataOf = (d: Delta) => (d.providerMetadata ? JSON.stringify(d.providerMetadata) : "");
 
-/** Two deltas that belong to the same block and carry the same provider metadata. */
-function continues(a: Delta, b: Delta): boolean {
-  return a.type === b.type && a.id === b.id && metadataOf(a) === metadataOf(b);
-}
 
 export type DeltaCoalescer = {
   /** Takes the next part of the stream, in order. */
@@ -31,6 +27,7 @@ export type DeltaCoalescer = {
 /** `emit` receives the parts in their order, with adjacent deltas of one block merged. */
 export function deltaCoalescer(emit: (part: LanguageModelV3StreamPart) => void): DeltaCoalescer {
   let held: Delta | undefined;
+  let heldMetadata = "";
   let scheduled: NodeJS.Immediate | undefined;
 
   function flush() {
@@ -49,12 +46,14 @@ export function deltaCoalescer(emit: (part: LanguageModelV3StreamPart) => void):
         emit(part);
         return;
       }
-      if (held && continues(held, part)) {
+      // The same block with the same provider metadata: one delta.
+      if (held && held.type === part.type && held.id === part.id && heldMetadata === metadataOf(part)) {
         held = { ...held, delta: held.delta + part.delta };
         return;
       }
       flush();
       held = part;
+      heldMetadata = metadataOf(part);
       scheduled = setImmediate(() => {
         scheduled = undefined;
         try {
