@@ -5,6 +5,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors?: Record<string, string>,
+    /** Seconds to wait before trying again (429, 503): sent as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "AppError";
@@ -19,12 +21,10 @@ export const Conflict = (message: string, fieldErrors?: Record<string, string>) 
   new AppError("Conflict", 409, message, fieldErrors);
 export const Invalid = (message: string, fieldErrors?: Record<string, string>) =>
   new AppError("InvalidInput", 400, message, fieldErrors);
-export const TooMany = (message: string, retryAfterSeconds?: number) =>
-  Object.assign(new AppError("RateLimited", 429, message), { retryAfterSeconds });
+export const TooMany = (message: string, retryAfterSeconds?: number) => new AppError("RateLimited", 429, message, undefined, retryAfterSeconds);
 
 /** The server is at capacity for now: 503 with Retry-After. */
-export const Busy = (message: string, retryAfterSeconds: number) =>
-  Object.assign(new AppError("Busy", 503, message), { retryAfterSeconds });
+export const Busy = (message: string, retryAfterSeconds: number) => new AppError("Busy", 503, message, undefined, retryAfterSeconds);
 
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;

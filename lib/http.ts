@@ -10,8 +10,7 @@ export function errorResponse(err: unknown): Response {
   }
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
-    const retry = (err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
-    if (retry) headers["Retry-After"] = String(retry);
+    if (err.retryAfterSeconds) headers["Retry-After"] = String(err.retryAfterSeconds);
     return Response.json(
       { error: { code: err.code, message: err.message, ...(err.fieldErrors ? { fields: err.fieldErrors } : {}) } },
       { status: err.status, headers },

@@ -8,7 +8,8 @@ import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
 import { seedAllTeams } from "./providers/seed-env";
 
 const KEY = Symbol.for("parley.startup");
-type Holder = { [KEY]?: Promise<void> };
+const SWEEP = Symbol.for("parley.startup.sweep");
+type Holder = { [KEY]?: Promise<void>; [SWEEP]?: NodeJS.Timeout };
 const holder = globalThis as Holder;
 
 async function start(): Promise<void> {
@@ -23,7 +24,7 @@ async function start(): Promise<void> {
   const interrupted = await markInterrupted(db.prisma, { exclusive });
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
-  if (!exclusive) setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
+  if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
 }
 
 export function ready(): Promise<void> {
@@ -39,6 +40,8 @@ export function ready(): Promise<void> {
 /** Closes the database and forgets start-up, so the next ready() starts again (tests switch databases). */
 export async function shutdown(): Promise<void> {
   delete holder[KEY];
+  clearInterval(holder[SWEEP]);
+  delete holder[SWEEP];
   await closeDatabase();
 }
 

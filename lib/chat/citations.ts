@@ -31,7 +31,7 @@ function isHttpUrl(url: string): boolean {
  * Numbers citations in order of first appearance: a URL seen before keeps its number (and gains a
  * title or snippet it lacked). `existing` are the citations already numbered for the message.
  */
-export function numberCitations(items: CitationInput[], existing: CitationView[] = []): CitationView[] {
+function numberCitations(items: CitationInput[], existing: CitationView[] = []): CitationView[] {
   const out = existing.map((c) => ({ ...c }));
   const byUrl = new Map(out.map((c) => [c.url, c]));
   for (const item of items) {
@@ -93,7 +93,7 @@ export function citationCollector() {
  * Stores citations of a message, numbered after the ones it already has (a URL already cited keeps its
  * number). Returns the message's full numbered list. Safe to call several times while a turn runs.
  */
-export async function recordCitations(messageId: string, items: CitationInput[]): Promise<CitationView[]> {
+async function recordCitations(messageId: string, items: CitationInput[]): Promise<CitationView[]> {
   const prisma = await db();
   for (let attempt = 0; ; attempt++) {
     try {
@@ -149,12 +149,6 @@ export async function storeTurnCitations(messageId: string, cited: CitationView[
     messageId,
     cited.map((c) => ({ url: c.url, title: c.title, snippet: c.snippet, origin: c.origin, blockId: blockOf.get(c.url) })),
   );
-}
-
-/** The numbered citations of a message as stored. */
-export async function loadCitations(messageId: string): Promise<CitationView[]> {
-  const prisma = await db();
-  return (await prisma.citation.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } })).map(toView);
 }
 
 export { toView as citationView };

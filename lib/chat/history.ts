@@ -12,7 +12,7 @@ export const HISTORY_PAGE_SIZE = 50;
 
 type MessageWithBlocks = Message & { blocks: Block[]; citations?: Citation[] };
 
-export function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
+function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
   const metadata: ParleyMetadata = { status: m.status, createdAt: m.createdAt.toISOString() };
   if (m.model) metadata.model = m.model;
   if (m.finishReason) metadata.finishReason = m.finishReason;

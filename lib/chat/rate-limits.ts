@@ -22,9 +22,9 @@ export function chatRateLimit(): RateLimiter {
  * One process kept 10 chats streaming at 50 tokens/s on pace and 50 nearly so, on one core (npm run
  * bench); with 64 admitted out of 200 at once, starting them took seconds and the store fell behind.
  */
-export const DEFAULT_MAX_ACTIVE_TURNS = 32;
+const DEFAULT_MAX_ACTIVE_TURNS = 32;
 
-export function maxActiveTurns(): number {
+function maxActiveTurns(): number {
   return Number(process.env.PARLEY_MAX_ACTIVE_TURNS || DEFAULT_MAX_ACTIVE_TURNS);
 }
 

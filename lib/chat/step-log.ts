@@ -6,7 +6,7 @@ import type { RepairEvent } from "../tools/repair";
 
 export type StepLogInput = { chatId: string; messageId: string; step: number; durationMs: number; result: StepResult<ToolSet>; repairs: RepairEvent[] };
 
-export function stepLogLine(s: StepLogInput): Record<string, unknown> {
+function stepLogLine(s: StepLogInput): Record<string, unknown> {
   const calls = s.result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, ...(c.invalid ? { invalid: true } : {}) }));
   const errors = s.result.content.filter((p) => p.type === "tool-error").map((p) => ({ id: p.toolCallId, name: p.toolName }));
   return {

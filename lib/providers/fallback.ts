@@ -18,7 +18,7 @@ const CONTENT = new Set<LanguageModelV3StreamPart["type"]>([
 ]);
 
 /** Whether an error means the provider did not serve the call at all (worth one try elsewhere). */
-export function isFallbackWorthy(err: unknown): boolean {
+function isFallbackWorthy(err: unknown): boolean {
   if (APICallError.isInstance(err)) return err.statusCode === undefined || err.statusCode >= 500 || err.statusCode === 408;
   const e = err as { name?: string; code?: string; cause?: { code?: string } } | undefined;
   if (e?.name === "TimeoutError") return true;

@@ -107,11 +107,6 @@ export async function setTeamModels(ctx: TeamContext, input: { defaultModelId: s
   await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "team.models", targetType: "team", targetId: ctx.team.id, data });
 }
 
-export async function teamModelSettings(teamId: string) {
-  const prisma = await db();
-  return prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { defaultModelId: true, fallbackModelId: true } });
-}
-
 export type PickerModel = { id: string; name: string; modelId: string; vision: boolean; reasoning: boolean; webSearch: boolean; tools: boolean };
 export type PickerGroup = { provider: string; models: PickerModel[] };
 

@@ -5,7 +5,7 @@ import type { Provider } from "../db/generated/client";
 import { decryptSecret } from "../security/keyring";
 import { effectiveBaseUrl } from "./kinds";
 
-export const PROBE_TIMEOUT_MS = 10_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 export type ProbeTarget = Pick<Provider, "kind" | "baseUrl" | "apiKeyEnc" | "headersEnc">;
 export type ProbeResult = { ok: true; ms: number; models: string[] } | { ok: false; ms: number; status?: number; message: string };
@@ -25,7 +25,7 @@ function requestHeaders(p: ProbeTarget): Record<string, string> {
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
 
 /** The provider's own words from an error body: OpenAI, Anthropic, Ollama and plain-text shapes. */
-export function providerErrorMessage(body: string): string | undefined {
+function providerErrorMessage(body: string): string | undefined {
   try {
     const j = JSON.parse(body) as { error?: string | { message?: string }; message?: string; detail?: string };
     if (typeof j.error === "string") return j.error;
@@ -90,7 +90,7 @@ export function describeProbe(r: ProbeResult): string {
 }
 
 /** Local servers on their usual ports that answer now (offered as suggestions in the form). */
-export const LOCAL_SERVERS = [
+const LOCAL_SERVERS = [
   { name: "Ollama", baseUrl: "http://127.0.0.1:11434/v1" },
   { name: "LM Studio", baseUrl: "http://127.0.0.1:1234/v1" },
 ] as const;

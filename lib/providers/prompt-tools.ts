@@ -32,7 +32,7 @@ export class ToolMarkupError extends AppError {
 
 // ---- Prompt side -------------------------------------------------------------------------------
 
-export function toolsPrompt(tools: LanguageModelV3FunctionTool[], choice?: LanguageModelV3CallOptions["toolChoice"]): string {
+function toolsPrompt(tools: LanguageModelV3FunctionTool[], choice?: LanguageModelV3CallOptions["toolChoice"]): string {
   const list = tools.map((t) => JSON.stringify({ name: t.name, description: t.description ?? "", parameters: t.inputSchema })).join("\n");
   const must =
     choice?.type === "required" ? "\nYou must call at least one tool now." : choice?.type === "tool" ? `\nYou must call the tool "${choice.toolName}" now.` : "";
@@ -237,7 +237,7 @@ function addUsage(a: LanguageModelV3Usage | undefined, b: LanguageModelV3Usage):
  * After a re-ask the model often repeats what it already wrote before the bad markup: text already
  * shown is not shown twice, and a call already made is not made again.
  */
-export function repeatFilter() {
+function repeatFilter() {
   let shown = "";
   let echo = -1;
   let reasked = false;

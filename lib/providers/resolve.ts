@@ -32,7 +32,7 @@ export class NoModelError extends AppError {
 
 type Row = Model & { provider: Provider };
 
-export function toResolved(row: Row, fellBack = false): ResolvedModel {
+function toResolved(row: Row, fellBack = false): ResolvedModel {
   return {
     model: languageModel(row.provider, row.modelId),
     modelRowId: row.id,

@@ -48,7 +48,7 @@ export const providerFormSchema = z
 export type ProviderFormInput = z.infer<typeof providerFormSchema>;
 
 /** Model.providerOptions: a JSON object keyed by provider name, e.g. {"openai": {"reasoningEffort": "low"}}. */
-export const providerOptionsText = z.preprocess(
+const providerOptionsText = z.preprocess(
   (v) => (typeof v === "string" ? v.trim() : ""),
   z
     .string()

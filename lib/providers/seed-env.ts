@@ -9,7 +9,7 @@ export const ENV_PROVIDER_NAME = "From environment";
 
 export type EnvProvider = { kind: ProviderKind; baseUrl?: string; apiKey?: string; model: string };
 
-export function envProvider(env: NodeJS.ProcessEnv = process.env): EnvProvider | undefined {
+function envProvider(env: NodeJS.ProcessEnv = process.env): EnvProvider | undefined {
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   const baseUrl = env.OPENAI_BASE_URL?.trim() || undefined;
   if (!apiKey && !baseUrl) return undefined;

@@ -4,7 +4,7 @@
 import { cookies } from "next/headers";
 import { db } from "../db/client";
 import type { TeamRole } from "../db/generated/client";
-import { Forbidden, NotFound } from "../errors";
+import { AppError, Forbidden, NotFound } from "../errors";
 import { requireUser, type SessionUser } from "../auth/session";
 
 export const TEAM_COOKIE = "parley_team";
@@ -34,7 +34,7 @@ export async function requireTeam(teamId?: string): Promise<TeamContext> {
     if (!team) throw NotFound();
     return { user, team, teams };
   }
-  if (!teams.length) throw NotFound("You are not a member of any team.");
+  if (!teams.length) throw new AppError("NoTeam", 404, "You are not a member of any team.");
   const chosen = (await cookies()).get(TEAM_COOKIE)?.value;
   const team = teams.find((t) => t.id === chosen) ?? teams[0];
   return { user, team, teams };

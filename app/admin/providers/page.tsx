@@ -2,8 +2,9 @@ import Link from "next/link";
 import { adminPage } from "@/lib/auth/page-guards";
 import { listProviders } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
-import { pickerModels, teamModelSettings } from "@/lib/providers/models";
+import { pickerModels } from "@/lib/providers/models";
 import { detectLocalServers } from "@/lib/providers/probe";
+import { teamModelChoice } from "@/lib/providers/resolve";
 import { ProviderForm } from "@/components/admin/providers/provider-form";
 import { TeamModelsForm } from "@/components/admin/providers/team-models-form";
 import { createProviderAction, setTeamModelsAction, testConnectionAction } from "./actions";
@@ -15,7 +16,7 @@ export default async function ProvidersPage() {
   const [providers, picker, settings, local] = await Promise.all([
     listProviders(ctx.team.id),
     pickerModels(ctx.team.id),
-    teamModelSettings(ctx.team.id),
+    teamModelChoice(ctx.team.id),
     detectLocalServers(),
   ]);
   const suggestion = local.find((s) => !providers.some((p) => p.baseUrl?.replace(/\/+$/, "") === s.baseUrl));
