@@ -68,17 +68,23 @@ function makeTransport(config: McpServerConfig, stderr: { text: string }): Trans
   });
 }
 
-/** Rejects with a timeout failure when `signal` aborts first. */
-function raced<T>(promise: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+/** Stops waiting (without stopping the work) when `signal` aborts: rejects with `onAbort(signal)`. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort: (signal: AbortSignal) => Error): Promise<T> {
+  if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      const reason = signal.reason as { name?: string } | undefined;
-      reject(reason?.name === "TimeoutError" ? new McpFailure("timeout", `${what} did not answer within the connect timeout.`) : new McpFailure("aborted", "Connecting was stopped."));
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    const abort = () => reject(onAbort(signal));
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
+}
+
+/** Why connecting stopped: the connect timeout, or the caller's signal. */
+function connectStopped(what: string) {
+  return (signal: AbortSignal) =>
+    (signal.reason as { name?: string } | undefined)?.name === "TimeoutError"
+      ? new McpFailure("timeout", `${what} did not answer within the connect timeout.`)
+      : new McpFailure("aborted", "Connecting was stopped.");
 }
 
 async function listAllTools(client: Client, signal: AbortSignal, timeout: number): Promise<McpToolInfo[]> {
@@ -119,8 +125,8 @@ export async function openConnection(config: McpServerConfig, events: Connection
   let transport: Transport | undefined;
   try {
     transport = makeTransport(config, stderr);
-    await raced(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, what);
-    tools = await raced(listAllTools(client, deadline, config.connectTimeoutMs), deadline, what);
+    await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, connectStopped(what));
+    tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what));
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});

@@ -5,7 +5,7 @@
 // modules once per bundle.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { fingerprint, type McpServerConfig } from "./config";
-import { openConnection, type McpConnection, type McpToolInfo, type Progress } from "./connection";
+import { openConnection, untilAborted, type McpConnection, type McpToolInfo, type Progress } from "./connection";
 import { classifyFailure, McpFailure, type McpFailureKind } from "./failures";
 
 export type McpState = "idle" | "connecting" | "connected" | "error" | "disabled";
@@ -140,13 +140,12 @@ export async function acquire(config: McpServerConfig, opts: { force?: boolean; 
     try {
       await entry.conn.ping(AbortSignal.any([AbortSignal.timeout(Math.min(config.connectTimeoutMs, 5000)), ...(opts.signal ? [opts.signal] : [])]));
       return entry.conn;
-    } catch (err) {
+    } catch {
       // Gone stale (server restarted, session expired): reconnect right away, once.
       const stale = entry.conn;
       entry.conn = undefined;
       entry.state = "idle";
       void stale?.close();
-      void err;
     }
   }
   if (entry.conn) return entry.conn;
@@ -154,18 +153,8 @@ export async function acquire(config: McpServerConfig, opts: { force?: boolean; 
     const secs = Math.ceil((entry.retryAt - Date.now()) / 1000);
     throw new McpFailure(entry.error?.kind ?? "unreachable", `${entry.error?.message ?? "the server failed"} (next attempt in ${secs} s)`);
   }
-  return untilAborted(connect(entry, config), opts.signal);
-}
-
-/** Stops waiting (without stopping the shared work) when `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(classifyFailure(signal.reason));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+  // Stops this caller's wait, not the shared attempt.
+  return untilAborted(connect(entry, config), opts.signal, (signal) => classifyFailure(signal.reason));
 }
 
 /** The server's tools (cached; follows list_changed), connecting if needed. */

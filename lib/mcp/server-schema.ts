@@ -3,7 +3,7 @@
 // write-only: empty means "keep what is stored" when editing.
 import { z } from "zod";
 import { parseHeaderLines as parseHeaderLinesWith } from "../validation";
-import { stdioAllowed } from "./config";
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, stdioAllowed } from "./config";
 
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
 const text = (max: number) => z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string().max(max, `At most ${max} characters.`));
@@ -61,8 +61,8 @@ export const mcpServerFormSchema = z
     command: text(500),
     args: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(10_000, "Too long.")),
     env: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(20_000, "Too long.")),
-    connectTimeoutSec: seconds("connect timeout", 1, 120, 10),
-    callTimeoutSec: seconds("call timeout", 1, 3600, 60),
+    connectTimeoutSec: seconds("connect timeout", 1, 120, DEFAULT_CONNECT_TIMEOUT_MS / 1000),
+    callTimeoutSec: seconds("call timeout", 1, 3600, DEFAULT_CALL_TIMEOUT_MS / 1000),
     enabled: checkbox,
   })
   .superRefine((v, ctx) => {

@@ -10,6 +10,7 @@ import type { TeamContext } from "../teams/context";
 import { type McpServerConfig } from "./config";
 import { evict, status, type McpStatus } from "./pool";
 import { parseArgLines, parseEnvLines, parseHeaderLines, type McpServerFormInput } from "./server-schema";
+import { teamToolRow } from "./tool-rows";
 
 type HeaderSecrets = { headers?: Record<string, string>; bearerToken?: string };
 
@@ -120,20 +121,30 @@ export async function listServersForAdmin(ctx: TeamContext): Promise<McpServerAd
   return rows.map(adminView);
 }
 
+const noSuchServer = () => NotFound("No such MCP server.");
+
 /** A server row of the caller's team; 404 for anything else. */
-export async function serverRow(teamId: string, serverId: string) {
+export async function serverRow(teamId: string, serverId: string): Promise<McpServer> {
+  const prisma = await db();
+  const row = await prisma.mcpServer.findFirst({ where: { id: serverId, teamId } });
+  if (!row) throw noSuchServer();
+  return row;
+}
+
+/** serverRow with the server's tools, for the views. */
+async function serverWithTools(teamId: string, serverId: string) {
   const prisma = await db();
   const row = await prisma.mcpServer.findFirst({ where: { id: serverId, teamId }, include: withTools });
-  if (!row) throw NotFound("No such MCP server.");
+  if (!row) throw noSuchServer();
   return row;
 }
 
 export async function getServer(ctx: TeamContext, serverId: string): Promise<McpServerView> {
-  return memberView(await serverRow(ctx.team.id, serverId));
+  return memberView(await serverWithTools(ctx.team.id, serverId));
 }
 
 export async function getServerForAdmin(ctx: TeamContext, serverId: string): Promise<McpServerAdminView> {
-  return adminView(await serverRow(ctx.team.id, serverId));
+  return adminView(await serverWithTools(ctx.team.id, serverId));
 }
 
 /** A URL for the audit log: no user info, no query values (they may hold tokens). */
@@ -260,8 +271,7 @@ export async function deleteServer(ctx: TeamContext, serverId: string): Promise<
 
 export async function setToolEnabled(ctx: TeamContext, toolId: string, enabled: boolean): Promise<void> {
   const prisma = await db();
-  const tool = await prisma.mcpTool.findFirst({ where: { id: toolId, server: { teamId: ctx.team.id } }, include: { server: { select: { name: true } } } });
-  if (!tool) throw NotFound("No such tool.");
+  const tool = await teamToolRow(ctx.team.id, toolId);
   await prisma.$transaction(async (tx) => {
     await tx.mcpTool.update({ where: { id: toolId }, data: { enabled } });
     await audit(tx, {

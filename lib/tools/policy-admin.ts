@@ -4,6 +4,7 @@ import { z } from "zod";
 import { audit } from "../audit";
 import { db } from "../db/client";
 import { NotFound } from "../errors";
+import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/context";
 import { clearAlwaysAllow } from "./preferences";
 
@@ -11,19 +12,20 @@ export const toolPolicySchema = z.object({ toolId: z.string().min(1).max(64), po
 
 export async function setToolPolicy(ctx: TeamContext, toolId: string, policy: z.infer<typeof toolPolicySchema>["policy"]): Promise<void> {
   const prisma = await db();
-  const tool = await prisma.mcpTool.findFirst({ where: { id: toolId, server: { teamId: ctx.team.id } }, include: { server: { select: { name: true } } } });
-  if (!tool) throw NotFound("No such tool.");
+  const tool = await teamToolRow(ctx.team.id, toolId);
   const next = policy === "default" ? null : policy;
   if (tool.policy === next) return;
-  await prisma.mcpTool.update({ where: { id: toolId }, data: { policy: next } });
-  const cleared = await clearAlwaysAllow({ toolId });
-  await audit(prisma, {
-    teamId: ctx.team.id,
-    actorId: ctx.user.id,
-    action: "mcp.tool.policy",
-    targetType: "mcp-tool",
-    targetId: toolId,
-    data: { server: tool.server.name, tool: tool.name, from: tool.policy ?? "default", to: policy, clearedAlwaysAllow: cleared },
+  await prisma.$transaction(async (tx) => {
+    await tx.mcpTool.update({ where: { id: toolId }, data: { policy: next } });
+    const cleared = await clearAlwaysAllow(tx, { toolId });
+    await audit(tx, {
+      teamId: ctx.team.id,
+      actorId: ctx.user.id,
+      action: "mcp.tool.policy",
+      targetType: "mcp-tool",
+      targetId: toolId,
+      data: { server: tool.server.name, tool: tool.name, from: tool.policy ?? "default", to: policy, clearedAlwaysAllow: cleared },
+    });
   });
 }
 
@@ -43,14 +45,16 @@ export async function setServerDefaultPolicy(ctx: TeamContext, serverId: string,
   if (!server) throw NotFound("No such server.");
   const next = policy === "default" ? null : policy;
   if (server.defaultPolicy === next) return;
-  await prisma.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: next } });
-  const cleared = await clearAlwaysAllow({ serverId });
-  await audit(prisma, {
-    teamId: ctx.team.id,
-    actorId: ctx.user.id,
-    action: "mcp.server.policy",
-    targetType: "mcp-server",
-    targetId: serverId,
-    data: { server: server.name, from: server.defaultPolicy ?? "default", to: policy, clearedAlwaysAllow: cleared },
+  await prisma.$transaction(async (tx) => {
+    await tx.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: next } });
+    const cleared = await clearAlwaysAllow(tx, { serverId });
+    await audit(tx, {
+      teamId: ctx.team.id,
+      actorId: ctx.user.id,
+      action: "mcp.server.policy",
+      targetType: "mcp-server",
+      targetId: serverId,
+      data: { server: server.name, from: server.defaultPolicy ?? "default", to: policy, clearedAlwaysAllow: cleared },
+    });
   });
 }

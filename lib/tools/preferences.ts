@@ -3,21 +3,16 @@
 import { z } from "zod";
 import { audit } from "../audit";
 import { db } from "../db/client";
-import { Conflict, NotFound } from "../errors";
+import type { PrismaClient } from "../db/generated/client";
+import { Conflict } from "../errors";
+import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/context";
 import { canAlwaysAllow, effectivePolicy } from "./approval-policy";
 
 export const preferenceSchema = z.object({ toolId: z.string().min(1).max(64), alwaysAllow: z.boolean() });
 
-async function teamTool(ctx: TeamContext, toolId: string) {
-  const prisma = await db();
-  const tool = await prisma.mcpTool.findFirst({ where: { id: toolId, server: { teamId: ctx.team.id } }, include: { server: true } });
-  if (!tool) throw NotFound("No such tool in your team.");
-  return tool;
-}
-
 export async function setAlwaysAllow(ctx: TeamContext, toolId: string, alwaysAllow: boolean): Promise<void> {
-  const tool = await teamTool(ctx, toolId);
+  const tool = await teamToolRow(ctx.team.id, toolId, "No such tool in your team.");
   const prisma = await db();
   if (alwaysAllow) {
     const policy = effectivePolicy({ toolPolicy: tool.policy, serverDefault: tool.server.defaultPolicy, annotations: tool.annotations as { readOnlyHint?: boolean } | null });
@@ -43,9 +38,11 @@ export async function listAlwaysAllowed(ctx: TeamContext) {
   return rows.map((r) => ({ toolId: r.toolId, toolName: r.tool.name, serverName: r.tool.server.name, since: r.createdAt }));
 }
 
-/** An admin changed a tool's (or a server's default) policy: members' always-allow choices no longer hold. */
-export async function clearAlwaysAllow(where: { toolId?: string; serverId?: string }): Promise<number> {
-  const prisma = await db();
+/**
+ * An admin changed a tool's (or a server's default) policy: members' always-allow choices no longer
+ * hold. `prisma` may be a transaction client, so the change and the clearing commit together.
+ */
+export async function clearAlwaysAllow(prisma: Pick<PrismaClient, "userToolPreference">, where: { toolId?: string; serverId?: string }): Promise<number> {
   const res = await prisma.userToolPreference.deleteMany({
     where: where.toolId ? { toolId: where.toolId } : { tool: { serverId: where.serverId } },
   });

@@ -17,7 +17,7 @@ import { syncToolRows } from "../mcp/tool-rows";
 import { namespaceTools } from "../mcp/tool-names";
 import { ToolError } from "./error-codes";
 import { readSelection } from "./selection";
-import { wrapTool, type NeedsApproval } from "./wrap";
+import { abortedError, timeoutError, wrapTool, type NeedsApproval } from "./wrap";
 
 export type ToolNotice = { code: string; message: string };
 
@@ -33,6 +33,9 @@ export type OfferedTool = {
   serverDefaultPolicy: ToolPolicy | null;
 };
 
+/** Decides per offered tool whether to offer it, and its needsApproval. */
+export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval };
+
 export type AssembleOptions = {
   teamId: string;
   /** Chat.toolSelection as stored. */
@@ -42,7 +45,7 @@ export type AssembleOptions = {
    * function deciding per tool whether to offer it and its needsApproval. Default: offered, runs
    * without approval (policy `auto`).
    */
-  decider?: () => Promise<(tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval }>;
+  decider?: () => Promise<Decide>;
   /** URLs found in a successful result (resource links, search-like items), for citations. */
   onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
 };
@@ -50,9 +53,9 @@ export type AssembleOptions = {
 export type TurnTools = { tools: ToolSet; notices: ToolNotice[]; offered: OfferedTool[] };
 
 /** Maps an MCP failure of a call to the code the model sees. */
-export function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }): ToolError {
-  if (ctx.aborted || f.kind === "aborted") return new ToolError("Aborted", "The call was stopped.");
-  if (ctx.timedOut || f.kind === "timeout") return new ToolError("Timeout", `The tool did not answer within ${Math.round(ctx.timeoutMs / 100) / 10} s.`);
+function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }): ToolError {
+  if (ctx.aborted || f.kind === "aborted") return abortedError();
+  if (ctx.timedOut || f.kind === "timeout") return timeoutError(ctx.timeoutMs);
   if (f.kind === "unreachable" || f.kind === "http" || f.kind === "config") return new ToolError("ServerUnavailable", f.message);
   if (f.rpcCode === -32602) return new ToolError("InvalidArgs", f.detail);
   if (f.rpcCode === -32601) return new ToolError("NoSuchTool", f.detail);

@@ -3,9 +3,7 @@
 // (`deny` is not) and whether a call waits for a person.
 import { db } from "../db/client";
 import { effectivePolicy, requiresApproval } from "./approval-policy";
-import type { OfferedTool } from "./tool-set";
-
-export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: boolean | ((input: unknown, o: { toolCallId: string }) => boolean) };
+import type { Decide } from "./tool-set";
 
 /**
  * `decidedCallIds`: calls a person approved that this turn now runs. They keep needing approval even

@@ -3,12 +3,11 @@
 // a moving bar), and failures as coded errors — the model sees `[ERROR:<code>] message`.
 // Approval slots in through `needsApproval` (AI SDK: tool-approval-request before execute runs).
 import { dynamicTool, jsonSchema, type JSONSchema7, type Tool } from "ai";
-import { ToolError, type ToolErrorCode } from "./error-codes";
-
-export type ToolProgress = { progress: number; total?: number; message?: string };
+import type { Progress } from "../mcp/connection";
+import { ToolError } from "./error-codes";
 
 /** What the tool block receives while a call runs (a preliminary output). */
-export type RunningOutput = { running: true; progress?: ToolProgress };
+export type RunningOutput = { running: true; progress?: Progress };
 
 /** `needsApproval` of an AI SDK tool: a boolean, or a function of the input deciding per call. */
 export type NeedsApproval = NonNullable<Tool["needsApproval"]>;
@@ -21,7 +20,7 @@ export type WrapOptions<TOut> = {
   metadata: Record<string, string>;
   timeoutMs: number;
   /** Runs the call. Throw a ToolError (or anything; `classify` maps it) to fail it. */
-  run: (input: Record<string, unknown>, ctx: { signal: AbortSignal; toolCallId: string; onProgress: (p: ToolProgress) => void }) => Promise<TOut>;
+  run: (input: Record<string, unknown>, ctx: { signal: AbortSignal; toolCallId: string; onProgress: (p: Progress) => void }) => Promise<TOut>;
   classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
   /** The text the model receives for a successful result. */
   modelText: (out: TOut) => string;
@@ -39,10 +38,6 @@ export function abortedError(): ToolError {
   return new ToolError("Aborted", "The call was stopped.");
 }
 
-export function codedError(code: ToolErrorCode, message: string): ToolError {
-  return new ToolError(code, message);
-}
-
 export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
   return dynamicTool({
     description: opts.description,
@@ -57,7 +52,7 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
       }
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       const signal = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
-      const updates: ToolProgress[] = [];
+      const updates: Progress[] = [];
       let wake: (() => void) | undefined;
       let settled: { ok: true; value: TOut } | { ok: false; error: unknown } | undefined;
       const running = opts
