@@ -4,7 +4,7 @@
 // "Fetch models" lists what the provider offers.
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZodError } from "zod";
+import { zodFieldErrors } from "../validation";
 import { db } from "../db/client";
 import { startUpstream, teamWithProvider } from "../chat/test-turns";
 import { DRIVERS, startTestApp } from "../test-app";
@@ -38,14 +38,10 @@ const KEY = "sk-live-SUPERSECRET-9f3a";
 const form = (over: Record<string, unknown> = {}) =>
   providerFormSchema.parse({ name: "Local", kind: "openai_compatible", baseUrl: `${mock.url}/v1`, apiKey: KEY, headers: "X-Org: org-HEADERSECRET", enabled: "on", ...over });
 
+/** The field errors the form shows for this input. */
 function fieldErrors(input: Record<string, unknown>): Record<string, string> {
-  try {
-    providerFormSchema.parse(input);
-  } catch (err) {
-    if (err instanceof ZodError) return Object.fromEntries(err.issues.map((i) => [i.path.join("."), i.message]));
-    throw err;
-  }
-  return {};
+  const parsed = providerFormSchema.safeParse(input);
+  return parsed.success ? {} : zodFieldErrors(parsed.error);
 }
 
 describe("provider form validation", () => {
@@ -101,6 +97,11 @@ describe("providers", () => {
     await createProvider(ctx, form({ name: "Twin" }));
     await expect(createProvider(ctx, form({ name: "twin" }))).rejects.toMatchObject({ status: 409, fieldErrors: { name: expect.any(String) } });
     expect((await listProviders(ctx.team.id)).filter((p) => p.name.toLowerCase() === "twin")).toHaveLength(1);
+    // "_" and "%" are plain characters, not wildcards.
+    await createProvider(ctx, form({ name: "my-box" }));
+    await createProvider(ctx, form({ name: "my_box" }));
+    await createProvider(ctx, form({ name: "100%" }));
+    expect((await listProviders(ctx.team.id)).map((p) => p.name)).toEqual(expect.arrayContaining(["my-box", "my_box", "100%"]));
   });
 
   it("another team's provider is 404", async () => {

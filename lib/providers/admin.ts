@@ -98,8 +98,10 @@ export async function providerRow(teamId: string, id: string) {
 
 async function assertNameFree(teamId: string, name: string, exceptId?: string) {
   const prisma = await db();
-  const other = await prisma.provider.findFirst({ where: { teamId, name: { equals: name, mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
-  if (other) throw Conflict("A provider with this name already exists in this team.", { name: "A provider with this name already exists." });
+  // Compared here, not with Prisma's `mode: "insensitive"`: that becomes an unescaped ILIKE, where
+  // "_" and "%" are wildcards ("my_model" would clash with "my-model").
+  const others = await prisma.provider.findMany({ where: { teamId, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { name: true } });
+  if (others.some((p) => p.name.toLowerCase() === name.toLowerCase())) throw Conflict("A provider with this name already exists in this team.", { name: "A provider with this name already exists." });
 }
 
 function secretFields(input: ProviderFormInput, editing: boolean) {
