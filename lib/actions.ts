@@ -16,8 +16,12 @@ export type ActionState = {
 
 export const initialActionState: ActionState = { ok: false };
 
-export async function runAction(fn: () => Promise<ActionState | void>, form?: FormData): Promise<ActionState> {
-  const values = form ? keepValues(form) : undefined;
+/**
+ * Runs an action and turns what it throws into a state. With `form`, a rejected state echoes its
+ * inputs, less passwords, `$`-prefixed (React) entries and the `secret` field names.
+ */
+export async function runAction(fn: () => Promise<ActionState | void>, form?: FormData, secret: readonly string[] = []): Promise<ActionState> {
+  const values = form ? keepValues(form, secret) : undefined;
   try {
     return (await fn()) ?? { ok: true };
   } catch (err) {
@@ -28,8 +32,8 @@ export async function runAction(fn: () => Promise<ActionState | void>, form?: Fo
   }
 }
 
-function keepValues(form: FormData): Record<string, string> {
+function keepValues(form: FormData, secret: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of form.entries()) if (typeof v === "string" && !/password/i.test(k) && !k.startsWith("$")) out[k] = v;
+  for (const [k, v] of form.entries()) if (typeof v === "string" && !/password/i.test(k) && !k.startsWith("$") && !secret.includes(k)) out[k] = v;
   return out;
 }

@@ -2,7 +2,7 @@
 // Create single-use, expiring invite links (shown once, with a copy button) and revoke open ones.
 import { useActionState, useState } from "react";
 import { Check, Copy } from "lucide-react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState } from "@/lib/actions";
 import type { FormAction } from "../auth/action-form";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
@@ -10,12 +10,11 @@ import { SubmitButton } from "../ui/submit-button";
 
 type Invite = { id: string; role: "admin" | "member"; expiresAt: Date; createdAt: Date; createdBy: { name: string } };
 
-const initial: ActionState = { ok: false };
 const selectClass = "h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; create: FormAction; revoke: FormAction }) {
-  const [state, createAction] = useActionState(create, initial);
-  const [revokeState, revokeAction] = useActionState(revoke, initial);
+  const [state, createAction] = useActionState(create, initialActionState);
+  const [revokeState, revokeAction] = useActionState(revoke, initialActionState);
   const url = state.ok ? state.data?.url : undefined;
   return (
     <div className="flex flex-col gap-6">

@@ -1,21 +1,24 @@
 "use client";
 // Disable / enable and delete (with a confirmation) an MCP server.
 import { useActionState, useState } from "react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState } from "@/lib/actions";
 import type { FormAction } from "../auth/action-form";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 
 export function McpServerDanger({ serverId, name, enabled, setEnabled, remove }: { serverId: string; name: string; enabled: boolean; setEnabled: FormAction; remove: FormAction }) {
-  const [toggleState, toggle] = useActionState(setEnabled, { ok: false } as ActionState);
-  const [removeState, removeAction] = useActionState(remove, { ok: false } as ActionState);
+  const [toggleState, toggle] = useActionState(setEnabled, initialActionState);
+  const [removeState, removeAction] = useActionState(remove, initialActionState);
   const [confirming, setConfirming] = useState(false);
+  // One message: that of the action submitted last, with its own outcome.
+  const [last, setLast] = useState<"toggle" | "remove">("toggle");
+  const shown = last === "toggle" ? toggleState : removeState;
   return (
     <div className="flex flex-col gap-3">
-      <FormMessage message={toggleState.message ?? removeState.message} ok={toggleState.ok} />
+      <FormMessage message={shown.message} ok={shown.ok} />
       <div className="flex flex-wrap gap-3">
-        <form action={toggle}>
+        <form action={toggle} onSubmit={() => setLast("toggle")}>
           <input type="hidden" name="serverId" value={serverId} />
           <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
           <SubmitButton variant="secondary">{enabled ? "Disable server" : "Enable server"}</SubmitButton>
@@ -25,7 +28,7 @@ export function McpServerDanger({ serverId, name, enabled, setEnabled, remove }:
             Delete server
           </Button>
         ) : (
-          <form action={removeAction} className="flex items-center gap-2">
+          <form action={removeAction} onSubmit={() => setLast("remove")} className="flex items-center gap-2">
             <input type="hidden" name="serverId" value={serverId} />
             <span className="text-sm">Delete {name} and its tool settings?</span>
             <SubmitButton variant="danger">Yes, delete</SubmitButton>

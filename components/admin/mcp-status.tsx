@@ -1,6 +1,6 @@
 "use client";
 // The live status of MCP servers (connected, connecting, error with the last message and time,
-// disabled, not connected yet), polled from /api/mcp/servers while the page is open.
+// disabled, not connected yet), polled from /api/mcp/servers (or one server's route) while the page is open.
 import { useEffect, useState } from "react";
 import type { McpStatus } from "@/lib/mcp/pool";
 
@@ -20,16 +20,22 @@ const DOT: Record<McpStatus["state"], string> = {
   disabled: "bg-zinc-300 dark:bg-zinc-600",
 };
 
-/** Polls the team's server statuses every `ms` milliseconds; starts from `initial`. */
-export function useMcpStatuses(initial: Record<string, McpStatus>, ms = 3000): Record<string, McpStatus> {
+type Polled = { id: string; status: McpStatus };
+
+/**
+ * Polls server statuses every `ms` milliseconds from `url`: /api/mcp/servers (the team's list) or
+ * /api/mcp/servers/<id> (one server); starts from `initial`.
+ */
+export function useMcpStatuses(url: string, initial: Record<string, McpStatus>, ms = 3000): Record<string, McpStatus> {
   const [statuses, setStatuses] = useState(initial);
   useEffect(() => {
     let alive = true;
     const tick = async () => {
       try {
-        const res = await fetch("/api/mcp/servers", { cache: "no-store" });
+        const res = await fetch(url, { cache: "no-store" });
         if (!res.ok || !alive) return;
-        const { servers } = (await res.json()) as { servers: { id: string; status: McpStatus }[] };
+        const body = (await res.json()) as { servers?: Polled[]; server?: Polled };
+        const servers = body.servers ?? (body.server ? [body.server] : []);
         setStatuses(Object.fromEntries(servers.map((s) => [s.id, s.status])));
       } catch {
         /* offline: keep the last known */
@@ -40,7 +46,7 @@ export function useMcpStatuses(initial: Record<string, McpStatus>, ms = 3000): R
       alive = false;
       clearInterval(timer);
     };
-  }, [ms]);
+  }, [url, ms]);
   return statuses;
 }
 

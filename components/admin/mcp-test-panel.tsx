@@ -7,6 +7,7 @@ import { Loader2, PlugZap } from "lucide-react";
 import type { McpStatus } from "@/lib/mcp/pool";
 import type { ProbeResult } from "@/lib/mcp/probe";
 import { Button } from "../ui/button";
+import { FormMessage } from "../ui/field";
 import { McpStatusBadge, useMcpStatuses } from "./mcp-status";
 
 export function AnnotationBadges({ annotations }: { annotations?: Record<string, unknown> | null }) {
@@ -26,7 +27,7 @@ export function AnnotationBadges({ annotations }: { annotations?: Record<string,
 export function McpTestPanel({ serverId, test, status }: { serverId: string; test: (id: string) => Promise<ProbeResult>; status: McpStatus }) {
   const [result, setResult] = useState<ProbeResult>();
   const [pending, start] = useTransition();
-  const statuses = useMcpStatuses({ [serverId]: status });
+  const statuses = useMcpStatuses(`/api/mcp/servers/${serverId}`, { [serverId]: status });
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-3">
@@ -38,11 +39,7 @@ export function McpTestPanel({ serverId, test, status }: { serverId: string; tes
           <McpStatusBadge status={statuses[serverId] ?? status} detailed />
         </span>
       </div>
-      {result && !result.ok && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" data-failure={result.kind}>
-          {result.message}
-        </p>
-      )}
+      {result && !result.ok && <FormMessage message={result.message} data-failure={result.kind} />}
       {result?.ok && (
         <div role="status" className="flex flex-col gap-2 text-sm">
           <p className="rounded-md bg-green-50 px-3 py-2 text-green-800 dark:bg-green-950 dark:text-green-200">

@@ -2,36 +2,12 @@
 // The server's tools as stored: enable or disable each one for the team (admins), set its approval
 // policy, with its description and annotations.
 import { useActionState } from "react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState } from "@/lib/actions";
 import type { McpToolView } from "@/lib/mcp/servers";
 import type { FormAction } from "../auth/action-form";
 import { FormMessage } from "../ui/field";
 import { AnnotationBadges } from "./mcp-test-panel";
-
-const POLICY_LABELS = { default: "Default (from annotations)", ask: "Ask every time", auto: "Run without asking", deny: "Never offer" } as const;
-
-function PolicySelect({ tool, serverId, action }: { tool: McpToolView; serverId: string; action: (form: FormData) => void }) {
-  return (
-    <form action={action} className="ml-auto shrink-0">
-      <input type="hidden" name="serverId" value={serverId} />
-      <input type="hidden" name="toolId" value={tool.id} />
-      <select
-        name="policy"
-        aria-label={`Approval policy of ${tool.name}`}
-        defaultValue={tool.policy ?? "default"}
-        key={tool.policy ?? "default"}
-        onChange={(e) => e.currentTarget.form?.requestSubmit()}
-        className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs dark:border-zinc-700 dark:bg-zinc-900"
-      >
-        {Object.entries(POLICY_LABELS).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </form>
-  );
-}
+import { PolicySelect } from "./policy-select";
 
 function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; serverId: string; action: (form: FormData) => void; policyAction: (form: FormData) => void }) {
   return (
@@ -55,14 +31,23 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
         </span>
         {tool.description && <span className="text-zinc-600 dark:text-zinc-400">{tool.description}</span>}
       </div>
-      <PolicySelect tool={tool} serverId={serverId} action={policyAction} />
+      <form action={policyAction} className="ml-auto shrink-0">
+        <input type="hidden" name="serverId" value={serverId} />
+        <input type="hidden" name="toolId" value={tool.id} />
+        <PolicySelect
+          value={tool.policy}
+          defaultLabel="Default (from annotations)"
+          aria-label={`Approval policy of ${tool.name}`}
+          className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+        />
+      </form>
     </li>
   );
 }
 
 export function McpToolsTable({ serverId, tools, setEnabled, setPolicy }: { serverId: string; tools: McpToolView[]; setEnabled: FormAction; setPolicy: FormAction }) {
-  const [state, action] = useActionState(setEnabled, { ok: false } as ActionState);
-  const [policyState, policyAction] = useActionState(setPolicy, { ok: false } as ActionState);
+  const [state, action] = useActionState(setEnabled, initialActionState);
+  const [policyState, policyAction] = useActionState(setPolicy, initialActionState);
   if (!tools.length) return <p className="text-sm text-zinc-500">No tools known yet: test the connection to list them.</p>;
   return (
     <div className="flex flex-col gap-2">

@@ -1,18 +1,16 @@
 "use client";
 // Team members with their role (changeable) and removal behind a confirmation.
 import { useActionState, useState } from "react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState } from "@/lib/actions";
 import type { FormAction } from "../auth/action-form";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 
 type Member = { id: string; role: "admin" | "member"; joinedAt: Date; user: { id: string; name: string; email: string } };
 
-const initial: ActionState = { ok: false };
-
 export function MembersTable({ members, currentUserId, changeRole, remove }: { members: Member[]; currentUserId: string; changeRole: FormAction; remove: FormAction }) {
-  const [roleState, roleAction, rolePending] = useActionState(changeRole, initial);
-  const [removeState, removeAction, removePending] = useActionState(remove, initial);
+  const [roleState, roleAction, rolePending] = useActionState(changeRole, initialActionState);
+  const [removeState, removeAction, removePending] = useActionState(remove, initialActionState);
   const message = (rolePending || removePending ? undefined : removeState.message ?? roleState.message) as string | undefined;
   const ok = removeState.message ? removeState.ok : roleState.ok;
   return (

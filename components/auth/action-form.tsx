@@ -2,7 +2,7 @@
 // A form bound to a server action with useActionState: shows the action's message and passes each
 // field its error. Children get the state through a render function.
 import { useActionState } from "react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState, type ActionState } from "@/lib/actions";
 import { FormMessage } from "../ui/field";
 
 export type FormAction = (prev: ActionState, form: FormData) => Promise<ActionState>;
@@ -20,7 +20,7 @@ export function ActionForm({
   label?: string;
   showSuccess?: boolean;
 }) {
-  const [state, formAction] = useActionState(action, { ok: false } as ActionState);
+  const [state, formAction] = useActionState(action, initialActionState);
   return (
     <form action={formAction} className={className} aria-label={label} noValidate>
       {(!state.ok || showSuccess) && <FormMessage message={state.message} ok={state.ok} />}

@@ -11,6 +11,7 @@ import { ToolPicker } from "./tool-picker";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
+import { FormMessage } from "../ui/field";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
@@ -23,7 +24,6 @@ function decisionsOf(message: ParleyUIMessage | undefined) {
 
 export type ChatViewProps = {
   chatId: string;
-  title: string;
   initialMessages: ParleyUIMessage[];
   hasMore: boolean;
   firstSeq?: number;
@@ -176,11 +176,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               Waiting for the model…
             </p>
           )}
-          {error && !last?.parts.some((p) => p.type === "data-error") && (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-              {errorMessage(error)}
-            </p>
-          )}
+          {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
         </div>
       </div>
       <Composer
@@ -193,7 +189,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         }}
         toolbar={
           <>
-            {models?.groups.length ? <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} /> : null}
+            {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
             <ToolPicker chatId={chatId} disabled={busy} />
           </>
         }

@@ -1,6 +1,6 @@
 "use client";
 // Renders the parts of one message. One generic renderer per part kind, driven by the part itself;
-// tools go through one generic tool block (custom renderers per tool name can register later).
+// tools go through one generic tool block.
 import { memo, useMemo } from "react";
 import { Streamdown } from "streamdown";
 import { code } from "@streamdown/code";

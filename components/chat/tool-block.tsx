@@ -2,21 +2,14 @@
 // The generic tool block: one renderer driven by the part's state (input, running with progress,
 // result, coded error, denial). MCP results render by content type: text as markdown, images,
 // audio, resource links as links, embedded resources, structured content as a collapsible JSON
-// view. Tool-specific renderers may register by tool name; none are required.
+// view.
 import { CheckCircle2, Link2, Loader2, Wrench, XCircle } from "lucide-react";
 import { Streamdown } from "streamdown";
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
+import { parseToolError } from "@/lib/tools/error-codes";
 import { ApprovalCard } from "./approval";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
-
-export type ToolRenderer = (part: ToolPart) => React.ReactNode;
-const renderers = new Map<string, ToolRenderer>();
-
-/** Registers a custom renderer for a tool's result. */
-export function registerToolRenderer(toolName: string, render: ToolRenderer) {
-  renderers.set(toolName, render);
-}
 
 export function toolNameOf(part: ToolPart): string {
   return part.type === "dynamic-tool" ? part.toolName : part.type.slice(5);
@@ -35,10 +28,9 @@ const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object"
 const isRunning = (o: unknown): o is Running => !!o && typeof o === "object" && (o as Running).running === true;
 const isHttp = (u: string) => /^https?:\/\//i.test(u);
 
-/** `[ERROR:<code>] message` -> code and message (see lib/tools/error-codes.ts). */
+/** `[ERROR:<code>] message` -> code and message; any other text is the message as it is. */
 function codedError(text: string | undefined): { code?: string; message: string } {
-  const m = /^\[ERROR:([A-Za-z]+)\] ?([\s\S]*)$/.exec(text ?? "");
-  return m ? { code: m[1], message: m[2] } : { message: text ?? "The tool failed." };
+  return parseToolError(text) ?? { message: text ?? "The tool failed." };
 }
 
 function Json({ value, label, open = false }: { value: unknown; label: string; open?: boolean }) {
@@ -141,7 +133,6 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
 
 export function ToolBlock({ part }: { part: ToolPart }) {
   const name = toolNameOf(part);
-  const custom = renderers.get(name);
   const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string } }).toolMetadata;
   const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
   const running =
@@ -170,7 +161,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
       <div className="flex flex-col gap-2 px-3 py-2">
         {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
-        {part.state === "output-available" && !running && (custom ? custom(part) : isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
+        {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
         {error && (
           <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>
             {error.code && <span className="mr-1 rounded bg-red-100 px-1.5 py-0.5 font-mono text-xs dark:bg-red-900">{error.code}</span>}

@@ -2,7 +2,7 @@
 // The tool picker in the composer: the team's MCP servers with their live status and enabled tools;
 // a member turns servers and single tools on or off for this chat (saved at once, used from the next
 // message). Servers that are down are shown with their error; their tools are skipped in a turn.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Wrench } from "lucide-react";
 import type { McpServerView } from "@/lib/mcp/servers";
 import type { ToolSelection } from "@/lib/tools/selection";
@@ -19,15 +19,12 @@ export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: bo
   const [data, setData] = useState<Data>();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
-  const panel = useRef<HTMLDivElement>(null);
 
   const load = useCallback(() => {
     fetchTools(chatId).then((d) => d && setData(d));
   }, [chatId]);
 
-  useEffect(() => {
-    fetchTools(chatId).then((d) => d && setData(d));
-  }, [chatId]);
+  useEffect(() => load(), [load]);
 
   useEffect(() => {
     if (!open) return;
@@ -88,7 +85,6 @@ export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: bo
       {open && (
         <div
           id="tool-picker-panel"
-          ref={panel}
           role="dialog"
           aria-label="Tools for this chat"
           className="absolute bottom-9 left-0 z-20 max-h-96 w-80 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-2 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-950"

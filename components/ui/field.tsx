@@ -32,12 +32,14 @@ export function Field({ label, error, hint, className = "", ...input }: FieldPro
   );
 }
 
-export function FormMessage({ message, ok }: { message?: string; ok?: boolean }) {
+/** An action's outcome: a status when `ok`, else an alert; nothing without a message. */
+export function FormMessage({ message, ok, className = "", ...rest }: { message?: string; ok?: boolean } & Omit<React.HTMLAttributes<HTMLParagraphElement>, "role" | "children">) {
   if (!message) return null;
   return (
     <p
+      {...rest}
       role={ok ? "status" : "alert"}
-      className={`rounded-md px-3 py-2 text-sm ${ok ? "bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200" : "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200"}`}
+      className={`rounded-md px-3 py-2 text-sm ${ok ? "bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200" : "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200"}${className ? ` ${className}` : ""}`}
     >
       {message}
     </p>

@@ -11,10 +11,20 @@ async function guard(fn: () => Promise<TeamContext>, path: string): Promise<Team
     if (!(err instanceof AppError)) throw err;
     if (err.status === 401) redirect(`/sign-in?next=${encodeURIComponent(path)}`);
     if (err.status === 403) forbidden();
-    if (err.status === 404 && err.message.startsWith("You are not a member")) redirect("/no-team");
+    if (err.code === "NoTeam") redirect("/no-team");
     notFound();
   }
 }
 
 export const teamPage = (path: string) => guard(() => requireTeam(), path);
 export const adminPage = (path: string) => guard(() => requireAdmin(), path);
+
+/** The promise's value; an AppError 404 (no such thing, or another team's) becomes the 404 page. */
+export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) notFound();
+    throw err;
+  }
+}

@@ -11,34 +11,28 @@ import { requireAdmin } from "@/lib/teams/context";
 import { serverPolicySchema, setServerDefaultPolicy, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
 import { parseForm } from "@/lib/validation";
 
+/** Never echoed back into a rejected form. */
 const SECRET_FIELDS = ["headers", "bearerToken", "env"];
-
-/** runAction, without echoing secrets back into the form. */
-async function run(fn: () => Promise<ActionState | void>, form: FormData): Promise<ActionState> {
-  const state = await runAction(fn, form);
-  if (state.values) for (const k of SECRET_FIELDS) delete state.values[k];
-  return state;
-}
 
 export async function createMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   let id = "";
-  const state = await run(async () => {
+  const state = await runAction(async () => {
     const ctx = await requireAdmin();
     ({ id } = await createServer(ctx, parseForm(mcpServerFormSchema, form)));
-  }, form);
+  }, form, SECRET_FIELDS);
   if (state.ok) redirect(`/admin/mcp/${id}?created=1`);
   return state;
 }
 
 export async function updateMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  return run(async () => {
+  return runAction(async () => {
     const ctx = await requireAdmin();
     const id = String(form.get("serverId") ?? "");
     await updateServer(ctx, id, parseForm(mcpServerFormSchema, form));
     revalidatePath(`/admin/mcp/${id}`);
     revalidatePath("/admin/mcp");
     return { ok: true, message: "Saved. The server will be reconnected with the new settings." };
-  }, form);
+  }, form, SECRET_FIELDS);
 }
 
 export async function setMcpServerEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {

@@ -12,19 +12,11 @@ import { encryptSecret } from "@/lib/security/keyring";
 import { requireAdmin } from "@/lib/teams/context";
 import { parseForm } from "@/lib/validation";
 
-const SECRET_FIELDS = new Set(["apiKey", "headers"]);
+/** Never echoed back into a rejected form. */
+const SECRET_FIELDS = ["apiKey", "headers"];
 
-/** What a rejected form may show again: everything but the secrets. */
-function safeValues(form: FormData): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of form.entries()) if (typeof v === "string" && !SECRET_FIELDS.has(k) && !k.startsWith("$")) out[k] = v;
-  return out;
-}
-
-async function run(fn: () => Promise<ActionState | void>, form: FormData): Promise<ActionState> {
-  const state = await runAction(fn);
-  return state.ok ? state : { ...state, values: safeValues(form) };
-}
+/** runAction, without echoing the secrets back into the form. */
+const run = (fn: () => Promise<ActionState | void>, form: FormData) => runAction(fn, form, SECRET_FIELDS);
 
 const id = (form: FormData, key: string) => String(form.get(key) ?? "");
 
@@ -35,7 +27,7 @@ export async function createProviderAction(_prev: ActionState, form: FormData): 
     createdId = (await createProvider(ctx, parseForm(providerFormSchema, form))).id;
     revalidatePath("/admin/providers");
   }, form);
-  if (state.ok) redirect(`/admin/providers/${createdId}?created=1`);
+  if (state.ok) redirect(`/admin/providers/${createdId}`);
   return state;
 }
 

@@ -3,15 +3,13 @@
 // edit a model's name, capability flags, context window and advanced options, or delete it.
 import { useActionState, useState } from "react";
 import { Trash2 } from "lucide-react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState } from "@/lib/actions";
 import type { ModelView, ProviderView } from "@/lib/providers/admin";
 import type { FormAction } from "../../auth/action-form";
 import { Field, FormMessage } from "../../ui/field";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";
 import { inputClass } from "./provider-form";
-
-const initial: ActionState = { ok: false };
 
 export type ModelActions = { fetch: FormAction; enable: FormAction; save: FormAction; remove: FormAction };
 
@@ -31,8 +29,8 @@ export function ModelsPanel({ provider, webSearchKind, actions }: { provider: Pr
 }
 
 function FetchModels({ provider, actions }: { provider: ProviderView; actions: ModelActions }) {
-  const [state, fetchAction, fetching] = useActionState(actions.fetch, initial);
-  const [enableState, enableAction] = useActionState(actions.enable, initial);
+  const [state, fetchAction, fetching] = useActionState(actions.fetch, initialActionState);
+  const [enableState, enableAction] = useActionState(actions.enable, initialActionState);
   const listed: string[] = state.ok && state.data?.models ? (JSON.parse(state.data.models) as string[]) : [];
   const added = new Set(provider.models.filter((m) => m.enabled).map((m) => m.modelId));
   return (
@@ -73,7 +71,7 @@ function FetchModels({ provider, actions }: { provider: ProviderView; actions: M
 }
 
 function ModelList({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
-  const [removeState, removeAction] = useActionState(actions.remove, initial);
+  const [removeState, removeAction] = useActionState(actions.remove, initialActionState);
   if (!provider.models.length) return <p className="text-sm text-zinc-500">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
   return (
     <div className="flex flex-col gap-2">
@@ -115,7 +113,7 @@ function Badge({ children }: { children: React.ReactNode }) {
 }
 
 function ModelForm({ providerId, model, webSearchKind, save }: { providerId: string; model?: ModelView; webSearchKind: boolean; save: FormAction }) {
-  const [state, action] = useActionState(save, initial);
+  const [state, action] = useActionState(save, initialActionState);
   const [options, setOptions] = useState(model?.providerOptions ?? "");
   const f = state.fields ?? {};
   const v = state.ok ? undefined : state.values;

@@ -1,21 +1,22 @@
 "use client";
 // Enable/disable and delete a provider (delete asks first: its models go with it).
-import { useActionState } from "react";
-import type { ActionState } from "@/lib/actions";
+import { useActionState, useState } from "react";
+import { initialActionState } from "@/lib/actions";
 import type { FormAction } from "../../auth/action-form";
 import { Button } from "../../ui/button";
 import { FormMessage } from "../../ui/field";
 
-const initial: ActionState = { ok: false };
-
 export function ProviderControls({ providerId, enabled, toggle, remove }: { providerId: string; enabled: boolean; toggle: FormAction; remove: FormAction }) {
-  const [toggleState, toggleAction] = useActionState(toggle, initial);
-  const [removeState, removeAction] = useActionState(remove, initial);
+  const [toggleState, toggleAction] = useActionState(toggle, initialActionState);
+  const [removeState, removeAction] = useActionState(remove, initialActionState);
+  // One message: that of the action submitted last, with its own outcome.
+  const [last, setLast] = useState<"toggle" | "remove">("toggle");
+  const shown = last === "toggle" ? toggleState : removeState;
   return (
     <div className="flex flex-col gap-2">
-      <FormMessage message={toggleState.message ?? removeState.message} ok={toggleState.message ? toggleState.ok : removeState.ok} />
+      <FormMessage message={shown.message} ok={shown.ok} />
       <div className="flex flex-wrap gap-3">
-        <form action={toggleAction}>
+        <form action={toggleAction} onSubmit={() => setLast("toggle")}>
           <input type="hidden" name="providerId" value={providerId} />
           <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
           <Button type="submit" variant="secondary">
@@ -26,6 +27,7 @@ export function ProviderControls({ providerId, enabled, toggle, remove }: { prov
           action={removeAction}
           onSubmit={(e) => {
             if (!window.confirm("Delete this provider and all its models? Chats that used them fall back to the team default.")) e.preventDefault();
+            else setLast("remove");
           }}
         >
           <input type="hidden" name="providerId" value={providerId} />

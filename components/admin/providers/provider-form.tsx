@@ -4,7 +4,7 @@
 // shows the result (or the provider's own error) next to the buttons.
 import { useActionState, useState } from "react";
 import { Loader2, PlugZap } from "lucide-react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState, type ActionState } from "@/lib/actions";
 import type { ProviderView } from "@/lib/providers/admin";
 import type { KindInfo } from "@/lib/providers/kinds";
 import type { FormAction } from "../../auth/action-form";
@@ -12,7 +12,6 @@ import { Field, FormMessage } from "../../ui/field";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";
 
-const initial: ActionState = { ok: false };
 export const inputClass = "rounded-md border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900 aria-[invalid]:border-red-500";
 
 export function ProviderForm({
@@ -40,8 +39,8 @@ export function ProviderForm({
       setHeaders("");
     }
     return result;
-  }, initial);
-  const [testState, testAction, testing] = useActionState(test, initial);
+  }, initialActionState);
+  const [testState, testAction, testing] = useActionState(test, initialActionState);
   const v = state.values;
   const [kind, setKind] = useState(v?.kind ?? provider?.kind ?? "openai_compatible");
   const [name, setName] = useState(v?.name ?? provider?.name ?? "");
@@ -138,12 +137,7 @@ export function ProviderForm({
         </Button>
       </div>
       <div aria-live="polite" data-testid="connection-result">
-        {!testing && testState.message && (
-          <p role={testState.ok ? "status" : "alert"} className={`rounded-md px-3 py-2 text-sm ${testState.ok ? "bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200" : "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200"}`}>
-            {testState.ok ? "Connection works. " : "Connection failed: "}
-            {testState.message}
-          </p>
-        )}
+        <FormMessage message={!testing && testState.message ? `${testState.ok ? "Connection works. " : "Connection failed: "}${testState.message}` : undefined} ok={testState.ok} />
       </div>
     </form>
   );

@@ -2,17 +2,15 @@
 // The team's default model (new chats, and chats whose model is gone) and its fallback model (used
 // once when the chosen provider fails before answering).
 import { useActionState } from "react";
-import type { ActionState } from "@/lib/actions";
+import { initialActionState } from "@/lib/actions";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { FormAction } from "../../auth/action-form";
 import { FormMessage } from "../../ui/field";
 import { SubmitButton } from "../../ui/submit-button";
 import { inputClass } from "./provider-form";
 
-const initial: ActionState = { ok: false };
-
 export function TeamModelsForm({ groups, defaultModelId, fallbackModelId, save }: { groups: PickerGroup[]; defaultModelId: string | null; fallbackModelId: string | null; save: FormAction }) {
-  const [state, action] = useActionState(save, initial);
+  const [state, action] = useActionState(save, initialActionState);
   const f = state.fields ?? {};
   if (!groups.length) return <p className="text-sm text-zinc-500">Enable a model of a provider first.</p>;
   const options = groups.map((g) => (

@@ -1,20 +1,15 @@
-import { notFound } from "next/navigation";
 import { ChatHeader } from "@/components/chat/chat-header";
 import { ChatView } from "@/components/chat/chat-view";
-import { teamPage } from "@/lib/auth/page-guards";
+import { teamPage, orNotFound } from "@/lib/auth/page-guards";
 import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
-import { isAppError } from "@/lib/errors";
 import { pickerModels } from "@/lib/providers/models";
 
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const ctx = await teamPage(`/chat/${id}`);
-  const chat = await getChat(ctx, id).catch((err) => {
-    if (isAppError(err) && err.status === 404) notFound();
-    throw err;
-  });
+  const chat = await orNotFound(getChat(ctx, id));
   const [page, models] = await Promise.all([loadMessagePage(chat.id), pickerModels(ctx.team.id)]);
   // The chat's model when it is still offered, else the team default (the server falls back the same way).
   const selected = models.groups.some((g) => g.models.some((m) => m.id === chat.modelId)) ? chat.modelId : models.defaultModelId;
@@ -26,7 +21,6 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
         <ChatView
           key={chat.id}
           chatId={chat.id}
-          title={title}
           initialMessages={page.messages}
           hasMore={page.hasMore}
           firstSeq={page.firstSeq}

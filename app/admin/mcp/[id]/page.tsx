@@ -1,9 +1,8 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { adminPage } from "@/lib/auth/page-guards";
-import { isAppError } from "@/lib/errors";
+import { adminPage, orNotFound } from "@/lib/auth/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
 import { getServerForAdmin } from "@/lib/mcp/servers";
+import { FormMessage } from "@/components/ui/field";
 import { McpServerDanger } from "@/components/admin/mcp-server-danger";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
@@ -17,10 +16,7 @@ export const metadata = { title: "MCP server" };
 export default async function McpServerPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string }> }) {
   const { id } = await params;
   const ctx = await adminPage(`/admin/mcp/${id}`);
-  const server = await getServerForAdmin(ctx, id).catch((err) => {
-    if (isAppError(err) && err.status === 404) notFound();
-    throw err;
-  });
+  const server = await orNotFound(getServerForAdmin(ctx, id));
   const created = (await searchParams).created === "1";
   const defaultPolicy = await serverDefaultPolicy(ctx, server.id);
   return (
@@ -30,11 +26,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
           ← MCP servers
         </Link>
         <h1 className="mt-2 text-lg font-semibold">{server.name}</h1>
-        {created && (
-          <p role="status" className="mt-2 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800 dark:bg-green-950 dark:text-green-200">
-            Server added. Test the connection to list its tools.
-          </p>
-        )}
+        <FormMessage ok message={created ? "Server added. Test the connection to list its tools." : undefined} className="mt-2" />
       </div>
       <section aria-labelledby="mcp-test-heading">
         <h2 id="mcp-test-heading" className="mb-3 font-semibold">

@@ -1,9 +1,7 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { adminPage } from "@/lib/auth/page-guards";
+import { adminPage, orNotFound } from "@/lib/auth/page-guards";
 import { getProvider } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
-import { isAppError } from "@/lib/errors";
 import { ProviderForm } from "@/components/admin/providers/provider-form";
 import { ProviderControls } from "@/components/admin/providers/provider-controls";
 import { ModelsPanel } from "@/components/admin/providers/models-panel";
@@ -23,10 +21,7 @@ export const metadata = { title: "Provider" };
 export default async function ProviderPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const ctx = await adminPage(`/admin/providers/${id}`);
-  const provider = await getProvider(ctx.team.id, id).catch((err) => {
-    if (isAppError(err) && err.status === 404) notFound();
-    throw err;
-  });
+  const provider = await orNotFound(getProvider(ctx.team.id, id));
   const kind = kindInfo(provider.kind);
   return (
     <div className="flex flex-col gap-10">
