@@ -4,9 +4,9 @@ import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { runTurn, type StoredTurn } from "./run-turn";
+import { runTurn } from "./run-turn";
 import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "./test-turns";
-import { turnHarness } from "./turn-harness";
+import { storedTurn, turnHarness } from "./turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));
@@ -32,10 +32,9 @@ const tools = {
 
 async function turn(text: string, extra: { stepLimit?: number } = {}) {
   const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-  let resolve!: (s: StoredTurn) => void;
-  const done = new Promise<StoredTurn>((r) => (resolve = r));
-  const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text }, { tools, onStored: resolve, ...extra }));
-  return { chunks, stored: await done, answer: await storedAnswer(chat.id) };
+  const done = storedTurn();
+  const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text }, { tools, onStored: done.onStored, ...extra }));
+  return { chunks, stored: await done.promise, answer: await storedAnswer(chat.id) };
 }
 
 /** The last visible thing of a turn: text, a waiting call, or an error or notice. */
@@ -68,7 +67,9 @@ describe("never stall", () => {
     expect(calls.length).toBe(before);
     const err = chunks.find((c) => c.type === "tool-output-error") as { errorText: string } | undefined;
     expect(err?.errorText).toMatch(/^\[ERROR:NoSuchTool\] The model called "teleport"/);
-    expect(JSON.stringify(mock.getRequests().at(-1)?.body)).toContain("teleport");
+    // The model's next request carries the failure as the call's result, with the tools it may use.
+    const toolResult = (mock.getRequests().at(-1)?.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === "tool");
+    expect(toolResult?.content).toMatch(/unavailable tool 'teleport'.*lookup, explode/);
     expect(textOf(chunks)).toBe("I cannot teleport.");
     expect(answer.blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", toolName: "teleport" });
   });
@@ -95,8 +96,12 @@ describe("never stall", () => {
       response: { toolCalls: [{ name: "lookup", arguments: JSON.stringify({ city: "A very long city name to stream slowly" }) }] },
       truncateAfterChunks: 2,
     });
-    const { chunks, stored } = await turn("die mid call");
-    expect(["data-error", "data-notice"]).toContain(ending(chunks));
-    expect(["error", "done"]).toContain(stored.status);
+    const before = calls.length;
+    const { chunks, stored, answer } = await turn("die mid call");
+    expect(ending(chunks)).toBe("data-error");
+    expect(stored.status).toBe("error");
+    expect(answer.blocks.find((b) => b.kind === "error")).toBeDefined();
+    // The half-streamed call never ran.
+    expect(calls.length).toBe(before);
   });
 });

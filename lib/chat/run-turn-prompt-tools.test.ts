@@ -111,6 +111,10 @@ describe("prompt-based tool calling in a turn", () => {
     expect(chunks.find((c) => c.type === "tool-approval-request")).toBeTruthy();
     expect(chunks.find((c) => c.type === "tool-input-available")).toMatchObject({ toolName: "add", input: { a: 1, b: 1 } });
     await done.promise;
+    // Stored as a waiting call, as a native one is, and the markup is nowhere in the answer.
+    const { blocks } = await storedAnswer(chat.id);
+    expect(blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "approval-requested", toolName: "add", input: { a: 1, b: 1 } });
+    expect(JSON.stringify(blocks)).not.toContain("tool_call");
   });
 
   it("re-asks malformed markup twice, runs nothing, and ends with a visible error", async () => {

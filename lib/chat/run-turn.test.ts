@@ -71,6 +71,7 @@ describe("turn endings", () => {
     const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "slow poke" }, { onStored: done.onStored, idleTimeoutMs: 300 }));
     expect(chunks.find((c) => c.type === "data-error")).toMatchObject({ data: { code: "ProviderTimeout" } });
     expect((await done.promise).status).toBe("error");
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "error")).toMatchObject({ errorCode: "ProviderTimeout" });
   });
 
   it("a malformed upstream stream ends with a visible error block", async () => {
@@ -80,7 +81,8 @@ describe("turn endings", () => {
     const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "garbled" }, { onStored: done.onStored }));
     const err = chunks.find((c) => c.type === "data-error") as { data: { code: string } } | undefined;
     expect(err?.data.code).toBe("InvalidResponse");
-    expect((await storedAnswer(chat.id)).blocks.some((b) => b.kind === "error")).toBe(true);
+    expect((await done.promise).status).toBe("error");
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "error")).toMatchObject({ errorCode: "InvalidResponse" });
   });
 
   it("a closed browser does not stop the turn: the whole answer is stored", async () => {

@@ -4,9 +4,10 @@ import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, startTestApp } from "../test-app";
-import { resumeTurn, runTurn, type StoredTurn } from "./run-turn";
+import { resumeTurn, runTurn } from "./run-turn";
 import { buildRegistry, LocalPubSub } from "./stream-registry";
 import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "./test-turns";
+import { storedTurn } from "./turn-harness";
 
 const REDIS = process.env.TEST_REDIS_URL?.trim() || process.env.REDIS_URL?.trim();
 
@@ -53,9 +54,8 @@ describe.each([
     const text = Array.from({ length: 40 }, (_, i) => `n${i}`).join(" ");
     mock.onMessage("resume me", { content: text }, { latency: 15 });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-    let stored!: (s: StoredTurn) => void;
-    const done = new Promise<StoredTurn>((r) => (stored = r));
-    const first = await runTurn(ctx, { chatId: chat.id, text: "resume me" }, { onStored: stored });
+    const done = storedTurn();
+    const first = await runTurn(ctx, { chatId: chat.id, text: "resume me" }, { onStored: done.onStored });
     const reader = first.body!.getReader();
     await reader.read();
     await new Promise((r) => setTimeout(r, 150));
@@ -65,7 +65,7 @@ describe.each([
     const chunks = await readChunks(resumed!);
     expect(chunks[0].type).toBe("start");
     expect(textOf(chunks)).toBe(text);
-    await done;
+    await done.promise;
     expect(await resumeTurn(ctx, chat.id)).toBeNull(); // nothing runs any more: 204
   });
 
@@ -73,9 +73,8 @@ describe.each([
     const text = Array.from({ length: 300 }, (_, i) => `m${i}`).join(" ");
     mock.onMessage("other instance", { content: text }, { latency: 10 });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-    let stored!: (s: StoredTurn) => void;
-    const done = new Promise<StoredTurn>((r) => (stored = r));
-    const first = await runTurn(ctx, { chatId: chat.id, text: "other instance" }, { onStored: stored });
+    const done = storedTurn();
+    const first = await runTurn(ctx, { chatId: chat.id, text: "other instance" }, { onStored: done.onStored });
     void first.body!.cancel();
     const other = await buildRegistry(redis);
     try {
@@ -98,7 +97,7 @@ describe.each([
       const chunks = parseSse(seen);
       expect(chunks.some((c) => c.type === "abort")).toBe(true);
       expect(textOf(chunks).length).toBeLessThan(text.length);
-      expect((await done).status).toBe("stopped");
+      expect((await done.promise).status).toBe("stopped");
     } finally {
       await other.close();
     }

@@ -88,13 +88,17 @@ for (const driver of DRIVERS) {
     });
 
     it("a different PARLEY_SECRET_KEY is refused with a message that says so", async () => {
-      process.env.PARLEY_SECRET_KEY = crypto.randomBytes(32).toString("base64");
+      const right = crypto.randomBytes(32).toString("base64");
+      process.env.PARLEY_SECRET_KEY = right;
       expect(await initKeyring(db.prisma, keyDir)).toBe("env");
+      const check = await db.prisma.setting.findMany({ where: { key: CHECK } });
       process.env.PARLEY_SECRET_KEY = crypto.randomBytes(32).toString("hex");
       const err = await expectRefused(/PARLEY_SECRET_KEY.*is not the key this database's secrets were encrypted with/);
       expect(err.message).toMatch(/Restore the original key/);
       // The check value is untouched: the right key still works afterwards.
-      expect((await db.prisma.setting.findMany({ where: { key: CHECK } })).length).toBe(1);
+      expect(await db.prisma.setting.findMany({ where: { key: CHECK } })).toEqual(check);
+      process.env.PARLEY_SECRET_KEY = right;
+      expect(await initKeyring(db.prisma, keyDir)).toBe("env");
     });
 
     it("a PARLEY_SECRET_KEY that differs from the key file the database was set up with is refused", async () => {
