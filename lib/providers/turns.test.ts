@@ -7,20 +7,19 @@ import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
-import { runTurn, type StoredTurn } from "../chat/run-turn";
+import { runTurn } from "../chat/run-turn";
 import { loadMessagePage } from "../chat/history";
 import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
-import { turnHarness } from "../chat/turn-harness";
+import { storedTurn, turnHarness } from "../chat/turn-harness";
 import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));
 
 async function turn(ctx: Parameters<typeof runTurn>[0], chatId: string, text: string, opts: Parameters<typeof runTurn>[2] = {}, modelId?: string) {
-  let onStored!: (s: StoredTurn) => void;
-  const stored = new Promise<StoredTurn>((r) => (onStored = r));
-  const chunks = await readChunks(await runTurn(ctx, { chatId, text, modelId }, { ...opts, onStored }));
-  return { chunks, stored: await stored };
+  const done = storedTurn();
+  const chunks = await readChunks(await runTurn(ctx, { chatId, text, modelId }, { ...opts, onStored: done.onStored }));
+  return { chunks, stored: await done.promise };
 }
 
 async function addModel(teamId: string, kind: ProviderKind, baseUrl: string, modelId: string, extra: { toolCalling?: "native" | "none"; webSearch?: boolean; providerOptions?: object } = {}) {
