@@ -37,10 +37,15 @@ async function addProvider(page: Page, opts: { name: string; kind: string; baseU
 
 test("bad provider input shows field errors and saves nothing", async ({ page }) => {
   const form = await addProvider(page, { name: "", kind: "openai_compatible", baseUrl: "not a url" });
+  const providers = page.getByRole("region", { name: "Providers" }).getByRole("listitem");
+  const before = await providers.count();
   await form.getByRole("button", { name: "Add provider" }).click();
   await expect(form.getByText("Enter a name.")).toBeVisible();
   await expect(form.getByText(/Enter a valid http/)).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/providers$/);
+  await page.reload();
+  await expect(providers).toHaveCount(before);
+  await expect(page.getByRole("region", { name: "Providers" })).not.toContainText("not a url");
 });
 
 test("admin adds, tests and fills a provider; a member chats with its model; the key never reaches a browser", async ({ page, browser }) => {
