@@ -10,6 +10,7 @@ import type { ToolSet } from "ai";
 import type { Provider } from "../db/generated/client";
 import { AppError } from "../errors";
 import { decryptSecret } from "../security/keyring";
+import { mergingFetch } from "./sse-merge";
 
 export type ProviderCredentials = Pick<Provider, "kind" | "name" | "baseUrl" | "apiKeyEnc" | "headersEnc">;
 
@@ -28,19 +29,25 @@ function openai(p: ProviderCredentials, fetchImpl?: typeof fetch) {
   return createOpenAI({ apiKey: apiKey ?? "", baseURL: p.baseUrl || undefined, headers, fetch: fetchImpl });
 }
 
+/**
+ * The model a provider row and model id name. Its event streams pass through `mergingFetch`, which
+ * folds text deltas that arrive together (sse-merge.ts); `fetchImpl` is the fetch underneath.
+ */
 export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl?: typeof fetch): LanguageModelV3 {
   const { apiKey, headers } = secrets(p);
   const baseURL = p.baseUrl || undefined;
   switch (p.kind) {
     case "openai_responses":
-      return openai(p, fetchImpl).responses(modelId);
+      return openai(p, mergingFetch("responses", fetchImpl)).responses(modelId);
     case "openai_chat":
-      return openai(p, fetchImpl).chat(modelId);
-    case "openai_compatible":
+      return openai(p, mergingFetch("chat", fetchImpl)).chat(modelId);
+    case "openai_compatible": {
       if (!baseURL) throw new AppError("ProviderMisconfigured", 500, `Provider ${p.name} needs a base URL.`);
-      return createOpenAICompatible({ name: "compatible", baseURL, apiKey, headers, includeUsage: true, fetch: fetchImpl })(modelId);
+      const fetch = mergingFetch("chat", fetchImpl);
+      return createOpenAICompatible({ name: "compatible", baseURL, apiKey, headers, includeUsage: true, fetch })(modelId);
+    }
     case "anthropic":
-      return createAnthropic({ apiKey: apiKey ?? "", baseURL, headers, fetch: fetchImpl })(modelId);
+      return createAnthropic({ apiKey: apiKey ?? "", baseURL, headers, fetch: mergingFetch("anthropic", fetchImpl) })(modelId);
   }
 }
 
