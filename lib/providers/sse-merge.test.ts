@@ -2,7 +2,7 @@
 // aimock's real event streams for each wire format, must see the same text, reasoning, tool calls,
 // finish and usage whether the events arrive one by one or all in one socket read (merged).
 import { LLMock } from "@copilotkit/aimock";
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProviderKind } from "../db/generated/client";
 import { languageModel } from "./model-factory";
@@ -44,8 +44,8 @@ function modelFor(kind: ProviderKind, fetchImpl: typeof fetch) {
   return languageModel({ kind, name: "aimock", baseUrl: `${mock.url}/v1`, apiKeyEnc: null, headersEnc: null }, "gpt-test", fetchImpl);
 }
 
-const call = {
-  tools: [{ type: "function" as const, name: "lookup", description: "Looks a word up.", inputSchema: { type: "object", properties: { q: { type: "string" } } } }],
+const call: Pick<LanguageModelV3CallOptions, "tools"> = {
+  tools: [{ type: "function", name: "lookup", description: "Looks a word up.", inputSchema: { type: "object", properties: { q: { type: "string" } } } }],
 };
 
 async function partsOf(model: ReturnType<typeof modelFor>, prompt: string) {
