@@ -51,7 +51,8 @@ const call: Pick<LanguageModelV3CallOptions, "tools"> = {
 async function partsOf(model: ReturnType<typeof modelFor>, prompt: string) {
   const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: prompt }] }], ...call });
   const parts: LanguageModelV3StreamPart[] = [];
-  for await (const part of stream) parts.push(part);
+  const reader = stream.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
   return parts;
 }
 
