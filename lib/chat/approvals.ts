@@ -27,10 +27,13 @@ export function inputHash(input: unknown): string {
 
 /** The chat's last message if it is an answer with calls waiting for approval, with those calls. */
 async function pendingOf(prisma: Client, chatId: string) {
-  const last = await prisma.message.findFirst({ where: { chatId }, orderBy: { seq: "desc" }, select: { id: true, role: true } });
+  const last = await prisma.message.findFirst({
+    where: { chatId },
+    orderBy: { seq: "desc" },
+    select: { id: true, role: true, blocks: { where: { kind: "tool", status: "approval-requested" }, orderBy: { ordinal: "asc" } } },
+  });
   if (!last || last.role !== "assistant") return { messageId: undefined, pending: [] };
-  const pending = await prisma.block.findMany({ where: { messageId: last.id, kind: "tool", status: "approval-requested" }, orderBy: { ordinal: "asc" } });
-  return { messageId: last.id, pending };
+  return { messageId: last.id, pending: last.blocks };
 }
 
 /**

@@ -120,11 +120,11 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
         await tx.message.delete({ where: { id: req.regenerate } });
       } else {
         await supersedePending(tx, ctx, chat.id);
-        await tx.message.create({
-          data: { id: question!.id, chatId: chat.id, role: "user", status: "done", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: question!.text } } },
-        });
+        // createMany: plain inserts, without reading the rows back.
+        await tx.message.createMany({ data: { id: question!.id, chatId: chat.id, role: "user", status: "done" } });
+        await tx.block.createMany({ data: { messageId: question!.id, ordinal: 0, kind: "text", status: "done", text: question!.text } });
       }
-      await tx.message.create({ data: { id: assistantId, chatId: chat.id, role: "assistant", status: "streaming", model: model.modelId } });
+      await tx.message.createMany({ data: { id: assistantId, chatId: chat.id, role: "assistant", status: "streaming", model: model.modelId } });
     }, TX_WAIT));
 
   // Calls waiting in the last answer are denied by the new message, and the model reads them as
