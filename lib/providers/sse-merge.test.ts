@@ -156,7 +156,7 @@ describe("sseMerger", () => {
   }
   const ev = (content: string) => `data: {"id":"c","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}}]}\n\n`;
 
-  it("passes each event on alone when they come one per turn of the event loop", async () => {
+  it("passes each event on alone when they come one read at a time", async () => {
     expect(await through([ev("a"), ev("b"), ev("c")], false)).toEqual([ev("a"), ev("b"), ev("c")]);
   });
 

@@ -3,8 +3,8 @@
 // socket read, and each would go through the whole per-event path (decoding, SSE parsing, JSON, the
 // provider's schema check and transform, every later stage). Here consecutive events that only add
 // text to the same block are folded into one event with the joined text, so that path runs once per
-// read instead of once per token: the work per chat falls as the load rises. On an idle server every
-// event goes on alone, in the same turn of the event loop. Anything else (a role, a tool call, a
+// read instead of once per token: the work per chat falls as the load rises. On an idle server each
+// read holds one event, which goes on untouched and at once. Anything else (a role, a tool call, a
 // finish, usage, ids, comments, CRLF streams) passes byte for byte.
 
 export type SseDialect = "chat" | "responses" | "anthropic";
@@ -124,56 +124,44 @@ export function mergeEvents(complete: string, dialect: SseDialect): string {
   return out.join("");
 }
 
-/** The byte stream of an event stream, with the text deltas that arrived in one turn of the event loop merged. */
+const BLANK_LINE = Buffer.from("\n\n");
+
+/** Whether `chunk` is exactly one whole event: its first blank line is its end. */
+function isOneEvent(chunk: Uint8Array): boolean {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return bytes.indexOf(BLANK_LINE) === bytes.length - 2;
+}
+
+/**
+ * The byte stream of an event stream, with the text deltas that arrived in one read merged. A read
+ * that holds one whole event (an idle server's case) goes on as it came, without being decoded.
+ */
 export function sseMerger(dialect: SseDialect): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";
   let passThrough = false;
-  let scheduled: NodeJS.Immediate | undefined;
-
-  const sendComplete = (controller: TransformStreamDefaultController<Uint8Array>) => {
-    const end = pending.lastIndexOf("\n\n") + 2;
-    if (end < 2) return;
-    const complete = pending.slice(0, end);
-    pending = pending.slice(end);
-    controller.enqueue(encoder.encode(mergeEvents(complete, dialect)));
-  };
 
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      if (passThrough) return controller.enqueue(chunk);
+      if (passThrough || (!pending && isOneEvent(chunk))) return controller.enqueue(chunk);
       pending += decoder.decode(chunk, { stream: true });
       if (pending.includes("\r")) {
         // CRLF line endings: not worth parsing here; everything from now on goes through untouched.
         passThrough = true;
-        if (scheduled) clearImmediate(scheduled);
-        scheduled = undefined;
         controller.enqueue(encoder.encode(pending));
         pending = "";
         return;
       }
-      scheduled ??= setImmediate(() => {
-        scheduled = undefined;
-        try {
-          sendComplete(controller);
-        } catch {
-          /* the stream ended meanwhile (cancelled or failed): nothing left to send to */
-        }
-      });
+      const end = pending.lastIndexOf("\n\n") + 2;
+      if (end < 2) return;
+      const complete = pending.slice(0, end);
+      pending = pending.slice(end);
+      controller.enqueue(encoder.encode(mergeEvents(complete, dialect)));
     },
     flush(controller) {
-      if (scheduled) clearImmediate(scheduled);
-      scheduled = undefined;
-      if (passThrough) return;
       pending += decoder.decode();
-      sendComplete(controller);
-      if (pending) controller.enqueue(encoder.encode(pending));
-    },
-    // @ts-expect-error `cancel` is in the Streams standard but not yet in TypeScript's Transformer type
-    cancel() {
-      if (scheduled) clearImmediate(scheduled);
-      scheduled = undefined;
+      if (pending) controller.enqueue(encoder.encode(pending)); // a last event without its blank line
     },
   });
 }
