@@ -200,16 +200,18 @@ function cpuOf(pids) {
   return { user: (user * 1000) / CLK_TCK, sys: (sys * 1000) / CLK_TCK };
 }
 
-function machineBusyMs() {
-  if (!HAVE_PROC) return NaN;
+/** Whole-machine CPU time: busy (user, system, interrupts) and stolen by the hypervisor (steal), in ms. */
+function machineCpuMs() {
+  if (!HAVE_PROC) return { busy: NaN, steal: NaN };
   const f = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
   const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return ((total - f[3] - f[4]) * 1000) / CLK_TCK;
+  return { busy: ((total - f[3] - f[4] - f[7]) * 1000) / CLK_TCK, steal: (f[7] * 1000) / CLK_TCK };
 }
 
 /** CPU counters at one moment: the server's process tree, its PostgreSQL backends, the harness, the machine. */
 async function snapshot(server) {
-  const s = { at: performance.now(), machine: machineBusyMs(), harness: NaN, server: { user: NaN, sys: NaN }, db: new Map() };
+  const machine = machineCpuMs();
+  const s = { at: performance.now(), machine: machine.busy, steal: machine.steal, harness: NaN, server: { user: NaN, sys: NaN }, db: new Map() };
   if (HAVE_PROC) {
     const self = process.cpuUsage();
     const mock = cpuOf(processTree(upstream.pid));
@@ -233,10 +235,11 @@ function cpuBetween(a, b) {
     dbMs: b.db.size ? db : NaN,
     harnessMs: b.harness - a.harness,
     machineMs: b.machine - a.machine,
+    stealMs: b.steal - a.steal,
   };
 }
 function sumCpu(list) {
-  const keys = ["wallMs", "serverMs", "serverSysMs", "dbMs", "harnessMs", "machineMs"];
+  const keys = ["wallMs", "serverMs", "serverSysMs", "dbMs", "harnessMs", "machineMs", "stealMs"];
   return Object.fromEntries(keys.map((k) => [k, list.reduce((acc, c) => acc + c[k], 0)]));
 }
 /** Whole-machine busy time not accounted for by the server, its database backends and the harness, in cores. */
@@ -244,6 +247,8 @@ function otherCores(c) {
   const known = [c.serverMs, c.dbMs, c.harnessMs].filter(Number.isFinite).reduce((a, b) => a + b, 0);
   return Math.max(0, (c.machineMs - known) / c.wallMs);
 }
+/** CPU time the hypervisor gave to other guests while this machine wanted it, in cores. */
+const stolenCores = (c) => c.stealMs / c.wallMs;
 
 // ---------------------------------------------------------------------------------------------
 // Processes and ports
@@ -1203,6 +1208,12 @@ function report(suites, buildNote) {
   for (const s of suites) if (s.skipped) p(`NOTE: ${LABEL[s.kind]} was skipped: ${s.skipped}`);
   const loads = ran.flatMap((s) => [s.seqCpu, ...[...s.conc.values()].map((c) => c.cpu)]).map(otherCores).filter(Number.isFinite);
   const otherLoad = loads.length ? loads.reduce((a, b) => a + b, 0) / loads.length : NaN;
+  const steals = ran.flatMap((s) => [s.seqCpu, ...[...s.conc.values()].map((c) => c.cpu)]).map(stolenCores).filter(Number.isFinite);
+  const stolen = steals.length ? steals.reduce((a, b) => a + b, 0) / steals.length : NaN;
+  if (stolen > 0.1) {
+    p(`WARNING: the hypervisor took ~${stolen.toFixed(2)} cores from this machine (steal) during the measured phases: every process ran`);
+    p("slower than on a quiet machine, so absolute times are inflated; compare them with runs that show little steal.");
+  }
   if (otherLoad > 0.25) {
     p(`WARNING: other programs kept ~${otherLoad.toFixed(2)} of ${os.cpus().length} cores busy during the measured phases; absolute figures are`);
     p("inflated by that, comparisons less so (direct and Parley runs alternate).");
@@ -1266,6 +1277,7 @@ function report(suites, buildNote) {
     fmt(perChunk(c.dbMs, sum.upChunks), 0),
     fmt(perChunk(c.harnessMs, sum.upChunks), 0),
     fmt(otherCores(c), 2),
+    fmt(stolenCores(c), 2),
   ];
   for (const s of ran) cpuRows.push(cpuRow(`direct (with ${s.kind})`, "sequential", s.directCpu, s.directSeq));
   for (const [n, c] of direct.conc) cpuRows.push(cpuRow("direct", `${n} concurrent, paced`, c.cpu, c));
@@ -1287,6 +1299,7 @@ function report(suites, buildNote) {
         "PG backends us/upstream chunk",
         "aimock+harness us/upstream chunk",
         "other load (cores)",
+        "stolen (cores)",
       ],
       cpuRows,
     ),
@@ -1295,6 +1308,7 @@ function report(suites, buildNote) {
   p(`  Upstream chunks = the chunks aimock sent whose text arrived (characters received / ${CFG.chunkChars}, rounded); every per-chunk`);
   p("  figure is divided by them, not by the chunks received, which Parley may merge.");
   p("  Other load = machine busy time not accounted for by the columns before it (other programs on this machine), in cores.");
+  p("  Stolen = CPU time the hypervisor gave to other guests while this machine was runnable (/proc/stat steal), in cores.");
   p("  Per-chunk figures are left out (-) where fewer than 1,000 upstream chunks went through; burst CPU includes starting every turn.");
 
   p();
