@@ -156,10 +156,51 @@ describe("turn endings", () => {
     expect((await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).activeStreamId).toBeNull();
   });
 
-  it("past PARLEY_MAX_ACTIVE_TURNS a new turn gets 503 with Retry-After and writes nothing; when a turn ends there is room again", async () => {
-    const saved = process.env.PARLEY_MAX_ACTIVE_TURNS;
-    process.env.PARLEY_MAX_ACTIVE_TURNS = "1";
+  /** Runs `fn` with these environment variables set, restoring them after. */
+  async function withEnv(vars: Record<string, string>, fn: () => Promise<void>) {
+    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
     try {
+      await fn();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }
+
+  /** Whether `p` settles within `ms` (a turn waiting in line does not). */
+  const startsWithin = (p: Promise<unknown>, ms: number) =>
+    Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+  it("past PARLEY_MAX_ACTIVE_TURNS new turns wait in line and start, in order, as running ones end", () =>
+    withEnv({ PARLEY_MAX_ACTIVE_TURNS: "1", PARLEY_TURN_QUEUE_MS: "20000" }, async () => {
+      const long = "word ".repeat(60).trim(); // 75 chunks of 4 characters, 20 ms apart: about 1.5 s
+      mock.onMessage("first in line", { content: long }, { latency: 20 });
+      mock.onMessage("second in line", { content: long }, { latency: 20 });
+      mock.onMessage("third in line", { content: "Third." });
+      const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+      const prisma = await db();
+      const newChat = () => prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
+      const [b, c] = [await newChat(), await newChat()];
+      const doneA = stored();
+      const running = await runTurn(ctx, { chatId: chat.id, text: "first in line" }, { onStored: doneA.onStored });
+      const second = runTurn(ctx, { chatId: b.id, text: "second in line" });
+      const third = runTurn(ctx, { chatId: c.id, text: "third in line" });
+      expect(await startsWithin(second, 300)).toBe(false);
+      expect(await prisma.message.count({ where: { chatId: { in: [b.id, c.id] } } })).toBe(0);
+
+      expect(textOf(await readChunks(running))).toBe(long);
+      await doneA.promise;
+      const secondRes = await second;
+      expect(await startsWithin(third, 300)).toBe(false); // the third waits for the second
+      expect(textOf(await readChunks(secondRes))).toBe(long);
+      expect(textOf(await readChunks(await third))).toBe("Third.");
+    }));
+
+  it("a turn that waited PARLEY_TURN_QUEUE_MS without a free slot gets 503 with Retry-After and writes nothing", () =>
+    withEnv({ PARLEY_MAX_ACTIVE_TURNS: "1", PARLEY_TURN_QUEUE_MS: "50" }, async () => {
       mock.onMessage("hold the line", { content: "one two three four" }, { latency: 30 });
       mock.onMessage("let me in", { content: "Welcome." });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
@@ -179,11 +220,7 @@ describe("turn endings", () => {
       const later = stored();
       expect(textOf(await readChunks(await runTurn(ctx, { chatId: other.id, text: "let me in" }, { onStored: later.onStored })))).toBe("Welcome.");
       await later.promise;
-    } finally {
-      if (saved === undefined) delete process.env.PARLEY_MAX_ACTIVE_TURNS;
-      else process.env.PARLEY_MAX_ACTIVE_TURNS = saved;
-    }
-  });
+    }));
 
   it("another user's chat is 404 and nothing is written", async () => {
     const a = await teamWithProvider(mock.url, "openai_chat");

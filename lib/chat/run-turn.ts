@@ -47,7 +47,7 @@ export function idleTimeoutMs(): number {
 
 /** Starts a turn and returns the streaming response for the browser. */
 export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions = {}): Promise<Response> {
-  const release = takeTurnSlot();
+  const release = await takeTurnSlot();
   try {
     return await startStreaming(ctx, req, opts, release);
   } catch (err) {
