@@ -27,6 +27,7 @@ async function build() {
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     rateLimit: { enabled: true, window: 60, max: 100 },
     telemetry: { enabled: false },
+    // The session and its user in one query (through Prisma's relationJoins), on every request.
     advanced: { database: { joins: true } },
     plugins: [nextCookies()],
   });
