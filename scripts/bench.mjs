@@ -24,6 +24,7 @@
 //   BENCH_CHUNK_MS=2              upstream pause between chunks, one stream at a time
 //   BENCH_TTFT_MS=50              upstream pause before its first chunk, all phases
 //   BENCH_CONC_CHUNKS=500         text chunks per answer in the concurrency bursts (direct and Parley)
+//   BENCH_LONG_MESSAGES=2000      earlier messages in the long chat (PostgreSQL; 0 skips it)
 //   BENCH_CONC_CHUNK_MS=20        upstream pause between chunks in the bursts (20 ms = 50 tokens/s, a
 //                                 model's pace); the bursts get their own direct reference at this pace
 //   BENCH_BEHIND_PCT=25           a stream fell behind when its total exceeds the direct p50 total (of its
@@ -63,6 +64,7 @@ const CFG = {
   chunkMs: num(env.BENCH_CHUNK_MS, 2),
   ttftMs: num(env.BENCH_TTFT_MS, 50),
   concChunks: Math.round(num(env.BENCH_CONC_CHUNKS, 500)),
+  longMessages: Math.round(num(env.BENCH_LONG_MESSAGES, 2000)),
   concChunkMs: num(env.BENCH_CONC_CHUNK_MS, 20),
   pacedRefRuns: 3,
   behindPct: num(env.BENCH_BEHIND_PCT, 25),
@@ -878,6 +880,20 @@ async function pgObserver(url) {
       const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
       return rows.map((r) => r.pid);
     },
+    /** Fills a chat with `n` earlier messages (question, answer, ...), each with one text block of `chars` characters. */
+    async seedChat(chatId, n, chars) {
+      await client.query(
+        `INSERT INTO "Message" ("id", "chatId", "role", "status", "updatedAt")
+           SELECT 'bench_' || $1 || '_' || g, $1, (CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END)::"MessageRole", 'done', now()
+           FROM generate_series(1, $2::int) g ORDER BY g`,
+        [chatId, n],
+      );
+      await client.query(
+        `INSERT INTO "Block" ("id", "messageId", "ordinal", "kind", "status", "text", "updatedAt")
+           SELECT m."id" || '_b0', m."id", 0, 'text', 'done', rpad('', $2::int, 'lorem ipsum '), now() FROM "Message" m WHERE m."chatId" = $1`,
+        [chatId, chars],
+      );
+    },
     /** Characters of answer text committed so far in these chats (what a crash now would keep). */
     async storedChars(chatIds) {
       const { rows } = await client.query(
@@ -1037,6 +1053,43 @@ async function runDirect() {
   return out;
 }
 
+/**
+ * A chat with a long history (PostgreSQL only: its rows are written straight into the database): the
+ * newest page of messages, the server-rendered chat page, and a turn in it (the whole history is read
+ * and sent to the model), each against the same request in a new chat.
+ */
+async function longChat(server, observer) {
+  const [long, fresh] = await createChats(server, 2);
+  log(`long chat: ${CFG.longMessages} messages`);
+  await observer.seedChat(long, CFG.longMessages, 400);
+  const timed = async (n, fn) => {
+    const ms = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      const r = await fn(i);
+      if (r.status && r.status !== 200) throw new Error(`long chat: HTTP ${r.status} ${String(r.text ?? r.error ?? "").slice(0, 200)}`);
+      if (r.error) throw new Error(`long chat: a turn failed: ${r.error}`);
+      ms.push(r.ttft ?? performance.now() - t);
+    }
+    return percentile(ms, 0.5);
+  };
+  const get = (url) => () => request("GET", `${server.origin}${url}`, { headers: authHeaders(server), timeoutMs: 60_000 });
+  const rows = [];
+  for (const [what, path] of [
+    ["newest page of messages (GET /api/chat/[id]/messages)", (id) => `/api/chat/${id}/messages`],
+    ["chat page, server-rendered (GET /chat/[id])", (id) => `/chat/${id}`],
+  ]) {
+    rows.push({ what, fresh: await timed(10, get(path(fresh))), long: await timed(10, get(path(long))) });
+  }
+  // Turns: each adds a question and an answer, so both chats keep their size within a few messages.
+  rows.push({
+    what: "turn: time to first chunk",
+    fresh: await timed(3, (i) => sleep(300).then(() => parleyStream(server, fresh, `long fresh ${i}`))), // the last turn finishes storing
+    long: await timed(3, (i) => sleep(300).then(() => parleyStream(server, long, `long ${i}`))),
+  });
+  return { messages: CFG.longMessages, rows };
+}
+
 async function runSuite(kind) {
   let pgdb;
   if (kind === "postgresql") {
@@ -1104,6 +1157,8 @@ async function runSuite(kind) {
     const after = await settledWrites(server, observer, before.messageIns + 2 * seq.length);
     suite.writes.push({ phase: "sequential", answers: seq.length, ...diffWrites(before, after) });
   }
+
+  if (observer && CFG.longMessages > 0) suite.longChat = await longChat(server, observer);
 
   for (const n of CFG.concurrency) {
     const ids = await createChats(server, n);
@@ -1416,6 +1471,15 @@ function report(suites, buildNote) {
     p("  so a healthy server leaves at most ~150 ms of text per chat unstored (~95%+ halfway through the default 10 s answer; less");
     p("  with shorter answers); more means the writes lag behind the stream.");
     for (const m of pgSuite.stored) if (m.error) p(`  ${m.n} concurrent: the query failed: ${m.error}`);
+  }
+
+  p();
+  const lc = pgSuite?.longChat;
+  p(`6. A long chat (PostgreSQL): ${lc ? `${lc.messages} earlier messages of 400 characters` : "not run"}; p50 ms`);
+  if (lc) {
+    p(table(["request", "new chat", "long chat", "added"], lc.rows.map((r) => [r.what, fmt(r.fresh, 1), fmt(r.long, 1), `${signed(r.long - r.fresh)} ms`])));
+    p("  The page and the chat page read only the newest 50 messages; a turn reads the whole history and sends it to the model");
+    p("  (here ~800 KB of it), so its added time grows with the chat.");
   }
 
   p();
