@@ -79,3 +79,14 @@ export async function takeTurnSlot(): Promise<() => void> {
   });
   return releaser(active);
 }
+
+/** Runs `fn` holding a turn slot, which `fn` hands on to the turn; if `fn` fails, the slot is released. */
+export async function withTurnSlot<T>(fn: (slot: () => void) => Promise<T>): Promise<T> {
+  const slot = await takeTurnSlot();
+  try {
+    return await fn(slot);
+  } catch (err) {
+    slot();
+    throw err;
+  }
+}

@@ -4,6 +4,8 @@ import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { errorResponse } from "../http";
+import { Unauthorized } from "../errors";
+import { withTurnSlot } from "./rate-limits";
 import { runTurn } from "./run-turn";
 import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
 import { storedTurn, turnHarness } from "./turn-harness";
@@ -220,6 +222,26 @@ describe("turn endings", () => {
       const later = stored();
       expect(textOf(await readChunks(await runTurn(ctx, { chatId: other.id, text: "let me in" }, { onStored: later.onStored })))).toBe("Welcome.");
       await later.promise;
+    }));
+
+  it("at capacity a request is turned away before its work runs, and a request that fails gives its slot back", () =>
+    withEnv({ PARLEY_MAX_ACTIVE_TURNS: "1", PARLEY_TURN_QUEUE_MS: "0" }, async () => {
+      mock.onMessage("hold the slot", { content: "one two three four" }, { latency: 30 });
+      mock.onMessage("after a failure", { content: "Still here." });
+      const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+      const other = await (await db()).chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
+      const done = stored();
+      const running = await runTurn(ctx, { chatId: chat.id, text: "hold the slot" }, { onStored: done.onStored });
+      let signInRan = false;
+      await expect(withTurnSlot(async () => (signInRan = true))).rejects.toMatchObject({ status: 503 });
+      expect(signInRan).toBe(false);
+      await readChunks(running);
+      await done.promise;
+
+      // The route's sign-in fails inside the slot: the slot is free again for the next turn.
+      await expect(withTurnSlot(async () => Promise.reject(Unauthorized()))).rejects.toMatchObject({ status: 401 });
+      const res = await withTurnSlot((slot) => runTurn(ctx, { chatId: other.id, text: "after a failure" }, { slot }));
+      expect(textOf(await readChunks(res))).toBe("Still here.");
     }));
 
   it("another user's chat is 404 and nothing is written", async () => {

@@ -17,7 +17,7 @@ import { storeFeed } from "./store-feed";
 import { storeTurn, type StoredTurn } from "./store-turn";
 import { streamRegistry } from "./stream-registry";
 import { classifyTurnError, type TurnError } from "./turn-errors";
-import { takeTurnSlot } from "./rate-limits";
+import { withTurnSlot } from "./rate-limits";
 import { prepareTurn, type PreparedTurn } from "./turn-model";
 import { startTurn, type TurnRequest } from "./turn-start";
 import { turnStream } from "./turn-stream";
@@ -39,6 +39,8 @@ export type TurnOptions = {
   throttleMs?: number;
   /** Resolves when the turn is fully stored (tests and benchmarks wait on it). */
   onStored?: (result: StoredTurn) => void;
+  /** A running-turn slot the caller already took (`takeTurnSlot`); otherwise the turn takes one. */
+  slot?: () => void;
 };
 
 export function idleTimeoutMs(): number {
@@ -47,11 +49,12 @@ export function idleTimeoutMs(): number {
 
 /** Starts a turn and returns the streaming response for the browser. */
 export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions = {}): Promise<Response> {
-  const release = await takeTurnSlot();
+  const { slot } = opts;
+  if (!slot) return withTurnSlot((taken) => runTurn(ctx, req, { ...opts, slot: taken }));
   try {
-    return await startStreaming(ctx, req, opts, release);
+    return await startStreaming(ctx, req, opts, slot);
   } catch (err) {
-    release();
+    slot();
     throw err;
   }
 }

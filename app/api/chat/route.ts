@@ -3,20 +3,24 @@
 import { handle } from "@/lib/http";
 import { runTurn } from "@/lib/chat/run-turn";
 import { chatBodyLimit, chatRequestSchema, messageText } from "@/lib/chat/request";
-import { chatRateLimit } from "@/lib/chat/rate-limits";
+import { chatRateLimit, withTurnSlot } from "@/lib/chat/rate-limits";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/lib/teams/context";
 
-export const POST = handle(async (req: Request) => {
-  const ctx = await requireTeam();
-  const body = await readJson(req, chatRequestSchema, chatBodyLimit());
-  const text = messageText(body);
-  chatRateLimit().hit(ctx.user.id);
-  return runTurn(ctx, {
-    chatId: body.id,
-    text,
-    regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
-    modelId: body.modelId,
-    decisions: body.approvals,
-  });
-});
+export const POST = handle((req: Request) =>
+  // The slot first: a server at capacity turns requests away before it spends anything on them.
+  withTurnSlot(async (slot) => {
+    const ctx = await requireTeam();
+    const body = await readJson(req, chatRequestSchema, chatBodyLimit());
+    const text = messageText(body);
+    chatRateLimit().hit(ctx.user.id);
+    const turn = {
+      chatId: body.id,
+      text,
+      regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
+      modelId: body.modelId,
+      decisions: body.approvals,
+    };
+    return runTurn(ctx, turn, { slot });
+  }),
+);
