@@ -30,9 +30,9 @@ function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
 
 const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const } }, citations: { orderBy: { ordinal: "asc" as const } } };
 /**
- * Message lists read their blocks and citations in queries of their own, not joined: in a chat of 2,000
- * messages, PostgreSQL built every message's blocks before it sorted and cut the page (a page of 50
- * took ~200 ms joined, ~15 ms this way), and the whole history was slower joined too.
+ * A page of messages reads its blocks and citations in queries of its own, not joined: in a chat of
+ * 2,000 messages, PostgreSQL built every message's blocks before it sorted and cut the page (a page of
+ * 50 took ~200 ms joined, ~15 ms this way).
  */
 const LIST_STRATEGY = "query" as const;
 
@@ -59,13 +59,30 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
  */
 export async function loadHistory(chatId: string, opts: { exclude?: string[] } = {}): Promise<ParleyUIMessage[]> {
   const prisma = await db();
-  const rows = await prisma.message.findMany({
-    where: { chatId, ...(opts.exclude?.length ? { id: { notIn: opts.exclude } } : {}) },
-    include: withBlocks,
-    relationLoadStrategy: LIST_STRATEGY,
-    orderBy: { seq: "asc" },
-  });
-  return rows.map(toUIMessage);
+  // Three flat reads side by side, put together here: blocks and citations are found by their chat,
+  // not by a list of thousands of message ids (2,000 messages: PostgreSQL ~80 ms instead of ~95,
+  // PGlite ~165 instead of ~280).
+  const message = { chatId, ...(opts.exclude?.length ? { id: { notIn: opts.exclude } } : {}) };
+  const [rows, blocks, citations] = await Promise.all([
+    prisma.message.findMany({ where: message, orderBy: { seq: "asc" } }),
+    prisma.block.findMany({ where: { message }, orderBy: { ordinal: "asc" } }),
+    prisma.citation.findMany({ where: { message }, orderBy: { ordinal: "asc" } }),
+  ]);
+  const blocksOf = groupBy(blocks, (b) => b.messageId);
+  const citationsOf = groupBy(citations, (c) => c.messageId);
+  return rows.map((m) => toUIMessage({ ...m, blocks: blocksOf.get(m.id) ?? [], citations: citationsOf.get(m.id) ?? [] }));
+}
+
+/** Rows by a key, each group in the order the rows came. */
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
 }
 
 /**
