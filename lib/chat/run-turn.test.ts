@@ -201,14 +201,25 @@ describe("turn endings", () => {
       expect(textOf(await readChunks(await third))).toBe("Third.");
     }));
 
+  /** A team with a second, empty chat, and a turn running in its first chat (the upstream paces it). */
+  async function oneTurnRunning(prompt: string) {
+    mock.onMessage(prompt, { content: "one two three four" }, { latency: 30 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const other = await (await db()).chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
+    const done = stored();
+    const running = await runTurn(ctx, { chatId: chat.id, text: prompt }, { onStored: done.onStored });
+    /** Reads the running turn to its end and waits until it is stored (its slot is free then). */
+    const finish = async () => {
+      await readChunks(running);
+      await done.promise;
+    };
+    return { ctx, other, finish };
+  }
+
   it("a turn that waited PARLEY_TURN_QUEUE_MS without a free slot gets 503 with Retry-After and writes nothing", () =>
     withEnv({ PARLEY_MAX_ACTIVE_TURNS: "1", PARLEY_TURN_QUEUE_MS: "50" }, async () => {
-      mock.onMessage("hold the line", { content: "one two three four" }, { latency: 30 });
       mock.onMessage("let me in", { content: "Welcome." });
-      const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const other = await (await db()).chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
-      const done = stored();
-      const running = await runTurn(ctx, { chatId: chat.id, text: "hold the line" }, { onStored: done.onStored });
+      const { ctx, other, finish } = await oneTurnRunning("hold the line");
       const refused = await runTurn(ctx, { chatId: other.id, text: "let me in" }).catch((err: unknown) => err);
       expect(refused).toMatchObject({ status: 503, code: "Busy" });
       const res = errorResponse(refused);
@@ -217,8 +228,7 @@ describe("turn endings", () => {
       expect((await res.json()).error.message).toMatch(/try again in a few seconds/i);
       expect(await (await db()).message.count({ where: { chatId: other.id } })).toBe(0);
 
-      await readChunks(running);
-      await done.promise;
+      await finish();
       const later = stored();
       expect(textOf(await readChunks(await runTurn(ctx, { chatId: other.id, text: "let me in" }, { onStored: later.onStored })))).toBe("Welcome.");
       await later.promise;
@@ -226,17 +236,12 @@ describe("turn endings", () => {
 
   it("at capacity a request is turned away before its work runs, and a request that fails gives its slot back", () =>
     withEnv({ PARLEY_MAX_ACTIVE_TURNS: "1", PARLEY_TURN_QUEUE_MS: "0" }, async () => {
-      mock.onMessage("hold the slot", { content: "one two three four" }, { latency: 30 });
       mock.onMessage("after a failure", { content: "Still here." });
-      const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const other = await (await db()).chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
-      const done = stored();
-      const running = await runTurn(ctx, { chatId: chat.id, text: "hold the slot" }, { onStored: done.onStored });
+      const { ctx, other, finish } = await oneTurnRunning("hold the slot");
       let signInRan = false;
       await expect(withTurnSlot(async () => (signInRan = true))).rejects.toMatchObject({ status: 503 });
       expect(signInRan).toBe(false);
-      await readChunks(running);
-      await done.promise;
+      await finish();
 
       // The route's sign-in fails inside the slot: the slot is free again for the next turn.
       await expect(withTurnSlot(async () => Promise.reject(Unauthorized()))).rejects.toMatchObject({ status: 401 });
