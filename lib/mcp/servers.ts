@@ -43,6 +43,8 @@ export type McpServerAdminView = McpServerView & {
   args: string[];
   connectTimeoutMs: number;
   callTimeoutMs: number;
+  /** The approval policy of the server's tools that have none of their own; null: the built-in rules. */
+  defaultPolicy: McpServer["defaultPolicy"];
   secrets: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
 };
 
@@ -103,6 +105,7 @@ function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
     args: Array.isArray(row.args) ? (row.args as string[]) : [],
     connectTimeoutMs: row.connectTimeoutMs,
     callTimeoutMs: row.callTimeoutMs,
+    defaultPolicy: row.defaultPolicy,
     secrets,
   };
 }

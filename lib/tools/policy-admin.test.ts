@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { DRIVERS, makeUser, startTestApp } from "../test-app";
-import { serverDefaultPolicy, setServerDefaultPolicy, setToolPolicy } from "./policy-admin";
+import { getServerForAdmin } from "../mcp/servers";
+import { setServerDefaultPolicy, setToolPolicy } from "./policy-admin";
 import { listAlwaysAllowed, setAlwaysAllow } from "./preferences";
 import type { OfferedTool } from "./tool-set";
 import { approvalDecider } from "./turn-policy";
@@ -72,7 +73,7 @@ describe("policy administration", () => {
     const { ctx, server, write, read } = await setup();
     await setAlwaysAllow(ctx, write.id, true);
     await setServerDefaultPolicy(ctx, server.id, "ask");
-    expect(await serverDefaultPolicy(ctx, server.id)).toBe("ask");
+    expect((await getServerForAdmin(ctx, server.id)).defaultPolicy).toBe("ask");
     expect(await listAlwaysAllowed(ctx)).toHaveLength(0);
     const decide = await approvalDecider(ctx.user.id);
     expect(decide(offered(server, read, "ask")).needsApproval).toBe(true); // read-only, but the server says ask

@@ -3,58 +3,64 @@
 import { z } from "zod";
 import { audit } from "../audit";
 import { db } from "../db/client";
-import { NotFound } from "../errors";
+import type { Prisma } from "../db/generated/client";
+import { serverRow } from "../mcp/servers";
 import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/context";
 import { clearAlwaysAllow } from "./preferences";
 
-export const toolPolicySchema = z.object({ toolId: z.string().min(1).max(64), policy: z.enum(["default", "ask", "auto", "deny"]) });
+const policyChoice = z.enum(["default", "ask", "auto", "deny"]);
+type PolicyChoice = z.infer<typeof policyChoice>;
 
-export async function setToolPolicy(ctx: TeamContext, toolId: string, policy: z.infer<typeof toolPolicySchema>["policy"]): Promise<void> {
+export const toolPolicySchema = z.object({ toolId: z.string().min(1).max(64), policy: policyChoice });
+export const serverPolicySchema = z.object({ serverId: z.string().min(1).max(64), policy: policyChoice });
+
+type PolicyChange = {
+  from: "ask" | "auto" | "deny" | null;
+  to: PolicyChoice;
+  /** Stores the new policy (null: back to the default). */
+  write(tx: Prisma.TransactionClient, next: "ask" | "auto" | "deny" | null): Promise<unknown>;
+  /** Whose always-allow choices the change clears. */
+  clears: { toolId: string } | { serverId: string };
+  audit: { action: string; targetType: string; targetId: string; data: Record<string, unknown> };
+};
+
+/** Writes a policy that changed, clears the always-allow choices it covers and audits it, in one transaction. */
+async function changePolicy(ctx: TeamContext, change: PolicyChange): Promise<void> {
+  const next = change.to === "default" ? null : change.to;
+  if (change.from === next) return;
   const prisma = await db();
-  const tool = await teamToolRow(ctx.team.id, toolId);
-  const next = policy === "default" ? null : policy;
-  if (tool.policy === next) return;
   await prisma.$transaction(async (tx) => {
-    await tx.mcpTool.update({ where: { id: toolId }, data: { policy: next } });
-    const cleared = await clearAlwaysAllow(tx, { toolId });
+    await change.write(tx, next);
+    const cleared = await clearAlwaysAllow(tx, change.clears);
     await audit(tx, {
       teamId: ctx.team.id,
       actorId: ctx.user.id,
-      action: "mcp.tool.policy",
-      targetType: "mcp-tool",
-      targetId: toolId,
-      data: { server: tool.server.name, tool: tool.name, from: tool.policy ?? "default", to: policy, clearedAlwaysAllow: cleared },
+      ...change.audit,
+      data: { ...change.audit.data, from: change.from ?? "default", to: change.to, clearedAlwaysAllow: cleared },
     });
   });
 }
 
-export const serverPolicySchema = z.object({ serverId: z.string().min(1).max(64), policy: z.enum(["default", "ask", "auto", "deny"]) });
-
-export async function serverDefaultPolicy(ctx: TeamContext, serverId: string): Promise<"ask" | "auto" | "deny" | null> {
-  const prisma = await db();
-  const server = await prisma.mcpServer.findFirst({ where: { id: serverId, teamId: ctx.team.id }, select: { defaultPolicy: true } });
-  if (!server) throw NotFound("No such server.");
-  return server.defaultPolicy;
+export async function setToolPolicy(ctx: TeamContext, toolId: string, policy: PolicyChoice): Promise<void> {
+  const tool = await teamToolRow(ctx.team.id, toolId);
+  await changePolicy(ctx, {
+    from: tool.policy,
+    to: policy,
+    write: (tx, next) => tx.mcpTool.update({ where: { id: toolId }, data: { policy: next } }),
+    clears: { toolId },
+    audit: { action: "mcp.tool.policy", targetType: "mcp-tool", targetId: toolId, data: { server: tool.server.name, tool: tool.name } },
+  });
 }
 
 /** The server's default for its tools without their own policy; clears always-allow for its tools. */
-export async function setServerDefaultPolicy(ctx: TeamContext, serverId: string, policy: z.infer<typeof serverPolicySchema>["policy"]): Promise<void> {
-  const prisma = await db();
-  const server = await prisma.mcpServer.findFirst({ where: { id: serverId, teamId: ctx.team.id } });
-  if (!server) throw NotFound("No such server.");
-  const next = policy === "default" ? null : policy;
-  if (server.defaultPolicy === next) return;
-  await prisma.$transaction(async (tx) => {
-    await tx.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: next } });
-    const cleared = await clearAlwaysAllow(tx, { serverId });
-    await audit(tx, {
-      teamId: ctx.team.id,
-      actorId: ctx.user.id,
-      action: "mcp.server.policy",
-      targetType: "mcp-server",
-      targetId: serverId,
-      data: { server: server.name, from: server.defaultPolicy ?? "default", to: policy, clearedAlwaysAllow: cleared },
-    });
+export async function setServerDefaultPolicy(ctx: TeamContext, serverId: string, policy: PolicyChoice): Promise<void> {
+  const server = await serverRow(ctx.team.id, serverId);
+  await changePolicy(ctx, {
+    from: server.defaultPolicy,
+    to: policy,
+    write: (tx, next) => tx.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: next } }),
+    clears: { serverId },
+    audit: { action: "mcp.server.policy", targetType: "mcp-server", targetId: serverId, data: { server: server.name } },
   });
 }

@@ -8,7 +8,6 @@ import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
 import { McpDefaultPolicy } from "@/components/admin/mcp-default-policy";
-import { serverDefaultPolicy } from "@/lib/tools/policy-admin";
 import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerPolicyAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
 
 export const metadata = { title: "MCP server" };
@@ -18,7 +17,6 @@ export default async function McpServerPage({ params, searchParams }: { params: 
   const ctx = await adminPage(`/admin/mcp/${id}`);
   const server = await orNotFound(getServerForAdmin(ctx, id));
   const created = (await searchParams).created === "1";
-  const defaultPolicy = await serverDefaultPolicy(ctx, server.id);
   return (
     <div className="flex flex-col gap-10">
       <div>
@@ -39,7 +37,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
           Tools
         </h2>
         <div className="mb-4">
-          <McpDefaultPolicy serverId={server.id} value={defaultPolicy} action={setMcpServerPolicyAction} />
+          <McpDefaultPolicy serverId={server.id} value={server.defaultPolicy} action={setMcpServerPolicyAction} />
         </div>
         <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} setPolicy={setMcpToolPolicyAction} />
       </section>
