@@ -2,6 +2,7 @@
 // only to its owner and only in its team; anything else is 404.
 import { z } from "zod";
 import { db } from "../db/client";
+import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 
@@ -24,9 +25,16 @@ export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
   return prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id }, select: { id: true } });
 }
 
-export async function getChat(ctx: TeamContext, chatId: string) {
+export type ChatRow = Chat;
+
+export async function getChat(ctx: TeamContext, chatId: string): Promise<ChatRow> {
+  return chatOf(ctx, chatId, {});
+}
+
+/** The caller's chat with related rows in the same query (`include`), or 404. */
+export async function chatOf<I extends Prisma.ChatInclude>(ctx: TeamContext, chatId: string, include: I) {
   const prisma = await db();
-  const chat = await prisma.chat.findFirst({ where: { id: chatId, teamId: ctx.team.id, userId: ctx.user.id } });
+  const chat = await prisma.chat.findFirst({ where: { id: chatId, teamId: ctx.team.id, userId: ctx.user.id }, include });
   if (!chat) throw NotFound("No such chat.");
   return chat;
 }

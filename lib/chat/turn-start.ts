@@ -1,7 +1,7 @@
 // Everything a turn does before it streams. First what can refuse it, so that a refused turn writes
 // nothing: the chat (404), a turn still running in it (409), the model (409 when the team has none),
-// the answer to regenerate (404 unless it is the chat's last). The reads run side by side: the chat,
-// the team's model choice and the history together, then the models in one query.
+// the answer to regenerate (404 unless it is the chat's last). Two reads, side by side: the chat with
+// its models (its chosen one, the team default and fallback, in one query), and the history.
 //
 // A new message's first rows (the chat claimed for this turn, the question, the title, the empty
 // answer, and calls still waiting denied as superseded) are written in one transaction by `commit`,
@@ -12,10 +12,10 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Block, Prisma } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
-import { resolveTurnModels, teamModelChoice, type ResolvedModel } from "../providers/resolve";
+import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
-import { getChat } from "./chats";
+import { chatOf, type ChatRow } from "./chats";
 import { loadHistory } from "./history";
 import type { ParleyUIMessage } from "./parts";
 import type { Registry } from "./stream-registry";
@@ -34,7 +34,7 @@ export type TurnRequest = {
 };
 
 export type TurnStart = {
-  chat: Awaited<ReturnType<typeof getChat>>;
+  chat: ChatRow;
   model: ResolvedModel;
   fallback: ResolvedModel | null;
   /** The conversation the model reads, ending with the new question (or the answer it continues). */
@@ -65,15 +65,14 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
   if (!req.regenerate && !req.text && !req.decisions?.length) throw new AppError("InvalidInput", 400, "A message needs text.");
 
   // The history is read before the chat is known to be the caller's; it is only used once it is.
-  const [chat, choice, before] = await Promise.all([
-    getChat(ctx, req.chatId),
-    teamModelChoice(ctx.team.id),
+  const [chat, before] = await Promise.all([
+    chatOf(ctx, req.chatId, chatModelsInclude),
     req.decisions ? undefined : loadHistory(req.chatId),
   ]);
   if (registry.local.has(chat.id) || (chat.activeStreamId && (await registry.streams.hasExistingStream(chat.activeStreamId)) === true)) {
     throw Conflict(RUNNING);
   }
-  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, choice);
+  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
 
   const streamId = newId();
   /** Takes the chat for this turn unless another turn took it since it was read (409). */

@@ -205,6 +205,22 @@ describe("models", () => {
     expect(after.defaultModelId).toBeTruthy();
   });
 
+  it("a deleted model leaves no trace: not the team's default or fallback, not a chat's choice; nor do a deleted provider's models", async () => {
+    const { ctx, chat, provider, model } = await teamWithProvider(mock.url);
+    const prisma = await db();
+    const second = await prisma.model.create({ data: { providerId: provider.id, modelId: "second", displayName: "second" } });
+    await prisma.team.update({ where: { id: ctx.team.id }, data: { fallbackModelId: second.id } });
+    await prisma.chat.update({ where: { id: chat.id }, data: { modelId: second.id } });
+    await deleteModel(ctx, second.id);
+    expect(await prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id } })).toMatchObject({ defaultModelId: model.id, fallbackModelId: null });
+    expect(await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).toMatchObject({ modelId: null });
+
+    await prisma.chat.update({ where: { id: chat.id }, data: { modelId: model.id } });
+    await deleteProvider(ctx, provider.id);
+    expect(await prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id } })).toMatchObject({ defaultModelId: null, fallbackModelId: null });
+    expect(await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).toMatchObject({ modelId: null });
+  });
+
   it("web search only for OpenAI Responses providers; duplicate ids refused; fallback must be usable and differ", async () => {
     const { ctx, provider, model } = await teamWithProvider(mock.url, "openai_chat");
     const input = modelFormSchema.parse({ modelId: "gpt-x", webSearch: "on", enabled: "on" });

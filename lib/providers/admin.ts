@@ -168,10 +168,7 @@ export async function deleteProvider(ctx: TeamContext, id: string): Promise<void
   const row = await providerRow(ctx.team.id, id);
   const prisma = await db();
   await prisma.$transaction(async (tx) => {
-    const modelIds = (await tx.model.findMany({ where: { providerId: id }, select: { id: true } })).map((m) => m.id);
-    // Team.defaultModelId / fallbackModelId have no foreign key: clear them by hand.
-    await tx.team.updateMany({ where: { id: ctx.team.id, defaultModelId: { in: modelIds } }, data: { defaultModelId: null } });
-    await tx.team.updateMany({ where: { id: ctx.team.id, fallbackModelId: { in: modelIds } }, data: { fallbackModelId: null } });
+    // Its models go with it, and with them the team's default or fallback among them (foreign keys).
     await tx.provider.delete({ where: { id } });
     await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "provider.delete", targetType: "provider", targetId: id, data: { name: row.name, kind: row.kind } });
   });

@@ -85,9 +85,8 @@ export async function saveModel(ctx: TeamContext, providerId: string, modelRowId
 export async function deleteModel(ctx: TeamContext, modelRowId: string): Promise<void> {
   const row = await modelOfTeam(ctx.team.id, modelRowId);
   const prisma = await db();
+  // The team's default or fallback and chats that chose the model lose it with the row (foreign keys).
   await prisma.$transaction(async (tx) => {
-    await tx.team.updateMany({ where: { id: ctx.team.id, defaultModelId: modelRowId }, data: { defaultModelId: null } });
-    await tx.team.updateMany({ where: { id: ctx.team.id, fallbackModelId: modelRowId }, data: { fallbackModelId: null } });
     await tx.model.delete({ where: { id: modelRowId } });
     await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "model.delete", targetType: "model", targetId: modelRowId, data: { modelId: row.modelId, providerId: row.providerId } });
   });

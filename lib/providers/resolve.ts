@@ -50,6 +50,7 @@ function toResolved(row: Row, fellBack = false): ResolvedModel {
 
 const usable = (teamId: string) => ({ enabled: true, provider: { teamId, enabled: true } });
 const include = { provider: true } as const;
+const isUsable = (row: Row, teamId: string) => row.enabled && row.provider.enabled && row.provider.teamId === teamId;
 
 /** The team's default and fallback model (ids of Model rows). */
 export type TeamModelChoice = { defaultModelId: string | null; fallbackModelId: string | null };
@@ -61,27 +62,39 @@ export async function teamModelChoice(teamId: string): Promise<TeamModelChoice> 
 }
 
 /**
- * The models of a turn, in one query: the chat's choice when it is still enabled, else the team
- * default (`fellBack` says so), else the team's oldest usable model; and the team's fallback model,
- * or null when none is set, it is not usable or it is the model answering anyway. Whether the
- * fallback may take over a turn that offers tools is the turn's call (turn-model.ts).
+ * What a turn's read of its chat includes, so that its models come in the same query: the chat's
+ * chosen model and the team's default and fallback, each with its provider.
+ */
+export const chatModelsInclude = {
+  model: { include },
+  team: { select: { defaultModel: { include }, fallbackModel: { include } } },
+} as const;
+
+export type ChatModels = { model: Row | null; team: { defaultModel: Row | null; fallbackModel: Row | null } };
+
+/**
+ * The models of a turn: the wanted one (the composer's choice, else the chat's) when it is still
+ * usable, else the team default (`fellBack` says so), else the team's oldest usable model; and the
+ * team's fallback model, or null when none is set, it is not usable or it is the model answering
+ * anyway. `known` holds the rows read with the chat; a query runs only for a model outside them.
+ * Whether the fallback may take over a turn that offers tools is the turn's call (turn-model.ts).
  */
 export async function resolveTurnModels(
   teamId: string,
   wantedModelRowId: string | null | undefined,
-  choice: TeamModelChoice,
+  known: ChatModels,
 ): Promise<{ primary: ResolvedModel; fallback: ResolvedModel | null }> {
   const prisma = await db();
-  const ids = [wantedModelRowId, choice.defaultModelId, choice.fallbackModelId].filter((id): id is string => Boolean(id));
-  const rows = ids.length ? await prisma.model.findMany({ where: { id: { in: ids }, ...usable(teamId) }, include }) : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  let row = wantedModelRowId ? byId.get(wantedModelRowId) : undefined;
-  const fellBack = Boolean(wantedModelRowId) && !row;
-  if (!row) {
-    row = choice.defaultModelId ? byId.get(choice.defaultModelId) : undefined;
-    row ??= (await prisma.model.findFirst({ where: usable(teamId), include, orderBy: { createdAt: "asc" } })) ?? undefined;
+  const usableRow = (row: Row | null) => (row && isUsable(row, teamId) ? row : undefined);
+  const { defaultModel, fallbackModel } = known.team;
+  let row: Row | undefined;
+  if (wantedModelRowId) {
+    row = [known.model, defaultModel, fallbackModel].find((r) => r?.id === wantedModelRowId) ?? undefined;
+    row = row ? usableRow(row) : ((await prisma.model.findFirst({ where: { id: wantedModelRowId, ...usable(teamId) }, include })) ?? undefined);
   }
+  const fellBack = Boolean(wantedModelRowId) && !row;
+  row ??= usableRow(defaultModel) ?? (await prisma.model.findFirst({ where: usable(teamId), include, orderBy: { createdAt: "asc" } })) ?? undefined;
   if (!row) throw new NoModelError();
-  const fallback = choice.fallbackModelId && choice.fallbackModelId !== row.id ? byId.get(choice.fallbackModelId) : undefined;
+  const fallback = fallbackModel && fallbackModel.id !== row.id ? usableRow(fallbackModel) : undefined;
   return { primary: toResolved(row, fellBack), fallback: fallback ? toResolved(fallback) : null };
 }

@@ -1,10 +1,10 @@
 // Guards a model's streaming calls: the provider must answer and keep sending within `idleMs` (first
 // byte and between chunks), and must answer with an event stream. A provider that stalls or sends
-// something else ends the call with a clear error, and the HTTP request is cancelled. Deltas that
-// arrive together are merged on the way (coalesce-deltas.ts).
+// something else ends the call with a clear error, and the HTTP request is cancelled. Parts pass on
+// as they come: deltas that arrive together were already merged before the provider parsed them
+// (sse-merge.ts).
 import type { LanguageModelV3, LanguageModelV3Middleware, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
-import { deltaCoalescer, type DeltaCoalescer } from "./coalesce-deltas";
 
 export class ProviderTimeoutError extends Error {
   constructor(ms: number) {
@@ -45,35 +45,28 @@ function guard(idleMs: number): LanguageModelV3Middleware {
       // fires, either fails the call or waits out the rest of the window from the last chunk.
       let idle: NodeJS.Timeout | undefined;
       let lastChunkAt = Date.now();
-      let coalescer: DeltaCoalescer | undefined;
-      const stop = () => {
-        clearTimeout(idle);
-        coalescer?.discard();
-      };
+      const stop = () => clearTimeout(idle);
       params.abortSignal?.addEventListener("abort", stop, { once: true });
       const stream = headers.stream.pipeThrough(
         new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
           start(controller) {
-            coalescer = deltaCoalescer((part) => controller.enqueue(part));
             const check = () => {
               const quiet = Date.now() - lastChunkAt;
               if (quiet < idleMs) {
                 idle = setTimeout(check, idleMs - quiet).unref();
                 return;
               }
-              coalescer?.discard();
               controller.error(new ProviderTimeoutError(idleMs));
               cancel.abort();
             };
             idle = setTimeout(check, idleMs).unref();
           },
-          transform(chunk) {
+          transform(chunk, controller) {
             lastChunkAt = Date.now();
-            coalescer!.push(chunk);
+            controller.enqueue(chunk);
           },
           flush() {
             clearTimeout(idle);
-            coalescer!.flush();
           },
           // @ts-expect-error `cancel` is in the Streams standard but not yet in TypeScript's Transformer type
           cancel() {

@@ -179,6 +179,22 @@ describe("model choice", () => {
     expect((chunks.find((c) => c.type === "data-notice") as unknown as { data: { message: string } }).data.message).toContain(model.displayName);
   });
 
+  it("the model named in the composer answers and is remembered; later turns without a name keep it", async () => {
+    mock.onMessage("pick other", { content: "From the other model." });
+    mock.onMessage("still other", { content: "Still the other model." });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat", "default-model");
+    const other = await addModel(ctx.team.id, "openai_chat", `${mock.url}/v1`, "picked-model");
+    const prisma = await db();
+    const answeredBy = async () => (await prisma.message.findFirstOrThrow({ where: { chatId: chat.id, role: "assistant" }, orderBy: { seq: "desc" } })).model;
+    await turn(ctx, chat.id, "pick other", {}, other.id);
+    expect(await answeredBy()).toBe("picked-model");
+    expect((await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).modelId).toBe(other.id);
+    const { chunks } = await turn(ctx, chat.id, "still other");
+    expect(textOf(chunks)).toBe("Still the other model.");
+    expect(notices(chunks)).toEqual([]);
+    expect(await answeredBy()).toBe("picked-model");
+  });
+
   it("a model's providerOptions reach the provider", async () => {
     mock.onMessage("with options", { content: "ok" });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat", "opts-model");
