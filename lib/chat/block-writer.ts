@@ -1,7 +1,8 @@
 // Turns the parts of a streaming assistant message into block rows as they arrive. A block is
-// written at once when it starts, changes status or ends; while only its text grows it is written at
-// most once per throttle window (~150 ms), so a crash loses at most that window. Writes run one at a
-// time in order; a write that is waiting always takes the newest state of its block.
+// written at once (in the next turn of the event loop) when it starts, changes status or ends; while
+// only its text grows it is written at most once per throttle window (~150 ms), so a crash loses at
+// most that window. Writes run one at a time in order; a write that is waiting always takes the
+// newest state of its block.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
 
@@ -56,14 +57,15 @@ export function createBlockWriter(
     const fields: BlockFields = partToBlock(slot.part!);
     const row = blockRow(fields);
     const now = new Date();
+    const finished = fields.kind === "tool" && ["output-available", "output-error", "output-denied"].includes(fields.status);
     if (!slot.id) {
+      // A quick tool may have finished before its block was first written.
       const created = await prisma.block.create({
-        data: { ...row, messageId, ordinal: index, startedAt: fields.kind === "tool" ? now : undefined },
+        data: { ...row, messageId, ordinal: index, startedAt: fields.kind === "tool" ? now : undefined, ...(finished ? { finishedAt: now } : {}) },
         select: { id: true },
       });
       slot.id = created.id;
     } else {
-      const finished = fields.kind === "tool" && ["output-available", "output-error", "output-denied"].includes(fields.status);
       // `select`: the row would otherwise come back whole, growing text and all, on every write.
       await prisma.block.update({ where: { id: slot.id }, data: { ...row, ...(finished ? { finishedAt: now } : {}) }, select: { id: true } });
     }
@@ -101,7 +103,10 @@ export function createBlockWriter(
       again = true;
       return running;
     }
-    running = drain(force)
+    // The writes start once this turn of the event loop is over: the chunk that asked for them reaches
+    // the browser first, and they take whatever else arrived in the same turn.
+    running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => drain(force))
       .catch((err) => {
         failure ??= err;
         console.error(`[block-writer] message ${messageId}:`, err);
