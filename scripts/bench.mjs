@@ -64,7 +64,7 @@ const CFG = {
   chunkMs: num(env.BENCH_CHUNK_MS, 2),
   ttftMs: num(env.BENCH_TTFT_MS, 50),
   concChunks: Math.round(num(env.BENCH_CONC_CHUNKS, 500)),
-  longMessages: Math.round(num(env.BENCH_LONG_MESSAGES, 2000)),
+  longMessages: env.BENCH_LONG_MESSAGES?.trim() === "0" ? 0 : Math.round(num(env.BENCH_LONG_MESSAGES, 2000)),
   concChunkMs: num(env.BENCH_CONC_CHUNK_MS, 20),
   pacedRefRuns: 3,
   behindPct: num(env.BENCH_BEHIND_PCT, 25),
