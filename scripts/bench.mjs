@@ -75,6 +75,8 @@ const CFG = {
   streamTimeoutMs: 180_000,
   warmup: 2,
 };
+/** Characters of text in each earlier message of the long chat. */
+const LONG_CHAT_CHARS = 400;
 const AIMS = { ttftAddedMs: 25, throughputRatio: 0.8, behindAt: 200 };
 const MODEL = "bench-model";
 const API_KEY = "sk-bench-not-a-real-key";
@@ -1061,7 +1063,7 @@ async function runDirect() {
 async function longChat(server, observer) {
   const [long, fresh] = await createChats(server, 2);
   log(`long chat: ${CFG.longMessages} messages`);
-  await observer.seedChat(long, CFG.longMessages, 400);
+  await observer.seedChat(long, CFG.longMessages, LONG_CHAT_CHARS);
   const timed = async (n, fn) => {
     const ms = [];
     for (let i = 0; i < n; i++) {
@@ -1261,10 +1263,14 @@ function report(suites, buildNote) {
   p("Parley merges text deltas that arrive together, so it may send fewer chunks than aimock did with the same text: a stream is");
   p("complete when all the answer's characters arrived (short = fewer), and the chunk counts are for information.");
   for (const s of suites) if (s.skipped) p(`NOTE: ${LABEL[s.kind]} was skipped: ${s.skipped}`);
-  const loads = ran.flatMap((s) => [s.seqCpu, ...[...s.conc.values()].map((c) => c.cpu)]).map(otherCores).filter(Number.isFinite);
-  const otherLoad = loads.length ? loads.reduce((a, b) => a + b, 0) / loads.length : NaN;
-  const steals = ran.flatMap((s) => [s.seqCpu, ...[...s.conc.values()].map((c) => c.cpu)]).map(stolenCores).filter(Number.isFinite);
-  const stolen = steals.length ? steals.reduce((a, b) => a + b, 0) / steals.length : NaN;
+  const measured = ran.flatMap((s) => [s.seqCpu, ...[...s.conc.values()].map((c) => c.cpu)]);
+  /** The mean of `cores` over the measured phases (NaN when none could be read). */
+  const meanCores = (cores) => {
+    const values = measured.map(cores).filter(Number.isFinite);
+    return values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
+  };
+  const otherLoad = meanCores(otherCores);
+  const stolen = meanCores(stolenCores);
   if (stolen > 0.1) {
     p(`WARNING: the hypervisor took ~${stolen.toFixed(2)} cores from this machine (steal) during the measured phases: every process ran`);
     p("slower than on a quiet machine, so absolute times are inflated; compare them with runs that show little steal.");
@@ -1475,11 +1481,11 @@ function report(suites, buildNote) {
 
   p();
   const lc = pgSuite?.longChat;
-  p(`6. A long chat (PostgreSQL): ${lc ? `${lc.messages} earlier messages of 400 characters` : "not run"}; p50 ms`);
+  p(`6. A long chat (PostgreSQL): ${lc ? `${lc.messages} earlier messages of ${LONG_CHAT_CHARS} characters` : "not run"}; p50 ms`);
   if (lc) {
     p(table(["request", "new chat", "long chat", "added"], lc.rows.map((r) => [r.what, fmt(r.fresh, 1), fmt(r.long, 1), `${signed(r.long - r.fresh)} ms`])));
     p("  The page and the chat page read only the newest 50 messages; a turn reads the whole history and sends it to the model");
-    p("  (here ~800 KB of it), so its added time grows with the chat.");
+    p(`  (here ~${Math.round((lc.messages * LONG_CHAT_CHARS) / 1000)} KB of it), so its added time grows with the chat.`);
   }
 
   p();

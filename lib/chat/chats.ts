@@ -25,9 +25,7 @@ export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
   return prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id }, select: { id: true } });
 }
 
-export type ChatRow = Chat;
-
-export async function getChat(ctx: TeamContext, chatId: string): Promise<ChatRow> {
+export async function getChat(ctx: TeamContext, chatId: string): Promise<Chat> {
   return chatOf(ctx, chatId, {});
 }
 

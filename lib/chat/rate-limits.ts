@@ -57,7 +57,7 @@ function releaser(active: Slots): () => void {
  * When PARLEY_MAX_ACTIVE_TURNS are running, the turn waits in line up to PARLEY_TURN_QUEUE_MS for one
  * to end, then is refused with 503 and Retry-After.
  */
-export async function takeTurnSlot(): Promise<() => void> {
+async function takeTurnSlot(): Promise<() => void> {
   const active = slots();
   if (active.count < envNumber("PARLEY_MAX_ACTIVE_TURNS", DEFAULT_MAX_ACTIVE_TURNS, 1)) {
     active.count++;

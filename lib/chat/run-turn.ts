@@ -39,7 +39,10 @@ export type TurnOptions = {
   throttleMs?: number;
   /** Resolves when the turn is fully stored (tests and benchmarks wait on it). */
   onStored?: (result: StoredTurn) => void;
-  /** A running-turn slot the caller already took (`takeTurnSlot`); otherwise the turn takes one. */
+  /**
+   * A running-turn slot the caller holds through `withTurnSlot`, which gives it back if the turn fails
+   * to start; otherwise the turn takes one itself.
+   */
   slot?: () => void;
 };
 
@@ -49,14 +52,8 @@ export function idleTimeoutMs(): number {
 
 /** Starts a turn and returns the streaming response for the browser. */
 export async function runTurn(ctx: TeamContext, req: TurnRequest, opts: TurnOptions = {}): Promise<Response> {
-  const { slot } = opts;
-  if (!slot) return withTurnSlot((taken) => runTurn(ctx, req, { ...opts, slot: taken }));
-  try {
-    return await startStreaming(ctx, req, opts, slot);
-  } catch (err) {
-    slot();
-    throw err;
-  }
+  if (opts.slot) return startStreaming(ctx, req, opts, opts.slot);
+  return withTurnSlot((slot) => startStreaming(ctx, req, opts, slot));
 }
 
 /** The turn proper; `releaseSlot` is called once the turn is stored. */

@@ -10,12 +10,12 @@
 // Decisions on waiting calls are written before anything else, since they change what the model reads.
 import crypto from "node:crypto";
 import { db } from "../db/client";
-import type { Block, Prisma } from "../db/generated/client";
+import type { Block, Chat, Prisma } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
-import { chatOf, type ChatRow } from "./chats";
+import { chatOf } from "./chats";
 import { loadHistory } from "./history";
 import type { ParleyUIMessage } from "./parts";
 import type { Registry } from "./stream-registry";
@@ -34,7 +34,7 @@ export type TurnRequest = {
 };
 
 export type TurnStart = {
-  chat: ChatRow;
+  chat: Chat;
   model: ResolvedModel;
   fallback: ResolvedModel | null;
   /** The conversation the model reads, ending with the new question (or the answer it continues). */
