@@ -1,4 +1,4 @@
-// Starts the production build for e2e on a fresh data directory (e2e/.data-<port>), so every run begins
+// Starts the production build for e2e (scripts/start.mjs, as `npm start` does; one process) on a fresh data directory (e2e/.data-<port>), so every run begins
 // at first-run setup. Run `next build` first (npm run test:e2e does).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -17,7 +17,7 @@ const env = {
   PARLEY_PROVIDER_KIND: "responses",
   PARLEY_CHAT_RATE_LIMIT: "1000",
 };
-for (const key of ["DATABASE_URL", "PARLEY_SECRET_KEY", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL"]) delete env[key];
-const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", process.env.PORT || "3210"], { stdio: "inherit", env });
+for (const key of ["DATABASE_URL", "PARLEY_SECRET_KEY", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL", "PARLEY_PROCESSES"]) delete env[key];
+const child = spawn(process.execPath, ["scripts/start.mjs", "-p", process.env.PORT || "3210"], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,6 +1,7 @@
 // What must hold before the first request: the database is open and migrated, and the secret key is
 // the one this database's secrets were written with. Memoised per process; instrumentation.ts runs it
 // at boot and exits on failure, and routes await it so they never see a half-started app.
+import cluster from "node:cluster";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
@@ -49,6 +50,8 @@ export async function shutdown(): Promise<void> {
 export async function bootOrExit(): Promise<void> {
   try {
     await ready();
+    // Under scripts/start.mjs with PARLEY_PROCESSES: the first process to boot lets the others start.
+    if (cluster.isWorker) process.send?.({ parley: "ready" });
   } catch (err) {
     console.error(`\nParley cannot start: ${(err as Error).message}\n`);
     process.exit(1);

@@ -37,16 +37,16 @@ export async function signUp(input: SignUpInput, headers: Headers): Promise<{ us
 }
 
 // Password guessing: at most 10 attempts per email per 5 minutes, and 50 per client address.
-const attemptsPerEmail = rateLimiter({ limit: 10, windowMs: 5 * 60_000, message: "Too many sign-in attempts. Wait a few minutes and try again." });
-const attemptsPerAddress = rateLimiter({ limit: 50, windowMs: 5 * 60_000, message: "Too many sign-in attempts. Wait a few minutes and try again." });
+const attemptsPerEmail = rateLimiter({ name: "sign-in-email", limit: 10, windowMs: 5 * 60_000, message: "Too many sign-in attempts. Wait a few minutes and try again." });
+const attemptsPerAddress = rateLimiter({ name: "sign-in-address", limit: 50, windowMs: 5 * 60_000, message: "Too many sign-in attempts. Wait a few minutes and try again." });
 
 export async function signIn(input: SignInInput, headers: Headers): Promise<{ userId: string }> {
-  attemptsPerEmail.hit(input.email);
-  attemptsPerAddress.hit(headers.get("x-forwarded-for")?.split(",")[0].trim() || "local");
+  await attemptsPerEmail.hit(input.email);
+  await attemptsPerAddress.hit(headers.get("x-forwarded-for")?.split(",")[0].trim() || "local");
   const auth = await getAuth();
   try {
     const res = await auth.api.signInEmail({ body: input, headers });
-    attemptsPerEmail.reset(input.email);
+    await attemptsPerEmail.reset(input.email);
     return { userId: res.user.id };
   } catch (err) {
     if (isAPIError(err) && err.statusCode === 429) throw TooMany("Too many attempts. Wait a minute and try again.", 60);

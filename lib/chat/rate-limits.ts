@@ -13,6 +13,7 @@ const holder = globalThis as Holder;
 
 export function chatRateLimit(): RateLimiter {
   return (holder[KEY] ??= rateLimiter({
+    name: "chat",
     limit: Number(process.env.PARLEY_CHAT_RATE_LIMIT || 30),
     windowMs: 60_000,
     message: "You are sending messages too fast. Wait a moment and try again.",

@@ -13,7 +13,7 @@ export const POST = handle((req: Request) =>
     const ctx = await requireTeam();
     const body = await readJson(req, chatRequestSchema, chatBodyLimit());
     const text = messageText(body);
-    chatRateLimit().hit(ctx.user.id);
+    await chatRateLimit().hit(ctx.user.id);
     const turn = {
       chatId: body.id,
       text,

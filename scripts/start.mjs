@@ -1,0 +1,92 @@
+// `npm start`: Parley's production server (`next start`; run `next build` first, as `npm run serve`
+// does). Arguments go on to `next start` (`-p 3000`, `-H 0.0.0.0`).
+//
+// One Node.js process runs its JavaScript on one core, so one process is the limit of one core
+// whatever the machine (about 30 chats streaming at once, npm run bench). PARLEY_PROCESSES=N (or
+// "auto": one per core) runs N processes that share one port through node:cluster. They must share
+// their state, so several processes need PostgreSQL (DATABASE_URL) and Redis (REDIS_URL: live
+// streams, stop signals and rate limits); without them this refuses to start, and says why.
+// A process that dies is replaced; one that dies before it booted (a failed start: a wrong secret
+// key, a database that is down) stops the whole server with its exit code.
+import cluster from "node:cluster";
+import os from "node:os";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const NEXT = require.resolve("next/dist/bin/next");
+const args = ["start", ...process.argv.slice(2)];
+
+/** How many processes PARLEY_PROCESSES asks for, or an error message. */
+export function processCount(env = process.env) {
+  const raw = env.PARLEY_PROCESSES?.trim().toLowerCase();
+  if (!raw) return { count: 1 };
+  const count = raw === "auto" ? os.availableParallelism() : Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 256) {
+    return { error: `PARLEY_PROCESSES must be a whole number from 1 to 256, or "auto" (got "${env.PARLEY_PROCESSES}").` };
+  }
+  if (count > 1 && !env.DATABASE_URL?.trim()) {
+    return { error: `PARLEY_PROCESSES=${raw} needs PostgreSQL: set DATABASE_URL (the embedded database belongs to one process).` };
+  }
+  if (count > 1 && !env.REDIS_URL?.trim()) {
+    return { error: `PARLEY_PROCESSES=${raw} needs Redis: set REDIS_URL (processes share live streams, stop signals and rate limits through it).` };
+  }
+  return { count };
+}
+
+function runNextHere() {
+  process.argv = [process.argv[0], NEXT, ...args];
+  require(NEXT);
+}
+
+function runCluster(count) {
+  cluster.setupPrimary({ exec: NEXT, args });
+  const booted = new WeakSet();
+  let stopping = false;
+  let first = true;
+  const fork = () => cluster.fork();
+
+  // A process has booted when start-up (lib/startup.ts: migrations, the secret key) went through.
+  // The first one boots alone, so that it alone migrates a new database and creates its key file.
+  cluster.on("message", (worker, message) => {
+    if (message?.parley !== "ready") return;
+    booted.add(worker);
+    if (first) {
+      first = false;
+      for (let i = 1; i < count; i++) fork();
+    }
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
+      return;
+    }
+    if (!booted.has(worker)) {
+      console.error(`[parley] a server process failed to start (${signal ?? `exit ${code}`}); stopping.`);
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGTERM");
+      process.exitCode = code || 1;
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(process.exitCode);
+      return;
+    }
+    console.error(`[parley] server process ${worker.process.pid} ended (${signal ?? `exit ${code}`}); starting another.`);
+    fork();
+  });
+  for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.on(sig, () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill(sig);
+    });
+  }
+  console.log(`[parley] starting ${count} server processes on one port`);
+  fork();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const wanted = processCount();
+  if (wanted.error) {
+    console.error(`\nParley cannot start: ${wanted.error}\n`);
+    process.exit(1);
+  }
+  if (wanted.count === 1) runNextHere();
+  else runCluster(wanted.count);
+}
