@@ -38,6 +38,9 @@
 //                                 compresses the event stream then); "identity" for no compression
 //   BENCH_SKIP_BUILD=1            use the existing .next build even when sources look newer
 //   BENCH_SERVER_NODE_ARGS        extra node arguments for the Parley server (e.g. --cpu-prof --cpu-prof-dir=DIR)
+//   BENCH_PROCESSES=1             server processes on PostgreSQL (PARLEY_PROCESSES of scripts/start.mjs; more than
+//                                 one shares live streams and rate limits through Redis at BENCH_REDIS_URL)
+//   BENCH_REDIS_URL=redis://127.0.0.1:6379
 import { execFileSync, execSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -72,6 +75,8 @@ const CFG = {
   dbs: (env.BENCH_DBS ?? "pglite,postgresql").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
   pgUrl: env.BENCH_PG_URL || "postgresql://postgres@127.0.0.1:5432/postgres",
   acceptEncoding: env.BENCH_ACCEPT_ENCODING || "gzip, deflate, br",
+  processes: Math.round(num(env.BENCH_PROCESSES, 1)),
+  redisUrl: env.BENCH_REDIS_URL || "redis://127.0.0.1:6379",
   streamTimeoutMs: 180_000,
   warmup: 2,
 };
@@ -671,6 +676,8 @@ async function snapshotBuild() {
       if (fs.existsSync(path.join(ROOT, f))) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
     }
     fs.cpSync(path.join(ROOT, "prisma"), path.join(dir, "prisma"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "scripts"));
+    fs.copyFileSync(path.join(ROOT, "scripts/start.mjs"), path.join(dir, "scripts/start.mjs"));
     if (fs.existsSync(path.join(ROOT, "public"))) fs.cpSync(path.join(ROOT, "public"), path.join(dir, "public"), { recursive: true });
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     return dir;
@@ -706,6 +713,8 @@ async function startParley({ kind, databaseUrl }) {
     PARLEY_PROVIDER_KIND: "chat",
     PARLEY_CHAT_RATE_LIMIT: "1000000",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    // PGlite belongs to one process; several need PostgreSQL and Redis.
+    ...(databaseUrl && CFG.processes > 1 ? { PARLEY_PROCESSES: String(CFG.processes), REDIS_URL: CFG.redisUrl } : {}),
   });
   const server = { kind, port, origin: `http://127.0.0.1:${port}`, env: env2, logFile: path.join(dir, "server.log"), restarts: 0 };
   await launch(server);
@@ -716,7 +725,7 @@ async function startParley({ kind, databaseUrl }) {
 async function launch(server) {
   const nodeArgs = (env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
   const fd = fs.openSync(server.logFile, "a");
-  const child = spawnGroup([...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(server.port), "-H", "127.0.0.1"], {
+  const child = spawnGroup([...nodeArgs, path.join(appDir, "scripts/start.mjs"), "-p", String(server.port), "-H", "127.0.0.1"], {
     cwd: appDir,
     env: server.env,
     stdio: ["ignore", fd, fd],
@@ -1110,7 +1119,9 @@ async function runSuite(kind) {
   const suite = { kind, server, pg: pgdb, conc: new Map(), writes: [], stored: [] };
 
   log(`${kind}: warm-up`);
-  for (const id of await createChats(server, CFG.warmup)) {
+  // Every server process warms up (the cluster hands connections out in turn).
+  const processes = server.env.PARLEY_PROCESSES ? CFG.processes : 1;
+  for (const id of await createChats(server, CFG.warmup * processes)) {
     const r = await parleyStream(server, id, `${kind} warmup`);
     if (r.error) throw new Error(`${kind}: a warm-up turn failed: ${r.error}\n${tail(server.logFile)}`);
   }
@@ -1252,8 +1263,9 @@ function report(suites, buildNote) {
       `(${perSec(CFG.concChunkMs)} chunks/s per chat, a model's pace).`,
   );
   p(
-    `Runs: ${CFG.runs} sequential streams per path after ${CFG.warmup} warm-up turns, direct and Parley alternating; bursts of ` +
-      `${CFG.concurrency.join(", ")} concurrent chats. Build: ${buildNote}.`,
+    `Runs: ${CFG.runs} sequential streams per path after ${CFG.warmup} warm-up turns per server process, direct and Parley alternating; bursts of ` +
+      `${CFG.concurrency.join(", ")} concurrent chats. Build: ${buildNote}. ` +
+      `Server processes: ${CFG.processes > 1 ? `${CFG.processes} on PostgreSQL (PARLEY_PROCESSES, Redis), 1 on PGlite` : "1"}.`,
   );
   p(`Machine: ${os.cpus().length} CPUs, Node ${process.version}, CLK_TCK ${CLK_TCK}${pgSuite ? `, PostgreSQL ${pgSuite.pg.version}` : ""}.`);
   const enc = [...new Set(ran.map((s) => s.seq.encodings))].join(", ");
@@ -1324,7 +1336,7 @@ function report(suites, buildNote) {
   for (const s of ran) if (s.seq.firstError) p(`  ${LABEL[s.kind]}: first error: ${s.seq.firstError}`);
 
   p();
-  p(`2. CPU per upstream text chunk (server = the next start process tree: ${ran.map((s) => `${s.treeSize} process(es)`).join(", ") || "-"})`);
+  p(`2. CPU per upstream text chunk (server = the npm start process tree: ${ran.map((s) => `${s.treeSize} process(es)`).join(", ") || "-"})`);
   const cpuRows = [];
   const cpuRow = (label, phase, c, sum) => [
     label,
