@@ -1,8 +1,9 @@
-// Long chats load in pages from the newest, and the model gets the whole conversation in order.
+// Long chats load in pages from the newest, and the model gets the newest messages that fit its context
+// window, in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, makeUser, startTestApp } from "../test-app";
-import { HISTORY_PAGE_SIZE, loadHistory, loadMessagePage, toModelHistory } from "./history";
+import { fitHistory, HISTORY_PAGE_SIZE, historyBudget, loadHistory, loadMessagePage, toModelHistory } from "./history";
 
 let stop: () => Promise<void>;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => stop?.());
 
-async function chatWith(count: number) {
+async function chatWith(count: number, text = (i: number) => `message ${i}`) {
   const prisma = await db();
   const user = await makeUser();
   const team = await prisma.team.create({ data: { name: "T" } });
@@ -19,7 +20,7 @@ async function chatWith(count: number) {
   // Same creation time for all: the order must come from the sequence, not the clock.
   const createdAt = new Date();
   await prisma.message.createMany({ data: ids.map((id, i) => ({ id, chatId: chat.id, role: i % 2 ? "assistant" : "user", status: "done", createdAt })) });
-  await prisma.block.createMany({ data: ids.map((id, i) => ({ messageId: id, ordinal: 0, kind: "text", status: "done", text: `message ${i}` })) });
+  await prisma.block.createMany({ data: ids.map((id, i) => ({ messageId: id, ordinal: 0, kind: "text", status: "done", text: text(i) })) });
   return { chat, ids };
 }
 
@@ -49,8 +50,56 @@ describe("history", () => {
     await prisma.message.create({
       data: { id: `${chat.id}-err`, chatId: chat.id, role: "assistant", status: "error", blocks: { create: { ordinal: 0, kind: "error", status: "done", errorCode: "ProviderError", errorText: "boom", data: { code: "ProviderError", message: "boom" } } } },
     });
-    const history = await toModelHistory(await loadHistory(chat.id));
+    const loaded = await loadHistory(chat.id);
+    expect(loaded.cut).toBe(false);
+    const history = await toModelHistory(loaded.messages);
     expect(history.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(JSON.stringify(history)).not.toContain("boom");
+  });
+
+  it("a long chat without a budget is read whole, in order, across batches", async () => {
+    const { chat, ids } = await chatWith(650);
+    const { messages, cut } = await loadHistory(chat.id);
+    expect(cut).toBe(false);
+    expect(messages.map((m) => m.id)).toEqual(ids);
+  });
+
+  it("a budget keeps the newest messages that fit, starting at a question, and leaves out excluded rows", async () => {
+    // 600 messages of ~1,000 characters (~1,050 with their part's keys): the budget holds ~95 of them.
+    const { chat, ids } = await chatWith(600, (i) => `${i} `.padEnd(1000, "x"));
+    const { messages, cut } = await loadHistory(chat.id, { maxChars: 100_000 });
+    expect(cut).toBe(true);
+    expect(messages.length).toBeGreaterThan(80);
+    expect(messages.length).toBeLessThan(100);
+    expect(messages.at(-1)?.id).toBe(ids.at(-1));
+    expect(messages[0].role).toBe("user");
+    expect(messages.map((m) => m.id)).toEqual(ids.slice(ids.length - messages.length));
+    expect(JSON.stringify(messages.map((m) => m.parts)).length).toBeLessThanOrEqual(100_000);
+
+    const without = await loadHistory(chat.id, { maxChars: 100_000, exclude: [ids.at(-1)!] });
+    expect(without.messages.at(-1)?.id).toBe(ids.at(-2));
+  });
+
+  it("the newest message is kept even when it alone is over the budget", async () => {
+    const { chat, ids } = await chatWith(3, () => "y".repeat(5_000));
+    const { messages, cut } = await loadHistory(chat.id, { maxChars: 1_000 });
+    expect(cut).toBe(true);
+    expect(messages.map((m) => m.id)).toEqual([ids[2]]);
+  });
+
+  it("a smaller window cuts a loaded history further, the same way", async () => {
+    const { chat, ids } = await chatWith(40, (i) => `${i} `.padEnd(500, "z"));
+    const whole = await loadHistory(chat.id);
+    const fitted = fitHistory(whole, 5_000);
+    expect(fitted.cut).toBe(true);
+    expect(fitted).toEqual(await loadHistory(chat.id, { maxChars: 5_000 }));
+    expect(fitted.messages.at(-1)?.id).toBe(ids.at(-1));
+    expect(fitHistory(whole, Infinity)).toBe(whole);
+  });
+
+  it("a model's context window sets its budget; 128k tokens when its admin set none", () => {
+    expect(historyBudget(8_192)).toBe(18_432);
+    expect(historyBudget(null)).toBe(historyBudget(128_000));
+    expect(historyBudget(1_000_000)).toBeGreaterThan(historyBudget(null));
   });
 });

@@ -48,24 +48,94 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
   return { messages: page.map(toUIMessage), hasMore, firstSeq: page[0]?.seq };
 }
 
+/** The context window assumed for a model whose admin did not set one (tokens). */
+export const DEFAULT_CONTEXT_TOKENS = 128_000;
+/**
+ * Characters of history per token of a model's window: ~3 characters per token (less than English's
+ * ~4, so that code and other scripts fit too), of which a quarter is left for the answer, the
+ * instructions and the tool definitions.
+ */
+const HISTORY_CHARS_PER_TOKEN = 2.25;
+/** Messages read per query, newest first; each further read takes more. */
+const FIRST_BATCH = 100;
+const MAX_BATCH = 1_000;
+
+/** The characters of history a model with this context window reads. */
+export function historyBudget(contextWindow: number | null | undefined): number {
+  return Math.floor((contextWindow ?? DEFAULT_CONTEXT_TOKENS) * HISTORY_CHARS_PER_TOKEN);
+}
+
+export type History = {
+  /** Oldest first. */
+  messages: ParleyUIMessage[];
+  /** Older messages were left out: they do not fit the budget. */
+  cut: boolean;
+};
+
+/** How much of a model's context a message takes, in characters (its parts as sent, roughly). */
+const sizeOf = (m: ParleyUIMessage): number => JSON.stringify(m.parts).length;
+
 /**
  * The conversation before a turn, oldest first, as UI messages (a continued answer resumes its last
- * one). `exclude` leaves out rows by id: the answer being regenerated, or the turn's own new rows
- * when they may already be written.
+ * one): the newest messages whose parts fit in `maxChars`, read from the newest in batches, so that a
+ * long chat costs what its model can read, not its whole length. The newest message is kept whatever
+ * its size, and a cut history starts at a question. `exclude` leaves out rows by id: the answer being
+ * regenerated, or the turn's own new rows when they may already be written.
  */
-export async function loadHistory(chatId: string, opts: { exclude?: string[] } = {}): Promise<ParleyUIMessage[]> {
+export async function loadHistory(chatId: string, opts: { exclude?: string[]; maxChars?: number } = {}): Promise<History> {
   const prisma = await db();
-  // Two reads side by side, put together here: the messages with their (few) citations joined in, and
-  // the blocks by their chat rather than by a list of thousands of message ids. Joined in, the blocks
-  // doubled PostgreSQL's time for 2,000 messages; the citations cost less joined than as a query of
-  // their own (2,000 messages on PostgreSQL: ~80 ms instead of ~90; a short chat: ~0.6 ms less CPU).
-  const message = { chatId, ...(opts.exclude?.length ? { id: { notIn: opts.exclude } } : {}) };
-  const [rows, blocks] = await Promise.all([
-    prisma.message.findMany({ where: message, orderBy: { seq: "asc" }, include: { citations: { orderBy: { ordinal: "asc" } } } }),
-    prisma.block.findMany({ where: { message }, orderBy: { ordinal: "asc" } }),
-  ]);
-  const blocksOf = groupBy(blocks, (b) => b.messageId);
-  return rows.map((m) => toUIMessage({ ...m, blocks: blocksOf.get(m.id) ?? [] }));
+  const maxChars = opts.maxChars ?? Infinity;
+  const newestFirst: ParleyUIMessage[] = [];
+  let used = 0;
+  let beforeSeq: number | undefined;
+  let take = FIRST_BATCH;
+  for (;;) {
+    const rows = await prisma.message.findMany({
+      where: {
+        chatId,
+        ...(opts.exclude?.length ? { id: { notIn: opts.exclude } } : {}),
+        ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}),
+      },
+      orderBy: { seq: "desc" },
+      take: take + 1,
+      // The (few) citations joined in; the blocks by message id, not joined (see loadMessagePage).
+      include: { citations: { orderBy: { ordinal: "asc" } } },
+    });
+    const more = rows.length > take;
+    const batch = rows.slice(0, take);
+    const blocks = batch.length ? await prisma.block.findMany({ where: { messageId: { in: batch.map((m) => m.id) } }, orderBy: { ordinal: "asc" } }) : [];
+    const blocksOf = groupBy(blocks, (b) => b.messageId);
+    for (const row of batch) {
+      const message = toUIMessage({ ...row, blocks: blocksOf.get(row.id) ?? [] });
+      const size = sizeOf(message);
+      if (newestFirst.length && used + size > maxChars) return { messages: fromQuestion(newestFirst.reverse()), cut: true };
+      used += size;
+      newestFirst.push(message);
+    }
+    if (!more) return { messages: newestFirst.reverse(), cut: false };
+    beforeSeq = batch[batch.length - 1].seq;
+    take = Math.min(take * 4, MAX_BATCH);
+  }
+}
+
+/** The newest messages of a history (oldest first) that fit in `maxChars`, as loadHistory cuts them. */
+export function fitHistory(history: History, maxChars: number): History {
+  let used = 0;
+  let i = history.messages.length;
+  while (i > 0) {
+    const size = sizeOf(history.messages[i - 1]);
+    if (i < history.messages.length && used + size > maxChars) break;
+    used += size;
+    i--;
+  }
+  if (i === 0) return history;
+  return { messages: fromQuestion(history.messages.slice(i)), cut: true };
+}
+
+/** A cut history starts at a user's message (some providers refuse anything else first). */
+function fromQuestion(messages: ParleyUIMessage[]): ParleyUIMessage[] {
+  const first = messages.findIndex((m) => m.role === "user");
+  return first > 0 ? messages.slice(first) : messages;
 }
 
 /** Rows by a key, each group in the order the rows came. */

@@ -1,7 +1,8 @@
 // Everything a turn does before it streams. First what can refuse it, so that a refused turn writes
 // nothing: the chat (404), a turn still running in it (409), the model (409 when the team has none),
 // the answer to regenerate (404 unless it is the chat's last). Two reads, side by side: the chat with
-// its models (its chosen one, the team default and fallback, in one query), and the history.
+// its models (its chosen one, the team default and fallback, in one query), and the history, as much
+// of it as the model's context window holds (history.ts).
 //
 // A new message's first rows (the chat claimed for this turn, the question, the title, the empty
 // answer, and calls still waiting denied as superseded) are written in one transaction by `commit`,
@@ -16,7 +17,7 @@ import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../pro
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { chatOf } from "./chats";
-import { loadHistory } from "./history";
+import { fitHistory, historyBudget, loadHistory } from "./history";
 import type { ParleyUIMessage } from "./parts";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
@@ -64,15 +65,17 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
   const prisma = await db();
   if (!req.regenerate && !req.text && !req.decisions?.length) throw new AppError("InvalidInput", 400, "A message needs text.");
 
-  // The history is read before the chat is known to be the caller's; it is only used once it is.
+  // The history is read before the chat is known to be the caller's; it is only used once it is. Its
+  // budget is the default window's until the model is known; the model's own is applied below.
   const [chat, before] = await Promise.all([
     chatOf(ctx, req.chatId, chatModelsInclude),
-    req.decisions ? undefined : loadHistory(req.chatId),
+    req.decisions ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
   if (registry.local.has(chat.id) || (chat.activeStreamId && (await registry.streams.hasExistingStream(chat.activeStreamId)) === true)) {
     throw Conflict(RUNNING);
   }
   const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
+  const budget = historyBudget(model.contextWindow);
 
   const streamId = newId();
   /** Takes the chat for this turn unless another turn took it since it was read (409). */
@@ -93,7 +96,7 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
     try {
       const { messageId } = await recordDecisions(ctx, chat.id, req.decisions);
       await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
-      const history = await loadHistory(chat.id);
+      const { messages: history } = await loadHistory(chat.id, { maxChars: budget });
       const blocks = await prisma.block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } });
       return { ...base, history, assistantId: messageId, continued: { message: history[history.length - 1], blocks }, commit: async () => {} };
     } catch (err) {
@@ -102,7 +105,9 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
     }
   }
 
-  let history = before!;
+  // A model with a window larger than the default reads further back; a smaller one, less.
+  let { messages: history } =
+    before!.cut && budget > historyBudget(null) ? await loadHistory(chat.id, { maxChars: budget }) : fitHistory(before!, budget);
   if (req.regenerate) {
     const last = history.at(-1);
     if (!last || last.id !== req.regenerate || last.role !== "assistant") throw NotFound("Only the last answer of this chat can be regenerated.");
@@ -130,7 +135,7 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
   // denied: that history is read after the transaction.
   if (question && waitsForApproval(history)) {
     await commit();
-    history = await loadHistory(chat.id, { exclude: [question.id, assistantId] });
+    ({ messages: history } = await loadHistory(chat.id, { exclude: [question.id, assistantId], maxChars: budget }));
   }
   if (question) history = [...history, { id: question.id, role: "user", parts: [{ type: "text", text: question.text }] }];
   return { ...base, history, assistantId, commit };

@@ -17,6 +17,8 @@ export type ResolvedModel = {
   providerName: string;
   kind: Provider["kind"];
   toolCalling: Model["toolCalling"];
+  /** Tokens the model reads at most, as its admin set it (null: not set). */
+  contextWindow: number | null;
   /** Provider-native tools this model offers (web search). */
   providerTools: ToolSet;
   /** Model.providerOptions, passed to streamText. */
@@ -42,6 +44,7 @@ function toResolved(row: Row, fellBack = false): ResolvedModel {
     providerName: row.provider.name,
     kind: row.provider.kind,
     toolCalling: row.toolCalling,
+    contextWindow: row.contextWindow,
     providerTools: providerTools(row.provider, row),
     providerOptions: (row.providerOptions ?? undefined) as ResolvedModel["providerOptions"],
     fellBack,

@@ -205,3 +205,62 @@ describe("model choice", () => {
     expect(body?.user).toBe("parley-options-test");
   });
 });
+
+describe("a model's context window", () => {
+  /** A chat of `count` earlier messages (user, assistant, ...) of `size` characters, each naming its number. */
+  async function earlier(chatId: string, count: number, size: number) {
+    const prisma = await db();
+    const ids = Array.from({ length: count }, (_, i) => `${chatId}-e${i}`);
+    await prisma.message.createMany({ data: ids.map((id, i) => ({ id, chatId, role: i % 2 ? "assistant" : "user", status: "done" })) });
+    await prisma.block.createMany({ data: ids.map((id, i) => ({ messageId: id, ordinal: 0, kind: "text", status: "done", text: `<m${i}> `.padEnd(size, "w") })) });
+  }
+  type Body = { messages: { role: string; content: unknown }[] };
+  const numbers = (body: Body) => [...JSON.stringify(body.messages).matchAll(/<m(\d+)>/g)].map((m) => Number(m[1]));
+
+  /** A scripted Anthropic upstream that keeps each request's body. */
+  async function upstream() {
+    const up = await startScripted((_req, res) => anthropicAnswer(res, "ok"));
+    return { ...up, last: () => JSON.parse(up.requests.at(-1)!.body) as Body };
+  }
+
+  it("bounds the history the model reads: the newest messages that fit, from a question on", async () => {
+    const up = await upstream();
+    try {
+      const { ctx, chat, model } = await teamWithProvider(up.url, "anthropic", "small-window");
+      await (await db()).model.update({ where: { id: model.id }, data: { contextWindow: 1_000 } }); // ~2,250 characters
+      await earlier(chat.id, 20, 300);
+      await turn(ctx, chat.id, "small window question");
+      const body = up.last();
+      const seen = numbers(body);
+      expect(seen.length).toBeGreaterThan(3);
+      expect(seen.length).toBeLessThan(9);
+      expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => 20 - seen.length + i)); // the newest, in order
+      expect(seen[0] % 2).toBe(0); // a question first
+      expect(body.messages[0].role).toBe("user");
+      expect(body.messages.at(-1)?.role).toBe("user");
+      expect(JSON.stringify(body.messages.at(-1))).toContain("small window question");
+    } finally {
+      await up.stop();
+    }
+  });
+
+  it("without a window set, a long chat is cut at the default; a larger window reads further back", async () => {
+    const up = await upstream();
+    try {
+      // 400 messages of 1,000 characters: more than the default window's ~288,000.
+      const { ctx, chat, model } = await teamWithProvider(up.url, "anthropic", "some-window");
+      await earlier(chat.id, 400, 1_000);
+      await turn(ctx, chat.id, "default window question");
+      const cut = numbers(up.last());
+      expect(cut.length).toBeGreaterThan(200);
+      expect(cut.length).toBeLessThan(300);
+      expect(cut.at(-1)).toBe(399);
+
+      await (await db()).model.update({ where: { id: model.id }, data: { contextWindow: 1_000_000 } });
+      await turn(ctx, chat.id, "large window question");
+      expect(numbers(up.last())).toEqual(Array.from({ length: 400 }, (_, i) => i));
+    } finally {
+      await up.stop();
+    }
+  });
+});
