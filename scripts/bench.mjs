@@ -1496,8 +1496,9 @@ function report(suites, buildNote) {
   p(`6. A long chat (PostgreSQL): ${lc ? `${lc.messages} earlier messages of ${LONG_CHAT_CHARS} characters` : "not run"}; p50 ms`);
   if (lc) {
     p(table(["request", "new chat", "long chat", "added"], lc.rows.map((r) => [r.what, fmt(r.fresh, 1), fmt(r.long, 1), `${signed(r.long - r.fresh)} ms`])));
-    p("  The page and the chat page read only the newest 50 messages; a turn reads the whole history and sends it to the model");
-    p(`  (here ~${Math.round((lc.messages * LONG_CHAT_CHARS) / 1000)} KB of it), so its added time grows with the chat.`);
+    p("  The page and the chat page read only the newest 50 messages; a turn reads and sends the newest messages that fit the");
+    p(`  model's context window (the default 128,000 tokens: ~288 KB of the ~${Math.round((lc.messages * LONG_CHAT_CHARS) / 1000)} KB here), so its added time grows`);
+    p("  with the chat up to that size.");
   }
 
   p();

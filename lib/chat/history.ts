@@ -56,7 +56,7 @@ export const DEFAULT_CONTEXT_TOKENS = 128_000;
  * instructions and the tool definitions.
  */
 const HISTORY_CHARS_PER_TOKEN = 2.25;
-/** Messages read per query, newest first; each further read takes more. */
+/** Messages read per query, newest first; later reads take what the rest of the budget holds. */
 const FIRST_BATCH = 100;
 const MAX_BATCH = 1_000;
 
@@ -114,7 +114,9 @@ export async function loadHistory(chatId: string, opts: { exclude?: string[]; ma
     }
     if (!more) return { messages: newestFirst.reverse(), cut: false };
     beforeSeq = batch[batch.length - 1].seq;
-    take = Math.min(take * 4, MAX_BATCH);
+    // Next, about as many as the rest of the budget holds at the sizes seen so far.
+    const perMessage = used / newestFirst.length;
+    take = Math.max(FIRST_BATCH, Math.min(MAX_BATCH, Math.ceil(((maxChars - used) / perMessage) * 1.1)));
   }
 }
 

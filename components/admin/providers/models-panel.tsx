@@ -136,7 +136,14 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
             <option value="none">None</option>
           </select>
         </div>
-        <Field label="Context window (tokens)" name="contextWindow" inputMode="numeric" defaultValue={v?.contextWindow ?? model?.contextWindow ?? ""} error={f.contextWindow} />
+        <Field
+          label="Context window (tokens)"
+          name="contextWindow"
+          inputMode="numeric"
+          defaultValue={v?.contextWindow ?? model?.contextWindow ?? ""}
+          error={f.contextWindow}
+          hint="The model reads the newest messages of a chat that fit. Empty: 128,000."
+        />
       </div>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className="sr-only">Capabilities</legend>
