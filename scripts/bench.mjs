@@ -356,9 +356,10 @@ function request(method, url, { body, headers = {}, timeoutMs = 30_000 } = {}) {
  * POSTs and reads an SSE answer. `textOf(event)` returns the text of a text chunk (else undefined) and
  * throws to report an error event. Times are from just before the request is sent. `signal` cuts
  * the stream (the result then has `cut: true`); `onHeaders` runs when the response starts;
- * `progress` (shared by a burst's streams) counts the characters received and the streams that had text, for readings mid-burst.
+ * `progress` (shared by a burst's streams) counts the characters received and the streams that had text, for readings mid-burst;
+ * `fresh` sends it on a connection of its own (with several server processes, the next process in turn).
  */
-function streamSse(url, payload, headers, textOf, { signal, onHeaders, progress } = {}) {
+function streamSse(url, payload, headers, textOf, { signal, onHeaders, progress, fresh } = {}) {
   return new Promise((resolve) => {
     const u = new URL(url);
     const body = JSON.stringify(payload);
@@ -379,7 +380,7 @@ function streamSse(url, payload, headers, textOf, { signal, onHeaders, progress 
         port: u.port,
         path: u.pathname,
         method: "POST",
-        agent,
+        agent: fresh ? false : agent,
         headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), accept: "text/event-stream", ...headers },
       },
       (res) => {
@@ -1119,10 +1120,11 @@ async function runSuite(kind) {
   const suite = { kind, server, pg: pgdb, conc: new Map(), writes: [], stored: [] };
 
   log(`${kind}: warm-up`);
-  // Every server process warms up (the cluster hands connections out in turn).
+  // Every server process warms up: the cluster hands out connections in turn and a keep-alive
+  // connection stays with its process, so each warm-up turn has a connection of its own.
   const processes = server.env.PARLEY_PROCESSES ? CFG.processes : 1;
   for (const id of await createChats(server, CFG.warmup * processes)) {
-    const r = await parleyStream(server, id, `${kind} warmup`);
+    const r = await parleyStream(server, id, `${kind} warmup`, { fresh: true });
     if (r.error) throw new Error(`${kind}: a warm-up turn failed: ${r.error}\n${tail(server.logFile)}`);
   }
   // The floor of any signed-in request: session, memberships, one small query.
