@@ -1,5 +1,6 @@
-// Starts the production build for e2e (scripts/start.mjs, as `npm start` does; one process) on a fresh data directory (e2e/.data-<port>), so every run begins
-// at first-run setup. Run `next build` first (npm run test:e2e does).
+// Starts the production build for e2e (scripts/start.mjs, as `npm start` does; one process) on a fresh
+// data directory (e2e/.data-<port>), so every run begins at first-run setup. Run `next build` first
+// (npm run test:e2e does).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

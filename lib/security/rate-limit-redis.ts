@@ -2,6 +2,7 @@
 // connection per process and address, opened at the first hit. A hit is one round trip (INCR, the
 // window's expiry set by the first hit only, and the time left); while Redis is unreachable commands
 // fail at once instead of queueing, and the limiter counts in memory meanwhile.
+import crypto from "node:crypto";
 import type { Counter } from "./rate-limit";
 
 type Client = {
@@ -40,7 +41,8 @@ function client(url: string): Promise<Client> {
 }
 
 export function redisCounter(url: string): Counter {
-  const prefixed = (key: string) => `parley:rate:${key}`;
+  // Hashed: the keys hold emails and client addresses, which Redis need not keep in the clear.
+  const prefixed = (key: string) => `parley:rate:${crypto.createHash("sha256").update(key).digest("base64url")}`;
   return {
     async incr(key, windowMs) {
       const redis = await client(url);
