@@ -1,10 +1,11 @@
 // The team a request acts in: the user's chosen team (a cookie, re-checked against memberships on
 // every request) or their first one. requireAdmin is the server-side gate for every admin page,
 // route and action.
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { db } from "../db/client";
 import type { TeamRole } from "../db/generated/client";
-import { AppError, Forbidden, NotFound } from "../errors";
+import { AppError, Forbidden, NotFound, Unauthorized } from "../errors";
+import { sessionWithTeams } from "../auth/session-token";
 import { requireUser, type SessionUser } from "../auth/session";
 
 export const TEAM_COOKIE = "parley_team";
@@ -28,7 +29,20 @@ export async function teamsOf(userId: string): Promise<TeamSummary[]> {
  */
 export async function requireTeam(teamId?: string): Promise<TeamContext> {
   const user = await requireUser();
-  const teams = await teamsOf(user.id);
+  return pickTeam(user, await teamsOf(user.id), teamId);
+}
+
+/**
+ * requireTeam in one query, straight from the session cookie and without better-auth's request
+ * handling (lib/auth/session-token.ts): for POST /api/chat, whose start every answer waits on.
+ */
+export async function requireTeamFromSessionCookie(): Promise<TeamContext> {
+  const signedIn = await sessionWithTeams(await headers());
+  if (!signedIn) throw Unauthorized();
+  return pickTeam(signedIn.user, signedIn.teams);
+}
+
+async function pickTeam(user: SessionUser, teams: TeamSummary[], teamId?: string): Promise<TeamContext> {
   if (teamId !== undefined) {
     const team = teams.find((t) => t.id === teamId);
     if (!team) throw NotFound();

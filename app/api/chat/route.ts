@@ -5,12 +5,12 @@ import { runTurn } from "@/lib/chat/run-turn";
 import { chatBodyLimit, chatRequestSchema, messageText } from "@/lib/chat/request";
 import { chatRateLimit, withTurnSlot } from "@/lib/chat/rate-limits";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeamFromSessionCookie } from "@/lib/teams/context";
 
 export const POST = handle((req: Request) =>
   // The slot first: a server at capacity turns requests away before it spends anything on them.
   withTurnSlot(async (slot) => {
-    const ctx = await requireTeam();
+    const ctx = await requireTeamFromSessionCookie();
     const body = await readJson(req, chatRequestSchema, chatBodyLimit());
     const text = messageText(body);
     await chatRateLimit().hit(ctx.user.id);
