@@ -37,6 +37,11 @@ test("wrong password and unknown email get the same message", async ({ page }) =
 test("signed out, API calls get 401 and pages lead to sign-in", async ({ page, request }) => {
   const res = await request.get("/api/teams/anything/members");
   expect(res.status()).toBe(401);
+  // The chat route checks the session cookie itself: none, or a forged one, is refused the same way.
+  const turn = { id: "any-chat", message: { role: "user", parts: [{ type: "text", text: "hello" }] } };
+  expect((await request.post("/api/chat", { data: turn })).status()).toBe(401);
+  const forged = `better-auth.session_token=${encodeURIComponent(`forged-token.${"A".repeat(43)}=`)}`;
+  expect((await request.post("/api/chat", { data: turn, headers: { cookie: forged } })).status()).toBe(401);
   await page.goto("/chat");
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fchat/);
 });
