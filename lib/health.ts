@@ -3,6 +3,7 @@
 import pkg from "../package.json";
 import { database } from "./db/client";
 import { appliedMigrations } from "./db/migrator";
+import { withTimeout } from "./with-timeout";
 
 export type Health = { ok: boolean; version: string; database: string; migrations: string[]; error?: string };
 
@@ -18,8 +19,4 @@ export async function health(): Promise<Health> {
   } catch (err) {
     return { ok: false, version: pkg.version, database: kind, migrations: [], error: `Database unreachable: ${(err as Error).message}` };
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
 }

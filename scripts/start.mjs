@@ -17,7 +17,7 @@ const NEXT = require.resolve("next/dist/bin/next");
 const args = ["start", ...process.argv.slice(2)];
 
 /** How many processes PARLEY_PROCESSES asks for, or an error message. */
-export function processCount(env = process.env) {
+function processCount(env = process.env) {
   const raw = env.PARLEY_PROCESSES?.trim().toLowerCase();
   if (!raw) return { count: 1 };
   const count = raw === "auto" ? os.availableParallelism() : Number(raw);
@@ -81,12 +81,10 @@ function runCluster(count) {
   fork();
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const wanted = processCount();
-  if (wanted.error) {
-    console.error(`\nParley cannot start: ${wanted.error}\n`);
-    process.exit(1);
-  }
-  if (wanted.count === 1) runNextHere();
-  else runCluster(wanted.count);
+const wanted = processCount();
+if (wanted.error) {
+  console.error(`\nParley cannot start: ${wanted.error}\n`);
+  process.exit(1);
 }
+if (wanted.count === 1) runNextHere();
+else runCluster(wanted.count);

@@ -6,7 +6,7 @@
 // requests that go through better-auth (every page and every other route).
 import crypto from "node:crypto";
 import { db } from "../db/client";
-import type { TeamSummary } from "../teams/context";
+import { membershipsQuery, toTeamSummaries, type TeamSummary } from "../teams/memberships";
 import { getAuth } from "./auth";
 import type { SessionUser } from "./session";
 
@@ -16,7 +16,10 @@ async function cookieSetup(): Promise<{ name: string; secret: string }> {
   return { name: context.authCookies.sessionToken.name, secret: context.secret };
 }
 
-/** The value of one cookie of a Cookie header, decoded; the first of that name counts (as better-auth reads it). */
+/**
+ * The value of one cookie of a Cookie header, decoded. The first of a name counts, as in better-auth's
+ * getSession (better-call); better-auth's exported parseCookies and Next's cookies() keep the last.
+ */
 export function cookieValue(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
@@ -62,12 +65,12 @@ export async function sessionWithTeams(headers: Headers): Promise<{ user: Sessio
           id: true,
           name: true,
           email: true,
-          memberships: { select: { role: true, team: { select: { id: true, name: true } } }, orderBy: { createdAt: "asc" } },
+          memberships: membershipsQuery,
         },
       },
     },
   });
   if (!session || session.expiresAt < new Date()) return null;
   const { id, name: userName, email, memberships } = session.user;
-  return { user: { id, name: userName, email }, teams: memberships.map((m) => ({ id: m.team.id, name: m.team.name, role: m.role })) };
+  return { user: { id, name: userName, email }, teams: toTeamSummaries(memberships) };
 }

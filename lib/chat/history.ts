@@ -84,9 +84,8 @@ const sizeOf = (m: ParleyUIMessage): number => JSON.stringify(m.parts).length;
  */
 export async function loadHistory(chatId: string, opts: { exclude?: string[]; maxChars?: number } = {}): Promise<History> {
   const prisma = await db();
-  const maxChars = opts.maxChars ?? Infinity;
+  const budget = newestFirstBudget(opts.maxChars ?? Infinity);
   const newestFirst: ParleyUIMessage[] = [];
-  let used = 0;
   let beforeSeq: number | undefined;
   let take = FIRST_BATCH;
   for (;;) {
@@ -107,31 +106,42 @@ export async function loadHistory(chatId: string, opts: { exclude?: string[]; ma
     const blocksOf = groupBy(blocks, (b) => b.messageId);
     for (const row of batch) {
       const message = toUIMessage({ ...row, blocks: blocksOf.get(row.id) ?? [] });
-      const size = sizeOf(message);
-      if (newestFirst.length && used + size > maxChars) return { messages: fromQuestion(newestFirst.reverse()), cut: true };
-      used += size;
+      if (!budget.fits(message)) return { messages: fromQuestion(newestFirst.reverse()), cut: true };
       newestFirst.push(message);
     }
     if (!more) return { messages: newestFirst.reverse(), cut: false };
     beforeSeq = batch[batch.length - 1].seq;
-    // Next, about as many as the rest of the budget holds at the sizes seen so far.
-    const perMessage = used / newestFirst.length;
-    take = Math.max(FIRST_BATCH, Math.min(MAX_BATCH, Math.ceil(((maxChars - used) / perMessage) * 1.1)));
+    take = Math.max(FIRST_BATCH, Math.min(MAX_BATCH, budget.messagesLeft()));
   }
 }
 
 /** The newest messages of a history (oldest first) that fit in `maxChars`, as loadHistory cuts them. */
 export function fitHistory(history: History, maxChars: number): History {
-  let used = 0;
+  const budget = newestFirstBudget(maxChars);
   let i = history.messages.length;
-  while (i > 0) {
-    const size = sizeOf(history.messages[i - 1]);
-    if (i < history.messages.length && used + size > maxChars) break;
-    used += size;
-    i--;
-  }
+  while (i > 0 && budget.fits(history.messages[i - 1])) i--;
   if (i === 0) return history;
   return { messages: fromQuestion(history.messages.slice(i)), cut: true };
+}
+
+/** Messages taken from the newest back while they fit in `maxChars`; the newest always fits. */
+function newestFirstBudget(maxChars: number) {
+  let used = 0;
+  let count = 0;
+  return {
+    /** Whether the next older message fits; it is counted when it does. */
+    fits(message: ParleyUIMessage): boolean {
+      const size = sizeOf(message);
+      if (count && used + size > maxChars) return false;
+      used += size;
+      count++;
+      return true;
+    },
+    /** About how many more messages fit, at the sizes seen so far (with a tenth to spare). */
+    messagesLeft(): number {
+      return Math.ceil(((maxChars - used) / (used / count)) * 1.1);
+    },
+  };
 }
 
 /** A cut history starts at a user's message (some providers refuse anything else first). */

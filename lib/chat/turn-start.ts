@@ -52,13 +52,6 @@ export type TurnStart = {
 
 const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 const newId = (): string => crypto.randomUUID();
-/**
- * Lets waiting I/O run between the statements of the turn's first write, which runs while the model
- * request goes out. PGlite answers within the event loop's microtasks, so without these turns of the
- * loop the whole transaction (~15 ms on PGlite after long answers) ran before the request could
- * connect or be written (npm run bench); on PostgreSQL they cost a few microseconds.
- */
-const letIoIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
 
@@ -127,18 +120,14 @@ export async function startTurn(ctx: TeamContext, req: TurnRequest, registry: Re
   const commit = () =>
     (committing ??= prisma.$transaction(async (tx) => {
       await claim(tx, question && !chat.title ? { title: titleFrom(question.text) } : {});
-      await letIoIn();
       if (req.regenerate) {
         await tx.message.delete({ where: { id: req.regenerate } });
       } else {
         await supersedePending(tx, ctx, chat.id);
-        await letIoIn();
         // createMany: plain inserts, without reading the rows back.
         await tx.message.createMany({ data: { id: question!.id, chatId: chat.id, role: "user", status: "done" } });
-        await letIoIn();
         await tx.block.createMany({ data: { messageId: question!.id, ordinal: 0, kind: "text", status: "done", text: question!.text } });
       }
-      await letIoIn();
       await tx.message.createMany({ data: { id: assistantId, chatId: chat.id, role: "assistant", status: "streaming", model: model.modelId } });
     }, TX_WAIT));
 

@@ -4,6 +4,7 @@
 // counts its own hits for a while (and says so once): limits still hold, per process, and a hit waits
 // for Redis at most once per SHARED_RETRY_MS.
 import { TooMany } from "../errors";
+import { withTimeout } from "../with-timeout";
 import { redisCounter } from "./rate-limit-redis";
 
 export type RateLimiter = {
@@ -28,7 +29,7 @@ export type RateLimitOptions = {
   redisUrl?: string;
 };
 
-export function memoryCounter(): Counter {
+function memoryCounter(): Counter {
   const windows = new Map<string, { start: number; count: number; windowMs: number }>();
   let lastSweep = Date.now();
   return {
@@ -57,14 +58,6 @@ const SHARED_TIMEOUT_MS = 1_000;
 /** After the shared store failed, hits count in memory this long before it is tried again. */
 const SHARED_RETRY_MS = 10_000;
 
-function within<T>(ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 export function rateLimiter(opts: RateLimitOptions): RateLimiter {
   const local = memoryCounter();
   let shared: Counter | undefined | null = null; // null: not chosen yet; undefined: memory only
@@ -91,7 +84,7 @@ export function rateLimiter(opts: RateLimitOptions): RateLimiter {
       const store = Date.now() >= sharedDownUntil ? counter() : undefined;
       if (store) {
         try {
-          result = await within(SHARED_TIMEOUT_MS, store.incr(k, opts.windowMs));
+          result = await withTimeout(store.incr(k, opts.windowMs), SHARED_TIMEOUT_MS);
           warned = false;
         } catch (err) {
           fallBack(err);
@@ -104,7 +97,7 @@ export function rateLimiter(opts: RateLimitOptions): RateLimiter {
       const k = `${opts.name}:${key}`;
       await local.del(k);
       const store = counter();
-      if (store) await within(SHARED_TIMEOUT_MS, store.del(k)).catch(fallBack);
+      if (store) await withTimeout(store.del(k), SHARED_TIMEOUT_MS).catch(fallBack);
     },
   };
 }

@@ -3,24 +3,19 @@
 // route and action.
 import { cookies, headers } from "next/headers";
 import { db } from "../db/client";
-import type { TeamRole } from "../db/generated/client";
 import { AppError, Forbidden, NotFound, Unauthorized } from "../errors";
 import { sessionWithTeams } from "../auth/session-token";
+import { membershipsQuery, toTeamSummaries, type TeamSummary } from "./memberships";
 import { requireUser, type SessionUser } from "../auth/session";
 
 export const TEAM_COOKIE = "parley_team";
 
-export type TeamSummary = { id: string; name: string; role: TeamRole };
+export type { TeamSummary };
 export type TeamContext = { user: SessionUser; team: TeamSummary; teams: TeamSummary[] };
 
 export async function teamsOf(userId: string): Promise<TeamSummary[]> {
   const prisma = await db();
-  const rows = await prisma.membership.findMany({
-    where: { userId },
-    include: { team: { select: { id: true, name: true } } },
-    orderBy: { createdAt: "asc" },
-  });
-  return rows.map((m) => ({ id: m.team.id, name: m.team.name, role: m.role }));
+  return toTeamSummaries(await prisma.membership.findMany({ where: { userId }, ...membershipsQuery }));
 }
 
 /**
