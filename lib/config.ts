@@ -1,15 +1,110 @@
-// Run-time settings read from the environment, in one place (the README lists each one).
+// Run-time settings, in one place: every variable the app reads from the environment is declared
+// here with its zod schema and default, and read through `config()`. A bad value stops start-up
+// (lib/startup.ts calls `config()` first) with a message naming the variable. The README's
+// configuration table documents this schema; keep the two together.
 import path from "node:path";
+import { z } from "zod";
+
+/** An empty or blank variable counts as unset. */
+const unsetIfBlank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
+const optionalString = z.preprocess(unsetIfBlank, z.string().optional());
+const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(unsetIfBlank, z.coerce.number().int(`must be a whole number`).min(min).max(max).default(fallback));
+const flag = z.preprocess(unsetIfBlank, z.enum(["0", "1", "true", "false"]).default("0")).transform((v) => v === "1" || v === "true");
+const url = (protocols: string[]) =>
+  z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), `must be a ${protocols.join(" or ")} URL`)
+      .optional(),
+  );
+
+/** The variables, by name; each entry is documented in the README's configuration table. */
+const schema = z.object({
+  PARLEY_DATA_DIR: z.preprocess(unsetIfBlank, z.string().default("./data")),
+  DATABASE_URL: url(["postgresql:", "postgres:"]),
+  PARLEY_DB_POOL_SIZE: int(10, 1, 1000),
+  PARLEY_MIGRATIONS_DIR: z.preprocess(unsetIfBlank, z.string().default("prisma/migrations")),
+  PARLEY_SECRET_KEY: optionalString,
+  BETTER_AUTH_SECRET: optionalString,
+  PARLEY_URL: url(["http:", "https:"]),
+  BETTER_AUTH_URL: url(["http:", "https:"]),
+  REDIS_URL: url(["redis:", "rediss:"]),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: url(["http:", "https:"]),
+  PARLEY_DEFAULT_MODEL: z.preprocess(unsetIfBlank, z.string().default("gpt-4.1-mini")),
+  PARLEY_PROVIDER_KIND: z.preprocess(
+    (v) => (typeof unsetIfBlank(v) === "string" ? (unsetIfBlank(v) as string).toLowerCase() : undefined),
+    z.enum(["responses", "openai_responses", "chat", "openai_chat", "compatible", "openai_compatible"]).optional(),
+  ),
+  PARLEY_MAX_MESSAGE_CHARS: int(32_000, 1, 10_000_000),
+  PARLEY_CHAT_RATE_LIMIT: int(30, 1),
+  PARLEY_PROVIDER_IDLE_TIMEOUT_MS: int(60_000, 100),
+  PARLEY_STEP_LIMIT: int(20, 1, 1000),
+  PARLEY_MAX_ACTIVE_TURNS: int(32, 1),
+  PARLEY_TURN_QUEUE_MS: int(5_000, 0),
+  PARLEY_ALLOW_STDIO_MCP: flag,
+  PARLEY_MCP_BACKOFF_MS: int(1_000, 1),
+});
+
+type Env = z.infer<typeof schema>;
+
+/** The settings the app uses, derived from the variables. */
+export type Config = Env & {
+  dataDir: string;
+  /** PARLEY_URL, or BETTER_AUTH_URL as a fallback, without a trailing slash. */
+  publicUrl?: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const NAMES = Object.keys(schema.shape) as (keyof Env)[];
+const KEY = Symbol.for("parley.config");
+type Holder = { [KEY]?: { fingerprint: string; config: Config } };
+const holder = globalThis as Holder;
+
+/** Parses a set of variables; throws a ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message} (got "${env[String(i.path[0])] ?? ""}")`));
+  }
+  const c = parsed.data;
+  const pub = c.PARLEY_URL ?? c.BETTER_AUTH_URL;
+  return {
+    ...c,
+    dataDir: path.resolve(/* turbopackIgnore: true */ c.PARLEY_DATA_DIR),
+    publicUrl: pub ? pub.replace(/\/+$/, "") : undefined,
+  };
+}
+
+/**
+ * The current settings. Parsed once and again only when a variable changed (tests change them), so
+ * reading a setting costs a string comparison.
+ */
+export function config(): Config {
+  const fingerprint = NAMES.map((n) => process.env[n] ?? "").join("\0");
+  const cached = holder[KEY];
+  if (cached && cached.fingerprint === fingerprint) return cached.config;
+  const fresh = parseConfig(process.env);
+  holder[KEY] = { fingerprint, config: fresh };
+  return fresh;
+}
 
 export function dataDir(): string {
-  return path.resolve(/* turbopackIgnore: true */ process.env.PARLEY_DATA_DIR || "./data");
+  return config().dataDir;
 }
 
 export type DatabaseKind = "pglite" | "postgresql";
 
 export function databaseUrl(): string | undefined {
-  const url = process.env.DATABASE_URL?.trim();
-  return url ? url : undefined;
+  return config().DATABASE_URL;
 }
 
 export function databaseKind(): DatabaseKind {
@@ -18,8 +113,7 @@ export function databaseKind(): DatabaseKind {
 
 /** Public URL of the app, when the operator sets one (required behind a proxy or on another host). */
 export function publicUrl(): string | undefined {
-  const url = (process.env.PARLEY_URL || process.env.BETTER_AUTH_URL)?.trim();
-  return url ? url.replace(/\/+$/, "") : undefined;
+  return config().publicUrl;
 }
 
 export function appVersion(): string {
