@@ -4,7 +4,8 @@ import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageM
 import { jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { markupParser, promptToolsMiddleware, promptWithTools } from "./prompt-tools";
+import { markupParser, promptWithTools } from "./prompt-tool-markup";
+import { promptToolsMiddleware } from "./prompt-tools";
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
