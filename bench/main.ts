@@ -72,7 +72,7 @@ function main(): void {
   try {
     o = parseOptions(process.argv.slice(2));
   } catch (err) {
-    process.stderr.write(`${errorText(err)}\n\n${HELP}\n`);
+    process.stderr.write(`${errorText(err)} (npm run bench -- --help lists the flags)\n`);
     process.exit(2);
   }
   if (!o) {
