@@ -13,7 +13,7 @@ describe("bench flags", () => {
 
   it("--quick shortens the run, and explicit flags still win", () => {
     const o = parseOptions(["--quick", "--runs", "5"])!;
-    expect(o).toMatchObject({ runs: 5, chunks: 300, concurrency: [10], burstChunks: 100, longMessages: 200 });
+    expect(o).toMatchObject({ runs: 5, chunks: 400, concurrency: [10], burstChunks: 100, longMessages: 200 });
   });
 
   it("reads scenario aliases, databases, compare and ports", () => {

@@ -72,7 +72,7 @@ export const HELP = `npm run bench -- [flags]   (after npm run build; builds whe
 What runs
   --only LIST            scenarios: stream (alias ttft), bursts, long; default all
   --db LIST              pglite,postgresql (default both)
-  --quick                a short run: 3 runs of 300 chunks, a burst of 10 chats of 100 chunks, a chat of 200 messages
+  --quick                a short run: 3 runs of 400 chunks, a burst of 10 chats of 100 chunks, a chat of 200 messages
   --compare GIT-REF      build GIT-REF (A) and this tree (B), run both interleaved, print B/A ratios
   --rounds N             compare rounds, A then B in each (default 3)
   --json                 print a machine-readable report on stdout instead of the tables
@@ -135,7 +135,7 @@ export function parseOptions(argv: string[]): BenchOptions | undefined {
   return {
     runs: positive("runs", v.runs, quick ? 3 : 8),
     concurrency,
-    chunks: positive("chunks", v.chunks, quick ? 300 : 2000),
+    chunks: positive("chunks", v.chunks, quick ? 400 : 2000),
     chunkChars: positive("chunk-chars", v["chunk-chars"], 4),
     chunkMs: positive("chunk-ms", v["chunk-ms"], 2, false),
     ttftMs: positive("ttft-ms", v["ttft-ms"], 50, false),
