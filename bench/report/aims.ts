@@ -1,0 +1,46 @@
+// The aims and whether this run met them: time to first chunk added, throughput of one stream, and
+// no chat behind at 200 at once on PostgreSQL.
+import { pct, signed, table } from "./format";
+import { LABEL, type RunReport } from "./model";
+
+export const AIMS = { ttftAddedMs: 25, throughputRatio: 0.8, behindAt: 200 };
+
+export interface Aim {
+  aim: string;
+  server: string;
+  measured: string;
+  /** PASS, MISS, or n/a when the scenario did not run. */
+  result: "PASS" | "MISS" | "n/a";
+}
+
+export function aims(r: RunReport): Aim[] {
+  const ran = r.suites.filter((s) => !s.skipped);
+  const out: Aim[] = [];
+  for (const s of ran) {
+    if (!s.stream) continue;
+    const added = s.stream.seq.ttft50 - s.stream.directSeq.ttft50;
+    out.push({ aim: `TTFT added at p50 <= ${AIMS.ttftAddedMs} ms`, server: LABEL[s.kind], measured: `${signed(added)} ms`, result: added <= AIMS.ttftAddedMs ? "PASS" : "MISS" });
+  }
+  for (const s of ran) {
+    if (!s.stream) continue;
+    const ratio = s.stream.seq.rate50 / s.stream.directSeq.rate50;
+    out.push({
+      aim: `throughput (chars/s) >= ${pct(AIMS.throughputRatio)} of direct (one stream)`,
+      server: LABEL[s.kind],
+      measured: pct(ratio),
+      result: ratio >= AIMS.throughputRatio ? "PASS" : "MISS",
+    });
+  }
+  const pgAt = ran.find((s) => s.kind === "postgresql")?.bursts.get(AIMS.behindAt);
+  out.push({
+    aim: `no stream behind at ${AIMS.behindAt} concurrent chats on PostgreSQL (paced: ${r.up.pacedChunks} chunks, one every ${r.o.burstChunkMs} ms)`,
+    server: LABEL.postgresql,
+    measured: pgAt ? `${pgAt.behind}/${pgAt.n} behind` : "not run",
+    result: pgAt ? (pgAt.behind === 0 ? "PASS" : "MISS") : "n/a",
+  });
+  return out;
+}
+
+export function aimsSection(r: RunReport): string[] {
+  return ["", "Aims", table(["aim", "server", "measured", "result"], aims(r).map((a) => [a.aim, a.server, a.measured, a.result]), ["l", "l", "r", "l"])];
+}

@@ -1,0 +1,41 @@
+// The headline figures of one server's run as flat, named numbers: what --json lists per server and
+// what compare mode sets side by side (A against B, round by round). Lower is better unless named
+// otherwise ("throughput", "stored/shown").
+import { perChunk } from "./streams";
+import type { SuiteResult } from "../scenarios/context";
+
+export type Figures = Record<string, number>;
+
+/** Infinity (a cut stream) as NaN, so medians and ratios skip it. */
+const finite = (x: number) => (Number.isFinite(x) ? x : NaN);
+
+export function figuresOf(s: SuiteResult): Figures {
+  const f: Figures = {};
+  if (s.stream) {
+    const { seq, directSeq: d, seqCpu, authFloor } = s.stream;
+    f["TTFT p50, ms"] = seq.ttft50;
+    f["TTFT added p50, ms"] = seq.ttft50 - d.ttft50;
+    f["before upstream call p50, ms"] = seq.toUpstream50 - d.toUpstream50;
+    f["total added p50, ms"] = seq.total50 - d.total50;
+    f["throughput vs direct"] = seq.rate50 / d.rate50;
+    f["server CPU us/upstream chunk, one stream"] = perChunk(seqCpu.serverMs, seq.upChunks);
+    f["signed-in GET p50, ms"] = authFloor;
+  }
+  for (const w of s.writes) {
+    if (w.phase === "sequential") f["DB writes per answer, one stream"] = (w.messageIns + w.messageUpd + w.blockIns + w.blockUpd) / w.answers;
+  }
+  for (const [n, b] of s.bursts) {
+    f[`${n} chats: behind`] = b.behind;
+    f[`${n} chats: TTFT p50, ms`] = finite(b.ttft50);
+    f[`${n} chats: total p50, ms`] = finite(b.total50);
+    f[`${n} chats: server CPU us/upstream chunk`] = perChunk(b.cpu.serverMs, b.upChunks);
+  }
+  for (const m of s.stored) if (m.shown > 0) f[`${m.n} chats: stored/shown mid-burst`] = m.stored / m.shown;
+  if (s.longChat) {
+    const [page, chatPage, turn] = s.longChat.rows;
+    f["long chat: newest page added, ms"] = page.long - page.fresh;
+    f["long chat: chat page added, ms"] = chatPage.long - chatPage.fresh;
+    f["long chat: turn TTFT added, ms"] = turn.long - turn.fresh;
+  }
+  return f;
+}

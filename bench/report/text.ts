@@ -1,0 +1,10 @@
+// The full report as text: header, sections 1-6 (those of the scenarios that ran), and the aims.
+import { aimsSection } from "./aims";
+import { burstsSection, writesSection } from "./load";
+import type { RunReport } from "./model";
+import { longChatSection, storedSection } from "./storage";
+import { cpuSection, header, oneStreamSection } from "./streams";
+
+export function runText(r: RunReport): string {
+  return [...header(r), ...oneStreamSection(r), ...cpuSection(r), ...writesSection(r), ...burstsSection(r), ...storedSection(r), ...longChatSection(r), ...aimsSection(r)].join("\n");
+}

@@ -1,0 +1,85 @@
+// What every scenario gets: the options, the upstream, the direct references, and the server under
+// test with its database observer; and what a run of the scenarios on one server produces.
+import type { Cpu } from "../harness/cpu";
+import type { Server } from "../harness/parley";
+import type { Observer, PgDatabase, Writes } from "../harness/postgres";
+import type { Upstream } from "../harness/upstream";
+import type { BenchOptions, Db } from "../options";
+import type { Summary } from "./stats";
+
+/** The upstream alone: reference totals and bursts without Parley. */
+export interface Direct {
+  /** p50 total of one fast stream: the reference of the one-stream phase. */
+  reference: number;
+  refSummary: Summary;
+  paced: { reference: number; summary: Summary; deadline: number };
+  bursts: Map<number, BurstFigures>;
+}
+
+export interface Ctx {
+  o: BenchOptions;
+  up: Upstream;
+  direct: Direct;
+}
+
+/** A server under test, open for one or more runs (compare mode runs it in several rounds). */
+export interface Session {
+  kind: Db;
+  target: string;
+  server: Server;
+  pg?: PgDatabase;
+  observer?: Observer;
+}
+
+export interface BurstFigures extends Summary {
+  cpu: Cpu;
+  /** The server was killed at the deadline (and restarted). */
+  killed?: boolean;
+}
+
+export interface WritesRow extends Writes {
+  phase: string;
+  answers: number;
+}
+
+/** Halfway through a burst: characters the harness had shown, and those the database held. */
+export interface StoredReading {
+  n: number;
+  atMs: number;
+  shown: number;
+  showing: number;
+  stored: number;
+  error?: string;
+}
+
+export interface StreamFigures {
+  seq: Summary;
+  directSeq: Summary;
+  seqCpu: Cpu;
+  directCpu: Cpu;
+  /** p50 of GET /api/chats: the floor of any signed-in request. */
+  authFloor: number;
+}
+
+export interface LongChatFigures {
+  messages: number;
+  chars: number;
+  rows: { what: string; fresh: number; long: number }[];
+}
+
+/** One run of the selected scenarios on one server. */
+export interface SuiteResult {
+  kind: Db;
+  target: string;
+  skipped?: string;
+  pgVersion?: string;
+  processes: number;
+  treeSize: number;
+  restarts: number;
+  stream?: StreamFigures;
+  bursts: Map<number, BurstFigures>;
+  stored: StoredReading[];
+  writes: WritesRow[];
+  longChat?: LongChatFigures;
+  logProblems?: { count: number; first: string[] };
+}
