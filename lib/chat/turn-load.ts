@@ -102,10 +102,11 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
 
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
-  let [chat, before] = await Promise.all([
+  const [found, before] = await Promise.all([
     chatOf(ctx, req.chatId, chatModelsInclude),
     req.decisions ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
+  let chat = found;
   if (await running(registry, chat)) {
     const ended = req.decisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
     if (!ended) throw Conflict(RUNNING);

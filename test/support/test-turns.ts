@@ -1,11 +1,11 @@
 // Test helpers for turns: a scripted OpenAI-compatible upstream (aimock on loopback), a team with a
 // provider pointing at it, and reading a turn's SSE response back into chunks. Not imported by the app.
 import { LLMock } from "@copilotkit/aimock";
-import { db } from "../db/client";
-import type { ProviderKind } from "../db/generated/client";
-import { encryptSecret } from "../security/keyring";
-import type { TeamContext } from "../teams/context";
-import { makeUser } from "../test-app";
+import { db } from "@/lib/db/client";
+import type { ProviderKind } from "@/lib/db/generated/client";
+import { encryptSecret } from "@/lib/security/keyring";
+import type { TeamContext } from "@/lib/teams/context";
+import { makeUser } from "@/lib/test-app";
 
 export async function startUpstream(opts: { chunkSize?: number } = {}): Promise<LLMock> {
   const mock = new LLMock({ port: 0, host: "127.0.0.1", chunkSize: opts.chunkSize ?? 4 });
