@@ -49,6 +49,28 @@ export function parseSse(text: string): SseChunk[] {
     .map((e) => JSON.parse(e.slice(6)) as SseChunk);
 }
 
+/**
+ * Reads a turn's stream until `until` holds for the chunks so far (as a browser watching it would);
+ * `rest` reads the remainder and resolves with all chunks.
+ */
+export async function readUntil(res: Response, until: (chunks: SseChunk[]) => boolean): Promise<{ rest: Promise<SseChunk[]> }> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!until(parseSse(text.slice(0, text.lastIndexOf("\n\n") + 2)))) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  const rest = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return parseSse(text);
+      text += value;
+    }
+  })();
+  return { rest };
+}
+
 export function textOf(chunks: SseChunk[]): string {
   return chunks
     .filter((c) => c.type === "text-delta")
