@@ -58,7 +58,7 @@ describe("recovery after a crash", () => {
     expect(text.length).toBeGreaterThanOrEqual(windowAgo);
     const chat = await (await db()).chat.findUniqueOrThrow({ where: { id: chatId } });
     expect(chat.activeStreamId).toBeNull();
-  }, 60_000);
+  }, 180_000);
 
   it("on shared PostgreSQL only messages whose heartbeat went stale are taken", async () => {
     const prisma = await db();
