@@ -106,6 +106,19 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       ),
     );
   }, [setMessages]);
+  // Decisions the server refused (the answer changed meanwhile, a network failure): the cards go back
+  // to their pending face, and the error shows below, so the card never claims "Running…" for nothing.
+  useEffect(() => {
+    if (status !== "error") return;
+    setMessages((current) => {
+      const last = current[current.length - 1];
+      if (last?.role !== "assistant" || !(last.parts as Decided[]).some((p) => p.state === "approval-responded")) return current;
+      const parts = last.parts.map((p) =>
+        (p as Decided).state === "approval-responded" ? ({ ...p, state: "approval-requested", approval: { id: (p as Decided).approval!.id } } as typeof p) : p,
+      );
+      return [...current.slice(0, -1), { ...last, parts }];
+    });
+  }, [status, setMessages]);
   const [older, setOlder] = useState({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
 

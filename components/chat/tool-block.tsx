@@ -3,7 +3,7 @@
 // result, coded error, denial). MCP results render by content type: text as markdown, images,
 // audio, resource links as links, embedded resources, structured content as a collapsible JSON
 // view.
-import { CheckCircle2, Link2, Loader2, Wrench, XCircle } from "lucide-react";
+import { CheckCircle2, CircleSlash, Link2, Loader2, Wrench, XCircle } from "lucide-react";
 import { Streamdown } from "streamdown";
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
 import { parseToolError } from "@/lib/tools/error-codes";
@@ -138,9 +138,12 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const running =
     part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
-  const error = part.state === "output-error" ? codedError(part.errorText) : undefined;
+  const coded = part.state === "output-error" ? codedError(part.errorText) : undefined;
+  // An aborted call (stopped, interrupted, superseded, step limit): the server's face, not an error.
+  const aborted = coded?.code === "Aborted" ? coded.message : undefined;
+  const error = aborted ? undefined : coded;
   return (
-    <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-tool-state={running ? "running" : part.state} data-tool-name={name}>
+    <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-tool-state={running ? "running" : aborted ? "aborted" : part.state} data-tool-name={name}>
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <Wrench className="size-4 text-zinc-500" aria-hidden />
         {meta?.source === "mcp" ? (
@@ -154,14 +157,16 @@ export function ToolBlock({ part }: { part: ToolPart }) {
         <span className="ml-auto flex items-center gap-1 text-xs text-zinc-500">
           {running && <Loader2 className="size-3 animate-spin" aria-hidden />}
           {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
-          {(part.state === "output-error" || part.state === "output-denied") && <XCircle className="size-3 text-red-600" aria-hidden />}
-          {running ? (part.state === "input-streaming" ? "Preparing" : "Running") : labelOf(part.state)}
+          {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-600" aria-hidden />}
+          {aborted && <CircleSlash className="size-3 text-zinc-500" aria-hidden />}
+          {running ? (part.state === "input-streaming" ? "Preparing" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
         </span>
       </div>
       <div className="flex flex-col gap-2 px-3 py-2">
         {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
         {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
+        {aborted && <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">{aborted}</p>}
         {error && (
           <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>
             {error.code && <span className="mr-1 rounded bg-red-100 px-1.5 py-0.5 font-mono text-xs dark:bg-red-900">{error.code}</span>}
@@ -177,6 +182,14 @@ export function ToolBlock({ part }: { part: ToolPart }) {
       </div>
     </div>
   );
+}
+
+/** The short header label of an aborted call's face (the full sentence shows below it). */
+function abortedLabel(face: string): string {
+  if (face.startsWith("Interrupted")) return "Interrupted";
+  if (face.startsWith("Stopped before")) return "Stopped before it ran";
+  if (face.startsWith("Stopped")) return "Stopped";
+  return "Not run";
 }
 
 function labelOf(state: ToolPart["state"]): string {

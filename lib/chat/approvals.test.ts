@@ -9,9 +9,8 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { chatRequestSchema } from "./request";
 import { shutdown, ready } from "../startup";
-import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
-import { storedTurn, turnHarness } from "./turn-harness";
+import { readChunks, readUntil, storedAnswer, teamWithProvider, textOf } from "@/test/support/test-turns";
+import { runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));
@@ -87,6 +86,33 @@ describe("approval", () => {
     // Replaying the same decision runs nothing again.
     await expect(decide(s, [{ approvalId: s.approvalId, approved: true }])).rejects.toMatchObject({ status: 409 });
     expect(s.runs).toHaveLength(1);
+  });
+
+  it("approve clicked as soon as the card appears: the decision waits for the turn to be stored, then runs", async () => {
+    const word = "hotel";
+    mock.addFixture({
+      match: { userMessage: `please delete ${word}`, hasToolResult: false },
+      response: { toolCalls: [{ name: "delete_file", arguments: JSON.stringify({ path: `/tmp/${word}.txt` }), id: `call_${word}` }] },
+    });
+    mock.addFixture({ match: { userMessage: `please delete ${word}`, hasToolResult: true }, response: { content: `Deleted ${word}.` } });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const guard = guardedDelete();
+    const first = stored();
+    const res = await runTurn(ctx, { chatId: chat.id, text: `please delete ${word}` }, { tools: guard.tools, onStored: first.onStored });
+    let approvalId = "";
+    const { rest } = await readUntil(res, (chunks) => {
+      approvalId = (chunks.find((c) => c.type === "tool-approval-request")?.approvalId as string | undefined) ?? "";
+      return !!approvalId;
+    });
+    // The card is on screen; the turn that asked is still finishing and being stored.
+    const done = stored();
+    const decided = runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: guard.tools, onStored: done.onStored });
+    await rest;
+    const chunks = await readChunks(await decided);
+    expect(textOf(chunks)).toBe(`Deleted ${word}.`);
+    expect(guard.runs).toEqual([{ path: `/tmp/${word}.txt` }]);
+    expect((await done.promise).status).toBe("done");
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-available", approved: true });
   });
 
   it("deny with a reason: nothing runs, the model sees the denial and answers, the next message works", async () => {

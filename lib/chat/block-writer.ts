@@ -2,9 +2,20 @@
 // written at once (in the next turn of the event loop) when it starts, changes status or ends; while
 // only its text grows it is written at most once per throttle window (~150 ms), so a crash loses at
 // most that window. Writes run one at a time in order; a write that is waiting always takes the
-// newest state of its block.
+// newest state of its block. A tool block moves only as tool-states.ts allows (a final block never
+// changes again). A failed write is retried with backoff while the answer streams (the database may
+// be back a moment later); after `retry.attempts` failures in a row the writer gives up, and `flush`
+// rejects, so the turn can say the answer was not saved.
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
+import { canMove, FINAL_STATES, isToolPart, toolStateOf, type ToolState } from "./tool-states";
+
+/** How failed writes are retried: `attempts` in a row, waiting `firstMs`, doubling up to `maxMs`. */
+export type RetryPolicy = { attempts: number; firstMs: number; maxMs: number };
+/** About 12 s of retries in all: a database restarting or failing over comes back within it. */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, firstMs: 100, maxMs: 3_200 };
+
+export const retryDelay = (policy: RetryPolicy, failures: number) => Math.min(policy.maxMs, policy.firstMs * 2 ** (failures - 1));
 
 const JSON_FIELDS = ["data", "input", "output", "providerMetadata", "extras"] as const;
 
@@ -18,6 +29,8 @@ export function blockRow(fields: BlockFields): Omit<Prisma.BlockUncheckedCreateI
 type Slot = {
   id?: string;
   part?: ParleyPart;
+  /** The tool state last accepted for this block (tool blocks only). */
+  tool?: { state: ToolState; preliminary: boolean };
   sig: string;
   status?: string;
   dirty: boolean;
@@ -25,7 +38,10 @@ type Slot = {
   lastWriteAt: number;
 };
 
-export type BlockWriterStats = { writes: number };
+export type BlockWriterStats = { writes: number; failures: number };
+
+const toolOf = (part: ParleyPart) =>
+  isToolPart(part) ? { state: toolStateOf(part as { type: string; state?: string }), preliminary: (part as { preliminary?: boolean }).preliminary === true } : undefined;
 
 /** Cheap change detection: text grows by appending, so its length and state tell whether it changed. */
 function signature(part: ParleyPart): string {
@@ -40,24 +56,32 @@ function statusOf(part: ParleyPart): string {
 export function createBlockWriter(
   prisma: PrismaClient,
   messageId: string,
-  opts: { throttleMs?: number; /** Blocks already stored when an answer continues (after approvals). */ existing?: (StoredBlock & { id: string })[] } = {},
+  opts: {
+    throttleMs?: number;
+    /** Blocks already stored when an answer continues (after approvals). */
+    existing?: (StoredBlock & { id: string })[];
+    retry?: RetryPolicy;
+  } = {},
 ) {
   const throttleMs = opts.throttleMs ?? 150;
+  const retry = opts.retry ?? DEFAULT_RETRY;
   const slots: Slot[] = (opts.existing ?? []).map((b) => {
     const part = blockToPart(b);
-    return { id: b.id, part, sig: signature(part), status: statusOf(part), dirty: false, urgent: false, lastWriteAt: 0 };
+    return { id: b.id, part, sig: signature(part), status: statusOf(part), tool: toolOf(part), dirty: false, urgent: false, lastWriteAt: 0 };
   });
-  const stats: BlockWriterStats = { writes: 0 };
+  const stats: BlockWriterStats = { writes: 0, failures: 0 };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  /** Failed writes in a row; the writer gives up at `retry.attempts`. */
+  let failures = 0;
   let failure: unknown;
 
   async function writeSlot(index: number, slot: Slot) {
     const fields: BlockFields = partToBlock(slot.part!);
     const row = blockRow(fields);
     const now = new Date();
-    const finished = fields.kind === "tool" && ["output-available", "output-error", "output-denied"].includes(fields.status);
+    const finished = fields.kind === "tool" && FINAL_STATES.includes(fields.status as ToolState) && !(slot.part as { preliminary?: boolean }).preliminary;
     if (!slot.id) {
       // A quick tool may have finished before its block was first written.
       const created = await prisma.block.create({
@@ -87,7 +111,20 @@ export function createBlockWriter(
         slot.dirty = false;
         slot.urgent = false;
         slot.lastWriteAt = Date.now();
-        await writeSlot(i, slot);
+        try {
+          await writeSlot(i, slot);
+          failures = 0;
+        } catch (err) {
+          // Tried again (with the block's newest state) after a pause that doubles with each failure.
+          slot.dirty = true;
+          slot.urgent = true;
+          stats.failures++;
+          if (++failures >= retry.attempts) throw err;
+          console.warn(`[block-writer] message ${messageId}: write failed (${failures} of ${retry.attempts}), retrying: ${(err as Error).message}`);
+          await new Promise((r) => setTimeout(r, retryDelay(retry, failures)));
+          again = true;
+          break;
+        }
       }
       if (wait !== Infinity && !timer) {
         timer = setTimeout(() => {
@@ -99,6 +136,7 @@ export function createBlockWriter(
   }
 
   function kick(force = false): Promise<void> {
+    if (failure) return Promise.resolve(); // gave up: the turn says so, recovery marks the message
     if (running) {
       again = true;
       return running;
@@ -109,7 +147,7 @@ export function createBlockWriter(
       .then(() => drain(force))
       .catch((err) => {
         failure ??= err;
-        console.error(`[block-writer] message ${messageId}:`, err);
+        console.error(`[block-writer] message ${messageId}: gave up after ${failures} failed writes:`, err);
       })
       .finally(() => {
         running = undefined;
@@ -128,6 +166,10 @@ export function createBlockWriter(
         const slot = (slots[i] ??= { sig: "", dirty: false, urgent: false, lastWriteAt: 0 });
         const sig = signature(part);
         if (sig === slot.sig) continue;
+        const tool = toolOf(part);
+        // A tool block moves only forward (tool-states.ts): a final block keeps its state.
+        if (tool && slot.tool && !canMove(slot.tool.state, tool.state, slot.tool.preliminary)) continue;
+        slot.tool = tool;
         const status = statusOf(part);
         if (!slot.id && !slot.dirty) slot.urgent = true; // a new block
         if (slot.status !== undefined && slot.status !== status) slot.urgent = true;
@@ -143,13 +185,17 @@ export function createBlockWriter(
         else if (!timer && !running) void kick();
       }
     },
-    /** Writes everything still pending; rejects if any write failed. */
+    /** Writes everything still pending (retrying as above); rejects if the writer gave up. */
     async flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
       while (running) await running;
-      await kick(true);
+      if (!failure) await kick(true);
       if (failure) throw failure;
+    },
+    /** Whether the writer gave up (what the turn streamed is not all stored). */
+    get failed(): boolean {
+      return failure !== undefined;
     },
   };
 }

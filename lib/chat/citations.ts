@@ -61,7 +61,21 @@ type UrlCitationAnnotation = { type: string; url?: string; title?: string; start
  */
 export function citationCollector() {
   let list: CitationView[] = [];
+  /** Citations of MCP results, numbered with the next stream part (see `take`). */
+  let later: CitationInput[] = [];
   return {
+    /** Citations found outside the stream (an MCP tool's result, as it returns). */
+    addLater(items: CitationInput[]) {
+      later = later.concat(items);
+    },
+    /** The new numbered list after this part (its own citations, and those added later), if it changed. */
+    take(part: TextStreamPart<ToolSet>): CitationView[] | undefined {
+      const own = this.add(part);
+      if (own || !later.length) return own;
+      const items = later;
+      later = [];
+      return this.addItems(items);
+    },
     add(part: TextStreamPart<ToolSet>): CitationView[] | undefined {
       let items: CitationInput[] = [];
       if (part.type === "source" && part.sourceType === "url") {

@@ -4,9 +4,8 @@ import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "./test-turns";
-import { storedTurn, turnHarness } from "./turn-harness";
+import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "@/test/support/test-turns";
+import { runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

@@ -228,7 +228,7 @@ function toolPart(g: Gen, dynamic: boolean, state: ToolState = g.pick(TOOL_STATE
     case "output-error":
       p.input = g.bool(0.3) ? undefined : g.json();
       g.maybe(p, "rawInput", () => g.json(), 0.2);
-      p.errorText = g.bool(0.3) ? `[ERROR:${g.pick(["Timeout", "InvalidArgs", "NoSuchTool"])}] ${g.text(200)}` : g.text(200);
+      p.errorText = g.bool(0.3) ? `[ERROR:${g.pick(["Timeout", "InvalidArgs", "NoSuchTool", "Aborted"])}] ${g.text(200)}` : g.text(200);
       g.maybe(p, "resultProviderMetadata", () => g.providerMetadata(), 0.2);
       g.maybe(p, "approval", () => approval(true), 0.3);
       break;
@@ -322,6 +322,8 @@ const named: { name: string; part: ParleyPart }[] = [
   { name: "input: null and output: null", part: tool({ state: "output-available", input: null, output: null }) },
   { name: "output-error with no input", part: tool({ state: "output-error", input: undefined, errorText: "[ERROR:InvalidArgs] bad" }) },
   { name: "input-streaming with nothing yet", part: tool({ state: "input-streaming" }) },
+  { name: "an aborted call (stored as aborted)", part: tool({ state: "output-error", input: { path: "/tmp/a" }, errorText: "[ERROR:Aborted] Stopped before it ran." }) },
+  { name: "an aborted call that had been approved", part: tool({ state: "output-error", input: {}, errorText: "[ERROR:Aborted] Stopped while it ran; it may not have finished.", approval: { id: "appr_ab", approved: true } }) },
   { name: "an empty approval id", part: tool({ state: "approval-responded", input: {}, approval: { id: "", approved: false, reason: "" } }) },
   { name: "a data part whose data is null", part: { type: "data-usage", data: null } as unknown as ParleyPart },
   { name: "a data part whose data is JSON null inside", part: { type: "data-x", data: { a: null, b: [null], c: { d: null } } } as unknown as ParleyPart },
@@ -399,6 +401,14 @@ describe("parts -> blocks -> parts", () => {
       expect(back, `seed ${SEED}, part ${i}: ${preview(part)}`).toEqual(part);
     }
     expect([...seen].sort()).toEqual([...ALL_LABELS].sort());
+  });
+
+  it("an aborted call is stored with the status aborted and its code, and read back as the output-error it travelled as", () => {
+    const part = tool({ state: "output-error", input: { path: "/tmp/a" }, errorText: "[ERROR:Aborted] Stopped before it ran." });
+    const block = partToBlock(part);
+    expect(block).toMatchObject({ status: "aborted", errorCode: "Aborted" });
+    expect(blockToPart(asStored(block))).toEqual(part);
+    expect(partToBlock(tool({ state: "output-error", input: {}, errorText: "[ERROR:Timeout] slow" })).status).toBe("output-error");
   });
 
   it("ordinary strings are stored as they are (escaping only when PostgreSQL needs it)", () => {

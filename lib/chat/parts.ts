@@ -2,11 +2,13 @@
 // to columns (so they can be queried and audited) and keeps every other field in `extras`, so
 // parts -> blocks -> parts is exact (lib/chat/parts.test.ts proves it over generated messages).
 // Errors and notices travel as data parts (`data-error`, `data-notice`) so a live turn and a
-// reloaded one render from the same parts.
-import type { UIMessage } from "ai";
+// reloaded one render from the same parts. A tool call's status is its state (tool-states.ts); an
+// aborted call is stored as `aborted` and read back as the `output-error` part it travelled as.
+import { getToolName, isToolUIPart, type DynamicToolUIPart, type ToolUIPart, type UIMessage } from "ai";
 import type { BlockKind, Prisma, ToolSource } from "../db/generated/client";
 import { parseToolError } from "../tools/error-codes";
 import type { CitationView } from "./citations";
+import { toolStateOf } from "./tool-states";
 
 export type ErrorData = { code: string; message: string };
 export type NoticeData = { code: string; message: string };
@@ -19,6 +21,10 @@ export type ParleyMetadata = {
   createdAt?: string;
   /** Numbered citations (lib/chat/citations.ts): sent while the turn streams, rebuilt from rows on reload. */
   citations?: CitationView[];
+  /** The provider that answers (the fallback's once it took over); for the usage record. */
+  providerId?: string;
+  /** The fallback took over: turn-stream.ts turns this into a `FellBack` notice and removes it. */
+  fellBack?: NoticeData;
 };
 
 export type ParleyDataParts = { error: ErrorData; notice: NoticeData };
@@ -253,7 +259,7 @@ function fieldsOf(part: ParleyPart): BlockFields {
       };
     }
     default:
-      if (p.type === "dynamic-tool" || p.type.startsWith("tool-")) return toolPartToBlock(p);
+      if (isToolUIPart(part)) return toolPartToBlock(part);
       if (p.type.startsWith("data-")) {
         const { rest, nulls } = split(p, ["type", "data"]);
         return { kind: "data", status: "done", name: p.type.slice(5), data: json(p.data), extras: extrasOf(rest, nulls) };
@@ -262,7 +268,8 @@ function fieldsOf(part: ParleyPart): BlockFields {
   }
 }
 
-function toolPartToBlock(p: Record<string, unknown> & { type: string }): BlockFields {
+function toolPartToBlock(part: ToolUIPart | DynamicToolUIPart): BlockFields {
+  const p = part as unknown as Record<string, unknown> & { type: string };
   const dynamic = p.type === "dynamic-tool";
   const { rest, nulls } = split(p, [
     "type",
@@ -282,8 +289,8 @@ function toolPartToBlock(p: Record<string, unknown> & { type: string }): BlockFi
   }
   return {
     kind: "tool",
-    status: p.state as string,
-    toolName: dynamic ? (p.toolName as string) : p.type.slice(5),
+    status: toolStateOf(part),
+    toolName: getToolName(part),
     toolCallId: p.toolCallId as string,
     dynamic,
     input: json(p.input),
@@ -351,7 +358,7 @@ export function blockToPart(stored: StoredBlock): ParleyPart {
         type: b.dynamic ? "dynamic-tool" : `tool-${b.toolName}`,
         ...(b.dynamic ? { toolName: b.toolName } : {}),
         toolCallId: b.toolCallId,
-        state: b.status,
+        state: b.status === "aborted" ? "output-error" : b.status,
         ...meta("input", b.input),
         ...meta("output", b.output),
         ...meta("errorText", b.errorText),

@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import { makeTempDir, removeDir } from "../db/test-databases";
 import { ready, shutdown } from "../startup";
 import { markInterrupted, STALE_MS } from "./recovery";
-import { storedAnswer } from "./test-turns";
+import { storedAnswer } from "@/test/support/test-turns";
 
 describe("recovery after a crash", () => {
   const dir = makeTempDir();
@@ -18,7 +18,7 @@ describe("recovery after a crash", () => {
   it("a process killed mid-turn leaves an interrupted message with the text up to the last throttle window", async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PARLEY_DATA_DIR: dir };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/chat/crash-child.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/crash-child.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
     let chatId = "";
     const samples: { at: number; length: number }[] = [];
     let out = "";
@@ -58,7 +58,7 @@ describe("recovery after a crash", () => {
     expect(text.length).toBeGreaterThanOrEqual(windowAgo);
     const chat = await (await db()).chat.findUniqueOrThrow({ where: { id: chatId } });
     expect(chat.activeStreamId).toBeNull();
-  }, 60_000);
+  }, 180_000);
 
   it("on shared PostgreSQL only messages whose heartbeat went stale are taken", async () => {
     const prisma = await db();

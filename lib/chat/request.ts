@@ -1,11 +1,26 @@
 // The body of POST /api/chat: only what is new (the user's message, a regenerate, or decisions on
-// calls waiting for approval: `{approvalId, approved, reason}` and nothing else), never history.
+// calls waiting for approval: `{approvalId, approved, reason}` and nothing else), never history; and
+// how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns a minute; 429 past it).
 import { z } from "zod";
+import { config } from "../config";
 import { AppError } from "../errors";
+import { rateLimiter, type RateLimiter } from "../security/rate-limit";
 import { decisionSchema } from "./approvals";
 
 export function maxMessageChars(): number {
-  return Number(process.env.PARLEY_MAX_MESSAGE_CHARS || 32_000);
+  return config().PARLEY_MAX_MESSAGE_CHARS;
+}
+
+const KEY = Symbol.for("parley.chatRateLimit");
+const holder = globalThis as { [KEY]?: RateLimiter };
+
+export function chatRateLimit(): RateLimiter {
+  return (holder[KEY] ??= rateLimiter({
+    name: "chat",
+    limit: config().PARLEY_CHAT_RATE_LIMIT,
+    windowMs: 60_000,
+    message: "You are sending messages too fast. Wait a moment and try again.",
+  }));
 }
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });

@@ -6,9 +6,8 @@ import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
-import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
-import { storedTurn, turnHarness } from "./turn-harness";
+import { readChunks, storedAnswer, teamWithProvider, textOf } from "@/test/support/test-turns";
+import { runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

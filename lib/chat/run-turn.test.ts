@@ -5,10 +5,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { errorResponse } from "../http";
 import { Unauthorized } from "../errors";
-import { withTurnSlot } from "./rate-limits";
-import { runTurn } from "./run-turn";
-import { readChunks, storedAnswer, teamWithProvider, textOf } from "./test-turns";
-import { storedTurn, turnHarness } from "./turn-harness";
+import { runTurn as startTurn } from "./turn";
+import { readChunks, storedAnswer, teamWithProvider, textOf } from "@/test/support/test-turns";
+import { runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));
@@ -106,7 +105,7 @@ describe("turn endings", () => {
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
     const done = stored();
     const res = await runTurn(ctx, { chatId: chat.id, text: "stop me" }, { onStored: done.onStored });
-    const { stopTurn } = await import("./run-turn");
+    const { stopTurn } = await import("./turn");
     const reading = readChunks(res);
     await new Promise((r) => setTimeout(r, 400));
     expect(await stopTurn(ctx, chat.id)).toEqual({ stopped: true });
@@ -239,14 +238,19 @@ describe("turn endings", () => {
       mock.onMessage("after a failure", { content: "Still here." });
       const { ctx, other, finish } = await oneTurnRunning("hold the slot");
       let signInRan = false;
-      await expect(withTurnSlot(async () => (signInRan = true))).rejects.toMatchObject({ status: 503 });
+      const signIn = async () => {
+        signInRan = true;
+        throw Unauthorized();
+      };
+      await expect(startTurn(signIn)).rejects.toMatchObject({ status: 503 });
       expect(signInRan).toBe(false);
       await finish();
 
       // The route's sign-in fails inside the slot: the slot is free again for the next turn.
-      await expect(withTurnSlot(async () => Promise.reject(Unauthorized()))).rejects.toMatchObject({ status: 401 });
-      const res = await withTurnSlot((slot) => runTurn(ctx, { chatId: other.id, text: "after a failure" }, { slot }));
-      expect(textOf(await readChunks(res))).toBe("Still here.");
+      await expect(startTurn(signIn)).rejects.toMatchObject({ status: 401 });
+      const turn = await startTurn(async () => ({ ctx, request: { chatId: other.id, text: "after a failure" } }));
+      expect(textOf(await readChunks(turn.response))).toBe("Still here.");
+      expect((await turn.stored).status).toBe("done");
     }));
 
   it("another user's chat is 404 and nothing is written", async () => {

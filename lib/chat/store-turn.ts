@@ -1,33 +1,37 @@
 // The stored side of a turn: consumes its UI message stream (store-feed.ts) to the end (whether or not a browser
 // listens), writing blocks as they change, then finalises the message: status, finish reason, model,
-// usage (added up over the continuations of an answer), citations and a usage record.
+// usage (added up over the continuations of an answer), citations and a usage record. No block is
+// left open: a tool call the stream did not end is aborted here too (tool-states.ts).
+// When the database refuses writes, the block writer retries while the answer streams; if it gives up,
+// the message is marked interrupted ("not-saved") as soon as the database takes a write again
+// (recovery.ts) and the turn reports `saved: false` (the browser is told).
 import { readUIMessageStream } from "ai";
-import { db } from "../db/client";
-import type { Block, MessageStatus } from "../db/generated/client";
+import type { Block, MessageStatus, PrismaClient } from "../db/generated/client";
 import type { TeamContext } from "../teams/context";
-import { createBlockWriter } from "./block-writer";
+import { createBlockWriter, type RetryPolicy } from "./block-writer";
 import { storeTurnCitations } from "./citations";
 import type { ParleyUIMessage } from "./parts";
 import type { StoreFeed } from "./store-feed";
-import { HEARTBEAT_MS } from "./recovery";
+import { HEARTBEAT_MS, markNotSaved, withRetry } from "./recovery";
+import { abortOpenCalls } from "./tool-states";
 
-export type StoredTurn = { messageId: string; status: MessageStatus; writes: number };
+export type StoredTurn = { messageId: string; status: MessageStatus; writes: number; /** Everything streamed is stored. */ saved: boolean };
+
+/** How the store reaches the database (the turn's dependencies; tests inject failing clients). */
+export type StoreDeps = { db: () => Promise<PrismaClient>; throttleMs: number; retry: RetryPolicy };
 
 export type StoreTarget = {
   ctx: TeamContext;
   chatId: string;
   assistantId: string;
   streamId: string;
-  /** Read when the turn ends: the fallback's provider when it took over. */
-  readonly providerId: string;
-  throttleMs?: number;
   /** The answer being continued (after approvals): its message as the stream starts from it, and its blocks. */
   continued?: { message: ParleyUIMessage; blocks: Block[] };
 };
 
-export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<StoredTurn> {
-  const prisma = await db();
-  const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: t.throttleMs, existing: t.continued?.blocks });
+export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps): Promise<StoredTurn> {
+  const prisma = await deps.db();
+  const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: deps.throttleMs, existing: t.continued?.blocks, retry: deps.retry });
   // A continued answer adds this turn's usage to what it had used before. Copied now: the stream
   // below updates the continued message in place.
   const priorUsage = { ...t.continued?.message.metadata?.usage };
@@ -51,20 +55,26 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<Stored
   const status: MessageStatus = ending === "finish" ? "done" : ending === "abort" ? "stopped" : "error";
   const meta = last?.metadata;
   if (last && status !== "done") {
-    // Text cut short by a stop or an error is final: it no longer streams.
-    writer.update(last.parts.map((p) => ((p.type === "text" || p.type === "reasoning") && p.state === "streaming" ? { ...p, state: "done" } : p)));
+    // Text cut short by a stop or an error is final: it no longer streams; nor does any tool call.
+    const closed = last.parts.map((p) => ((p.type === "text" || p.type === "reasoning") && p.state === "streaming" ? { ...p, state: "done" as const } : p));
+    writer.update(abortOpenCalls(closed, status === "stopped" ? "stopped" : "failed"));
   }
-  try {
-    await writer.flush();
-  } catch {
-    /* logged by the writer; the message still gets its status */
+  const saved = await writer.flush().then(
+    () => true,
+    () => false, // logged by the writer
+  );
+  if (!saved) {
+    // What the browser saw is not all stored: the message says so as soon as the database is back.
+    markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
+    return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved };
   }
   if (meta?.citations?.length) {
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
   const usage = meta?.usage;
   const add = (prior: number | null | undefined, now: number | undefined) => (prior == null && now == null ? null : (prior ?? 0) + (now ?? 0));
-  await prisma.message.update({
+  const finalised = await withRetry(deps.retry, () =>
+    prisma.message.update({
     where: { id: t.assistantId },
     data: {
       status,
@@ -76,7 +86,15 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<Stored
       cachedInputTokens: add(priorUsage?.cachedInputTokens, usage?.cachedInputTokens),
       reasoningTokens: add(priorUsage?.reasoningTokens, usage?.reasoningTokens),
     },
-  });
+    }),
+  ).then(
+    () => true,
+    () => false,
+  );
+  if (!finalised) {
+    markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
+    return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved: false };
+  }
   if (usage && (usage.inputTokens || usage.outputTokens)) {
     await prisma.usageRecord.create({
       data: {
@@ -84,7 +102,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<Stored
         userId: t.ctx.user.id,
         chatId: t.chatId,
         messageId: t.assistantId,
-        providerId: t.providerId,
+        providerId: meta?.providerId ?? null,
         model: meta?.model ?? "",
         inputTokens: usage.inputTokens ?? 0,
         outputTokens: usage.outputTokens ?? 0,
@@ -94,5 +112,5 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget): Promise<Stored
     });
   }
   await prisma.chat.updateMany({ where: { id: t.chatId, activeStreamId: t.streamId }, data: { activeStreamId: null } });
-  return { messageId: t.assistantId, status, writes: writer.stats.writes };
+  return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true };
 }

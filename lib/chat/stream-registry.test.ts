@@ -4,10 +4,10 @@ import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, startTestApp } from "../test-app";
-import { resumeTurn, runTurn } from "./run-turn";
+import { resumeTurn } from "./turn";
 import { buildRegistry, LocalPubSub } from "./stream-registry";
-import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "./test-turns";
-import { storedTurn } from "./turn-harness";
+import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "@/test/support/test-turns";
+import { runTurn, storedTurn } from "@/test/support/turn-harness";
 
 const REDIS = process.env.TEST_REDIS_URL?.trim() || process.env.REDIS_URL?.trim();
 

@@ -2,6 +2,7 @@
 // signals go through Redis (`resumable-stream`), so any app instance can resume or stop a turn that
 // another instance runs; without it an in-process publisher/subscriber serves one instance.
 import { EventEmitter } from "node:events";
+import { config } from "../config";
 import { createResumableStreamContext, type Publisher, type ResumableStreamContext, type Subscriber } from "resumable-stream/generic";
 
 const STOP_CHANNEL = "parley:stop";
@@ -45,12 +46,15 @@ export class LocalPubSub implements Publisher, Subscriber {
   }
 }
 
+/** A turn running in this process: how to stop it, and when it has ended (stored, chat and slot free). */
+export type LocalTurn = { abort(): void; ended: Promise<unknown> };
+
 export type Registry = {
   streams: ResumableStreamContext;
   /** Tells every instance to stop the turn of this chat. */
   publishStop(chatId: string): Promise<void>;
   /** Turns running in this process, by chat. */
-  local: Map<string, AbortController>;
+  local: Map<string, LocalTurn>;
   kind: "memory" | "redis";
   close(): Promise<void>;
 };
@@ -60,8 +64,8 @@ type Holder = { [KEY]?: Promise<Registry> };
 const holder = globalThis as Holder;
 
 /** A new registry (one per process; tests build a second one to act as another instance). */
-export async function buildRegistry(redisUrl = process.env.REDIS_URL?.trim()): Promise<Registry> {
-  const local = new Map<string, AbortController>();
+export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Registry> {
+  const local = new Map<string, LocalTurn>();
   // abort() without a reason: the AI SDK recognises the AbortError and ends the stream with `abort`.
   const onStop = (chatId: string) => local.get(chatId)?.abort();
   const url = redisUrl;

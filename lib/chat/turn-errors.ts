@@ -45,3 +45,22 @@ export function classifyTurnError(err: unknown): TurnError {
   }
   return { code: "Internal", message: "The reply failed because of an error on the server." };
 }
+
+/**
+ * A turn error as the text of the stream's `error` chunk: JSON in the shape of an error response
+ * (`{"error":{"code","message"}}`), which the browser shows as it shows any refused request, and which
+ * turn-stream.ts reads back into the stored `data-error` part.
+ */
+export function turnErrorText(err: TurnError): string {
+  return JSON.stringify({ error: err });
+}
+
+export function parseTurnErrorText(text: string): TurnError {
+  try {
+    const e = (JSON.parse(text) as { error?: TurnError }).error;
+    if (typeof e?.code === "string" && typeof e.message === "string") return { code: e.code, message: e.message };
+  } catch {
+    /* not ours */
+  }
+  return { code: "Internal", message: text };
+}

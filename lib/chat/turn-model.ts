@@ -3,8 +3,12 @@
 // left out for a model without tool calling and described in the prompt for one with prompt-based tool
 // calling), Anthropic cache breakpoints, the model's providerOptions, and the notices the turn shows
 // about any of this (a `data-notice` part each, inserted by turn-stream.ts).
-import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { wrapLanguageModel, type ModelMessage, type ToolSet } from "ai";
+//
+// A fallback taking over mid-turn is news that travels in the stream: the fallback model's first step
+// starts with a warning that names it (FALLBACK_WARNING), which the turn turns into message metadata
+// (the model and provider that answer) and a `FellBack` notice — nothing is shared with the turn.
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { wrapLanguageModel, type CallWarning, type ModelMessage, type ToolSet } from "ai";
 import { withFallback } from "../providers/fallback";
 import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
@@ -18,11 +22,45 @@ export type PreparedTurn = {
   messages: ModelMessage[];
   tools?: ToolSet;
   providerOptions?: ResolvedModel["providerOptions"];
-  /** The model answering now: the chosen one, or the fallback once it took over. */
-  active: { modelId: string; providerId: string };
-  /** The turn's notices so far; a fallback taking over adds one while the turn runs. */
-  notices: NoticeData[];
+  /** The model that answers unless the fallback takes over. */
+  answering: ModelRef;
+  /** Notices known before the turn streams (inserted after the message starts). */
+  notices: readonly NoticeData[];
 };
+
+/** The model row and provider that answer (message metadata, usage record). */
+export type ModelRef = { modelId: string; providerId: string };
+
+/** What the fallback's first step says when it took over (see the header). */
+export type FallbackNews = ModelRef & { notice: NoticeData };
+
+const FALLBACK_MARK = "parley:fallback ";
+
+/** The fallback news in a step's warnings (the start of the fallback's first step), if any. */
+export function fallbackNews(warnings: readonly CallWarning[] | undefined): FallbackNews | undefined {
+  for (const w of warnings ?? []) {
+    if (w.type === "other" && w.message.startsWith(FALLBACK_MARK)) return JSON.parse(w.message.slice(FALLBACK_MARK.length)) as FallbackNews;
+  }
+  return undefined;
+}
+
+/** A model whose streams start with `news()` as a warning, while `news()` has any. */
+function announcing(model: LanguageModelV3, news: () => FallbackNews | undefined): LanguageModelV3 {
+  return wrapLanguageModel({
+    model,
+    middleware: {
+      specificationVersion: "v3",
+      wrapStream: async ({ doStream }) => {
+        const result = await doStream();
+        const said = news();
+        if (!said) return result;
+        const mark = (part: LanguageModelV3StreamPart): LanguageModelV3StreamPart =>
+          part.type === "stream-start" ? { ...part, warnings: [...part.warnings, { type: "other", message: FALLBACK_MARK + JSON.stringify(said) }] } : part;
+        return { ...result, stream: result.stream.pipeThrough(new TransformStream({ transform: (p, c) => c.enqueue(mark(p)) })) };
+      },
+    },
+  });
+}
 
 export function prepareTurn(
   resolved: ResolvedModel,
@@ -38,7 +76,6 @@ export function prepareTurn(
   },
 ): PreparedTurn {
   const notices: NoticeData[] = [...(input.notices ?? [])];
-  const active = { modelId: resolved.modelId, providerId: resolved.providerId };
   if (resolved.fellBack) {
     notices.push({ code: "ModelUnavailable", message: `The model chosen for this chat is no longer available; ${resolved.displayName} (the team default) answers instead.` });
   }
@@ -61,11 +98,17 @@ export function prepareTurn(
   // A model without tool calling never takes over a turn that offers tools.
   const fallback = input.fallback && !(tools && input.fallback.toolCalling === "none") ? input.fallback : null;
   if (fallback) {
-    model = withFallback(model, withTools(fallback), (err) => {
-      active.modelId = fallback.modelId;
-      active.providerId = fallback.providerId;
+    // Set once, when the fallback takes over; its first stream carries it as a warning.
+    let news: FallbackNews | undefined;
+    let told = false;
+    const tellOnce = () => (told ? undefined : ((told = true), news));
+    model = withFallback(model, announcing(withTools(fallback), tellOnce), (err) => {
       const why = classifyTurnError(err).message;
-      notices.push({ code: "FellBack", message: `${resolved.providerName} failed before answering (${why}); ${fallback.displayName} (the team's fallback model) answers instead.` });
+      news = {
+        modelId: fallback.modelId,
+        providerId: fallback.providerId,
+        notice: { code: "FellBack", message: `${resolved.providerName} failed before answering (${why}); ${fallback.displayName} (the team's fallback model) answers instead.` },
+      };
     });
   }
 
@@ -75,7 +118,7 @@ export function prepareTurn(
     messages: cached.messages,
     tools: cached.tools,
     providerOptions: resolved.providerOptions,
-    active,
+    answering: { modelId: resolved.modelId, providerId: resolved.providerId },
     notices,
   };
 }

@@ -1,86 +1,113 @@
 // The one stage between the AI SDK's UI message stream of a turn and its two readers, the store and
-// the browser. For each chunk it:
+// the browser. Everything the turn has to say travels here as parts. For each chunk it:
 // - inserts the turn's notices right after the message starts (unavailable MCP servers, a model
-//   without tools, …) and any that come up later (a fallback taking over) before the next chunk;
+//   without tools, …), and a `FellBack` notice when the fallback's first step says it took over;
 // - makes every ending a part that is stored like any other, so a turn never ends in silence: an
 //   upstream error becomes a `data-error` part, a stop a `data-notice`, an empty answer a notice,
 //   and a turn cut by its step limit says so;
+// - ends every tool call still open when the turn ends (stop, error, step limit) with an aborted
+//   `tool-output-error` (tool-states.ts), so no card is left waiting or running; calls waiting for a
+//   person at a normal finish stay waiting;
 // - hands the chunk to the store (store-feed.ts), which may hold the stream back so that the browser
 //   never runs far ahead of what is stored;
 // - passes it on to the browser as a server-sent event.
+// The `finish` chunk is held until the store has finished: the browser hears "done" only for what is
+// stored, and otherwise gets a visible `NotSaved` notice.
 // One stage instead of one per job: every stage costs promises per chunk (npm run bench).
 import type { UIMessageChunk } from "ai";
 import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
 import type { StoreFeed } from "./store-feed";
-import type { TurnError } from "./turn-errors";
+import type { StoredTurn } from "./store-turn";
+import { abortChunk, type AbortReason } from "./tool-states";
+import { parseTurnErrorText } from "./turn-errors";
 
 type Chunk = UIMessageChunk<ParleyMetadata, { error: ErrorData; notice: NoticeData }>;
 
 const CONTENT = new Set(["text-delta", "reasoning-delta", "tool-input-start", "tool-input-available", "file", "source-url", "source-document"]);
 
+/** An open tool call as far as the stream has told. */
+export type OpenCall = { toolCallId: string; state: string; approval?: { approved?: boolean } };
+
 export type TurnStreamOptions = {
-  /** Notices to show; the turn may add more while it runs (they go out before the next chunk). */
-  notices: NoticeData[];
-  /** The classified error of the turn, once the AI SDK reported one. */
-  lastError: () => TurnError | undefined;
+  /** Notices known before the turn streams. */
+  notices: readonly NoticeData[];
   stepLimit: number;
   store: StoreFeed;
+  /** The store's outcome (store-turn.ts): the `finish` chunk waits for it. */
+  stored: Promise<StoredTurn>;
+  /** Calls already open when the stream starts (an answer continued after decisions). */
+  open?: readonly OpenCall[];
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+const notice = (code: string, message: string): Chunk => ({ type: "data-notice", data: { code, message } });
 
-export function turnStream({ notices, lastError, stepLimit, store }: TurnStreamOptions): TransformStream<Chunk, string> {
-  let started = false;
+export const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
+
+export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [] }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   let steps = 0;
   let awaitingApproval = false;
+  let finish: Chunk | undefined;
+  const open = new Map(initiallyOpen.map((c) => [c.toolCallId, c]));
+
+  /** Ends the open calls for `reason` (all but those waiting for a person when `keepWaiting`). */
+  const closeCalls = (out: Chunk[], reason: AbortReason, keepWaiting: boolean) => {
+    for (const call of open.values()) {
+      if (keepWaiting && call.state === "approval-requested") continue;
+      out.push(abortChunk(call, reason));
+    }
+    open.clear();
+  };
 
   return new TransformStream<Chunk, string>({
     transform(chunk, controller) {
       const out: Chunk[] = [];
-      if (started && notices.length) for (const data of notices.splice(0)) out.push({ type: "data-notice", data });
-
-      if (CONTENT.has(chunk.type) || chunk.type.startsWith("data-")) content = true;
-      if (chunk.type === "start-step") {
+      const type = chunk.type;
+      if (CONTENT.has(type) || type.startsWith("data-")) content = true;
+      if (type.startsWith("tool-")) track(open, chunk);
+      else if (type === "start-step") {
         steps++;
         awaitingApproval = false;
-      } else if (chunk.type === "tool-approval-request") {
-        awaitingApproval = true;
-      } else if (chunk.type === "error") {
-        const err = lastError() ?? { code: "Internal", message: chunk.errorText };
+      } else if (type === "message-metadata" && chunk.messageMetadata?.fellBack) {
+        const { fellBack, ...rest } = chunk.messageMetadata;
+        out.push({ type: "data-notice", data: fellBack }, { type: "message-metadata", messageMetadata: rest });
+        return emit(out, controller);
+      } else if (type === "error") {
+        closeCalls(out, "failed", false);
+        const err = parseTurnErrorText(chunk.errorText);
         out.push({ type: "data-error", data: { code: err.code, message: err.message } });
-      } else if (chunk.type === "abort") {
-        out.push({ type: "data-notice", data: { code: "Stopped", message: "Stopped." } });
-      } else if (chunk.type === "finish") {
-        if (!content) out.push({ type: "data-notice", data: { code: "EmptyAnswer", message: "The model returned an empty answer." } });
+      } else if (type === "abort") {
+        closeCalls(out, "stopped", false);
+        out.push(notice("Stopped", "Stopped."));
+      } else if (type === "finish") {
+        if (!content) out.push(notice("EmptyAnswer", "The model returned an empty answer."));
         // The limit was hit when the last allowed step still ended in tool calls and none of them waits for a person.
-        if (chunk.finishReason === "tool-calls" && steps >= stepLimit && !awaitingApproval) {
-          out.push({ type: "data-notice", data: { code: "StepLimit", message: `Step limit reached: the model used all ${stepLimit} steps of this answer. Send a message to let it continue.` } });
-        }
+        const limited = chunk.finishReason === "tool-calls" && steps >= stepLimit && !awaitingApproval;
+        closeCalls(out, limited ? "step-limit" : "failed", true);
+        if (limited) out.push(notice("StepLimit", `Step limit reached: the model used all ${stepLimit} steps of this answer. Send a message to let it continue.`));
+        // Stored now; sent to the browser once the store has finished (flush).
+        const held = emit(out, controller);
+        finish = chunk;
+        return store.write(chunk) ?? held;
       }
+      if (type === "tool-approval-request") awaitingApproval = true;
       out.push(chunk);
-      if (chunk.type === "start") {
-        started = true;
-        for (const data of notices.splice(0)) out.push({ type: "data-notice", data });
-      }
-
-      let text = "";
-      let held: Promise<void> | undefined;
-      for (const c of out) {
-        held = store.write(c) ?? held;
-        text += sse(c);
-      }
-      controller.enqueue(text);
-      return held;
+      if (type === "start") for (const data of notices) out.push({ type: "data-notice", data });
+      return emit(out, controller);
     },
-    flush(controller) {
-      let text = "";
-      for (const data of notices.splice(0)) {
-        const c: Chunk = { type: "data-notice", data };
-        store.write(c);
-        text += sse(c);
-      }
+    async flush(controller) {
       store.close();
+      const saved = await stored.then(
+        (s) => s.saved,
+        () => false,
+      );
+      let text = "";
+      if (!saved) text += sse(notice("NotSaved", NOT_SAVED));
+      if (finish) {
+        const meta = finish.type === "finish" ? finish.messageMetadata : undefined;
+        text += sse(saved ? finish : { ...finish, messageMetadata: { ...meta, status: "error" } });
+      }
       controller.enqueue(text + "data: [DONE]\n\n");
     },
     // @ts-expect-error `cancel` is in the Streams standard (and Node) but not yet in TypeScript's Transformer type
@@ -88,4 +115,41 @@ export function turnStream({ notices, lastError, stepLimit, store }: TurnStreamO
       store.fail(reason);
     },
   });
+
+  /** Hands the chunks to the store and sends them on; a promise when the store holds the stream back. */
+  function emit(out: Chunk[], controller: TransformStreamDefaultController<string>): Promise<void> | undefined {
+    let text = "";
+    let held: Promise<void> | undefined;
+    for (const c of out) {
+      held = store.write(c) ?? held;
+      text += sse(c);
+    }
+    controller.enqueue(text);
+    return held;
+  }
+}
+
+/** Follows a tool chunk: which calls are open, and in which state. */
+function track(open: Map<string, OpenCall>, chunk: Chunk) {
+  const id = (chunk as { toolCallId?: string }).toolCallId;
+  if (!id) return;
+  switch (chunk.type) {
+    case "tool-input-start":
+      open.set(id, { toolCallId: id, state: "input-streaming" });
+      break;
+    case "tool-input-available":
+      open.set(id, { toolCallId: id, state: "input-available" });
+      break;
+    case "tool-approval-request":
+      open.set(id, { toolCallId: id, state: "approval-requested" });
+      break;
+    case "tool-output-available":
+      if (chunk.preliminary) open.set(id, { toolCallId: id, state: "output-available" });
+      else open.delete(id);
+      break;
+    case "tool-output-error":
+    case "tool-output-denied":
+      open.delete(id);
+      break;
+  }
 }

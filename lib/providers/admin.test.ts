@@ -6,7 +6,7 @@ import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { zodFieldErrors } from "../validation";
 import { db } from "../db/client";
-import { startUpstream, teamWithProvider } from "../chat/test-turns";
+import { startUpstream, teamWithProvider } from "@/test/support/test-turns";
 import { DRIVERS, startTestApp } from "../test-app";
 import { createProvider, deleteProvider, getProvider, listProviders, providerRow, updateProvider } from "./admin";
 import { deleteModel, enableModels, pickerModels, saveModel, setTeamModels } from "./models";

@@ -7,10 +7,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
-import { runTurn } from "../chat/run-turn";
 import { loadMessagePage } from "../chat/history";
-import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
-import { storedTurn, turnHarness } from "../chat/turn-harness";
+import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "@/test/support/test-turns";
+import { runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
 
 let mock: LLMock;

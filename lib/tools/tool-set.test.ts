@@ -4,9 +4,8 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { runTurn } from "../chat/run-turn";
-import { storedTurn } from "../chat/turn-harness";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
+import { runTurn, storedTurn } from "@/test/support/turn-harness";
+import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "@/test/support/test-turns";
 import { closeAll, poolStats, setBackoff } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
 import { freePort, startEverything, startTestServer, type RunningServer } from "../mcp/test-servers";
@@ -156,7 +155,7 @@ describe("MCP tools in a turn", () => {
     const res = await runTurn(ctx, { chatId: chat.id, text: "wait forever" }, { onStored: done.onStored });
     const reading = readChunks(res);
     await expect.poll(async () => (await storedAnswer(chat.id)).blocks.some((b) => b.kind === "tool"), { timeout: 5000 }).toBe(true);
-    const { stopTurn } = await import("../chat/run-turn");
+    const { stopTurn } = await import("../chat/turn");
     const t0 = Date.now();
     await stopTurn(ctx, chat.id);
     const chunks = await reading;

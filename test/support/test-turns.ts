@@ -1,11 +1,11 @@
 // Test helpers for turns: a scripted OpenAI-compatible upstream (aimock on loopback), a team with a
 // provider pointing at it, and reading a turn's SSE response back into chunks. Not imported by the app.
 import { LLMock } from "@copilotkit/aimock";
-import { db } from "../db/client";
-import type { ProviderKind } from "../db/generated/client";
-import { encryptSecret } from "../security/keyring";
-import type { TeamContext } from "../teams/context";
-import { makeUser } from "../test-app";
+import { db } from "@/lib/db/client";
+import type { ProviderKind } from "@/lib/db/generated/client";
+import { encryptSecret } from "@/lib/security/keyring";
+import type { TeamContext } from "@/lib/teams/context";
+import { makeUser } from "@/lib/test-app";
 
 export async function startUpstream(opts: { chunkSize?: number } = {}): Promise<LLMock> {
   const mock = new LLMock({ port: 0, host: "127.0.0.1", chunkSize: opts.chunkSize ?? 4 });
@@ -47,6 +47,28 @@ export function parseSse(text: string): SseChunk[] {
     .map((e) => e.trim())
     .filter((e) => e.startsWith("data: ") && e !== "data: [DONE]")
     .map((e) => JSON.parse(e.slice(6)) as SseChunk);
+}
+
+/**
+ * Reads a turn's stream until `until` holds for the chunks so far (as a browser watching it would);
+ * `rest` reads the remainder and resolves with all chunks.
+ */
+export async function readUntil(res: Response, until: (chunks: SseChunk[]) => boolean): Promise<{ rest: Promise<SseChunk[]> }> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!until(parseSse(text.slice(0, text.lastIndexOf("\n\n") + 2)))) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  const rest = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return parseSse(text);
+      text += value;
+    }
+  })();
+  return { rest };
 }
 
 export function textOf(chunks: SseChunk[]): string {

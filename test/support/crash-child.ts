@@ -1,11 +1,9 @@
 // Test helper run as a child process (tsx) by recovery.test.ts: starts the app on PARLEY_DATA_DIR,
 // runs one slow turn against UPSTREAM_URL and reports each streamed text length on stdout, until the
 // parent kills it with SIGKILL mid-turn. Not imported by the app.
-import { startUpstream } from "./test-turns";
-import { ready } from "../startup";
-import { runTurn } from "./run-turn";
-import { teamWithProvider } from "./test-turns";
-import { parseSse } from "./test-turns";
+import { ready } from "@/lib/startup";
+import { runTurn } from "@/lib/chat/turn";
+import { parseSse, startUpstream, teamWithProvider } from "./test-turns";
 
 async function main() {
   await ready();
@@ -14,7 +12,7 @@ async function main() {
   upstream.onMessage("crash test", { content: text }, { latency: 15 });
   const { ctx, chat } = await teamWithProvider(upstream.url, "openai_chat");
   process.stdout.write(`CHAT ${chat.id}\n`);
-  const res = await runTurn(ctx, { chatId: chat.id, text: "crash test" });
+  const { response: res } = await runTurn(async () => ({ ctx, request: { chatId: chat.id, text: "crash test" } }));
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let streamed = "";

@@ -1,0 +1,186 @@
+// A turn's first two steps. `loadTurn` reads, and refuses before anything is written: the chat (404),
+// a turn still running in it (409; decisions wait a moment for it instead, see below), the model (409
+// when the team has none), the answer to regenerate (404 unless it is the chat's last). Two reads,
+// side by side: the chat with its models (its chosen one, the team default and fallback, in one
+// query), and the history, as much of it as the model's context window holds (history.ts).
+//
+// `claimTurn` writes the turn's first rows in one transaction: the chat claimed for this turn, the
+// question, the title, the empty answer, and calls still waiting denied as superseded. For a new
+// message the turn runs it while the model request is already on its way, and the model reads the
+// history as it was before the turn, plus the question. Decisions on waiting calls are written
+// first (they change what the model reads), so their history is read after the claim.
+//
+// Decisions clicked as soon as a card appears can arrive while the turn that asked is still being
+// stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused.
+import crypto from "node:crypto";
+import { db } from "../db/client";
+import type { Block, Chat } from "../db/generated/client";
+import { AppError, Conflict, NotFound } from "../errors";
+import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
+import type { TeamContext } from "../teams/context";
+import { recordDecisions, supersedePending, type Decision } from "./approvals";
+import { chatOf } from "./chats";
+import { fitHistory, historyBudget, loadHistory } from "./history";
+import type { ParleyUIMessage } from "./parts";
+import type { Registry } from "./stream-registry";
+import { titleFrom } from "./titles";
+
+export type TurnRequest = {
+  chatId: string;
+  /** The new user message; absent when regenerating. */
+  text?: string;
+  /** Regenerate: the id of the last assistant message, replaced by a new answer. */
+  regenerate?: string;
+  /** A Model row id chosen in the composer; remembered for the chat. */
+  modelId?: string;
+  /** Decisions on the calls of the last answer that wait for approval; the answer then continues. */
+  decisions?: Decision[];
+};
+
+/** What a turn read before it writes anything. */
+export type LoadedTurn = {
+  request: TurnRequest;
+  chat: Chat;
+  model: ResolvedModel;
+  fallback: ResolvedModel | null;
+  budget: number;
+  streamId: string;
+  assistantId: string;
+  question?: { id: string; text: string };
+  /** The conversation as read (without the question); decisions read theirs when they claim. */
+  history: ParleyUIMessage[];
+  /** The history can only be read once the first rows are written (decisions; superseded calls). */
+  claimFirst: boolean;
+};
+
+/** What the claim wrote and, when it had to, read afterwards. */
+export type ClaimedTurn = {
+  /** The conversation the model reads, ending with the question (or the answer it continues). */
+  history: ParleyUIMessage[];
+  assistantId: string;
+  /** The answer continued after decisions: its message as stored, and its blocks. */
+  continued?: { message: ParleyUIMessage; blocks: Block[] };
+};
+
+const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
+/** How long decisions wait for the turn that asked for them to be stored. */
+export const DECISION_WAIT_MS = 5_000;
+const newId = (): string => crypto.randomUUID();
+/** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
+const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
+
+/** Whether the answer a conversation ends with has calls waiting for a person. */
+function waitsForApproval(history: ParleyUIMessage[]): boolean {
+  const last = history.at(-1);
+  return last?.role === "assistant" && last.parts.some((p) => (p as { state?: string }).state === "approval-requested");
+}
+
+/** Whether a turn runs in the chat (here, or in another process whose stream is live). */
+async function running(registry: Registry, chat: Pick<Chat, "id" | "activeStreamId">): Promise<boolean> {
+  if (registry.local.has(chat.id)) return true;
+  return !!chat.activeStreamId && (await registry.streams.hasExistingStream(chat.activeStreamId)) === true;
+}
+
+/** Waits up to `ms` for the chat's running turn to end; whether it did. */
+async function turnEnded(registry: Registry, chatId: string, ms: number): Promise<Chat | undefined> {
+  const prisma = await db();
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const local = registry.local.get(chatId);
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    // Here: the turn says when it has ended. In another process: its chat row does (checked every 100 ms).
+    if (local) await Promise.race([local.ended.catch(() => {}), new Promise((r) => setTimeout(r, left))]);
+    else await new Promise((r) => setTimeout(r, Math.min(100, left)));
+    const chat = await prisma.chat.findUniqueOrThrow({ where: { id: chatId } });
+    if (!(await running(registry, chat))) return chat;
+  }
+}
+
+export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Registry): Promise<LoadedTurn> {
+  if (!req.regenerate && !req.text && !req.decisions?.length) throw new AppError("InvalidInput", 400, "A message needs text.");
+
+  // The history is read before the chat is known to be the caller's; it is only used once it is. Its
+  // budget is the default window's until the model is known; the model's own is applied below.
+  const [found, before] = await Promise.all([
+    chatOf(ctx, req.chatId, chatModelsInclude),
+    req.decisions ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
+  ]);
+  let chat = found;
+  if (await running(registry, chat)) {
+    const ended = req.decisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
+    if (!ended) throw Conflict(RUNNING);
+    chat = { ...chat, activeStreamId: ended.activeStreamId };
+  }
+  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
+  const budget = historyBudget(model.contextWindow);
+  const base = { request: req, chat, model, fallback, budget, streamId: newId() };
+  if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
+
+  // A model with a window larger than the default reads further back; a smaller one, less.
+  let { messages: history } =
+    before!.cut && budget > historyBudget(null) ? await loadHistory(chat.id, { maxChars: budget }) : fitHistory(before!, budget);
+  if (req.regenerate) {
+    const last = history.at(-1);
+    if (!last || last.id !== req.regenerate || last.role !== "assistant") throw NotFound("Only the last answer of this chat can be regenerated.");
+    history = history.slice(0, -1);
+  }
+  const question = req.regenerate ? undefined : { id: newId(), text: req.text! };
+  // Calls waiting in the last answer are denied by the new message, and the model reads them as denied.
+  return { ...base, assistantId: newId(), question, history, claimFirst: !!question && waitsForApproval(history) };
+}
+
+/** Takes the chat for this turn unless another turn took it since it was read (409). */
+async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t: LoadedTurn, data: { title?: string } = {}) {
+  const claimed = await client.chat.updateMany({
+    where: { id: t.chat.id, activeStreamId: t.chat.activeStreamId },
+    data: { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data },
+  });
+  if (claimed.count !== 1) throw Conflict(RUNNING);
+}
+
+/** Writes the turn's first rows (see the header); rejects with 409 when another turn claimed the chat first. */
+export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<ClaimedTurn> {
+  const prisma = await db();
+  const req = t.request;
+  if (req.decisions?.length) {
+    await claimChat(prisma, t);
+    try {
+      const { messageId } = await recordDecisions(ctx, t.chat.id, req.decisions);
+      await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
+      const { messages: history } = await loadHistory(t.chat.id, { maxChars: t.budget });
+      const blocks = await prisma.block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } });
+      return { history, assistantId: messageId, continued: { message: history[history.length - 1], blocks } };
+    } catch (err) {
+      await releaseChat(t);
+      throw err;
+    }
+  }
+  const question = t.question;
+  await prisma.$transaction(async (tx) => {
+    await claimChat(tx, t, question && !t.chat.title ? { title: titleFrom(question.text) } : {});
+    if (req.regenerate) {
+      await tx.message.delete({ where: { id: req.regenerate } });
+    } else {
+      await supersedePending(tx, ctx, t.chat.id);
+      // createMany: plain inserts, without reading the rows back.
+      await tx.message.createMany({ data: { id: question!.id, chatId: t.chat.id, role: "user", status: "done" } });
+      await tx.block.createMany({ data: { messageId: question!.id, ordinal: 0, kind: "text", status: "done", text: question!.text } });
+    }
+    await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, role: "assistant", status: "streaming", model: t.model.modelId } });
+  }, TX_WAIT);
+  let history = t.history;
+  if (t.claimFirst) ({ messages: history } = await loadHistory(t.chat.id, { exclude: [question!.id, t.assistantId], maxChars: t.budget }));
+  return { history: withQuestion(history, t), assistantId: t.assistantId };
+}
+
+/** The history as loaded plus the question: what the model reads when the claim did not have to come first. */
+export function withQuestion(history: ParleyUIMessage[], t: LoadedTurn): ParleyUIMessage[] {
+  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }] }] : history;
+}
+
+/** Gives the chat back (the turn failed before it could stream). */
+export async function releaseChat(t: LoadedTurn): Promise<void> {
+  const prisma = await db();
+  await prisma.chat.updateMany({ where: { id: t.chat.id, activeStreamId: t.streamId }, data: { activeStreamId: null } });
+}

@@ -1,0 +1,233 @@
+// One turn of a chat, from request to stored answer: the user's new message, a regenerate, or
+// decisions on calls waiting for approval. Read top to bottom, `runTurn` is the lifecycle:
+//
+//   slot      a place among the turns this process runs at once (turn-slots.ts; 503 when full)
+//   load      who asks and what (the caller's `input`), the chat, its models, its history (turn-load.ts)
+//   claim     the turn's first rows, in one transaction (409 when another turn has the chat)
+//   prepare   the tools (MCP servers that answer now) and the model with its fallback (turn-model.ts)
+//   stream    streamText -> one UI message stream (turn-stream.ts) to the browser, resumable, and to
+//   finalise  the store (store-turn.ts), which writes blocks as they come and then the message
+//   release   the chat and the slot, once the answer is stored (or when any step before fails)
+//
+// The turn belongs to the server: a closed tab does not stop it, only `stopTurn` does. Everything the
+// turn has to tell (notices, the fallback taking over, errors, aborted tool calls) travels as parts of
+// its stream; nothing is shared with callbacks. Tests and the benchmark inject through `TurnDeps`.
+import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
+import { config } from "../config";
+import { db } from "../db/client";
+import type { TeamContext } from "../teams/context";
+import { toolErrorText } from "../tools/error-codes";
+import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
+import { assembleTools } from "../tools/tool-set";
+import { approvalDecider } from "../tools/turn-policy";
+import { DEFAULT_RETRY } from "./block-writer";
+import { getChat } from "./chats";
+import { citationCollector } from "./citations";
+import { toModelHistory } from "./history";
+import type { ParleyMetadata, ParleyUIMessage } from "./parts";
+import { logStep } from "./step-log";
+import { storeFeed } from "./store-feed";
+import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
+import { streamRegistry, type Registry } from "./stream-registry";
+import { classifyTurnError, turnErrorText } from "./turn-errors";
+import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
+import { fallbackNews, prepareTurn } from "./turn-model";
+import { processTurnSlots, type TurnSlots } from "./turn-slots";
+import { turnStream, type OpenCall } from "./turn-stream";
+import { isFinal } from "./tool-states";
+
+export type { StoredTurn, TurnRequest };
+
+/**
+ * The stream's headers. `no-transform` keeps Next's gzip off the event stream: compressing it flushed
+ * zlib on every chunk (~0.1 ms CPU each) and held chunks back under load (npm run bench measured it).
+ */
+const STREAM_HEADERS = { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-cache, no-transform" };
+
+/** Who asks, and what: read by the caller (session, body, rate limit) once the turn has its slot. */
+export type TurnInput = { ctx: TeamContext; request: TurnRequest };
+
+/** What a turn uses from outside; `turnDeps()` gives the app's, tests replace parts. */
+export type TurnDeps = {
+  slots: TurnSlots;
+  registry: () => Promise<Registry>;
+  /** The tools a turn offers: the chat's MCP tools (tool-set.ts), with their notices and citations. */
+  tools: typeof assembleTools;
+  /** Built-in tools offered besides (none in the app). */
+  extraTools?: ToolSet;
+  stepLimit: () => number;
+  idleTimeoutMs: () => number;
+  store: StoreDeps;
+};
+
+export function turnDeps(overrides: Partial<TurnDeps> = {}): TurnDeps {
+  return {
+    slots: processTurnSlots(),
+    registry: streamRegistry,
+    tools: assembleTools,
+    stepLimit: () => config().PARLEY_STEP_LIMIT,
+    idleTimeoutMs: () => config().PARLEY_PROVIDER_IDLE_TIMEOUT_MS,
+    store: { db, throttleMs: 150, retry: DEFAULT_RETRY },
+    ...overrides,
+  };
+}
+
+/** A started turn: its response for the browser, and the stored answer once the turn has ended. */
+export type Turn = { response: Response; stored: Promise<StoredTurn> };
+
+export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = turnDeps()): Promise<Turn> {
+  // slot: taken first, so a server at capacity turns a request away before it spends anything on it.
+  const slot = await deps.slots.take();
+  let release = () => slot.release();
+  try {
+    // load
+    const { ctx, request } = await input();
+    const registry = await deps.registry();
+    const loaded = await loadTurn(ctx, request, registry);
+
+    // claim: a new message's rows are written while the tools are gathered and the model is called.
+    const claiming = claimTurn(ctx, loaded);
+    const failedClaim = claiming.then(
+      () => undefined,
+      (err: unknown) => ({ err }),
+    );
+    const controller = new AbortController();
+    release = () => {
+      controller.abort();
+      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded).catch(() => {})));
+      slot.release();
+    };
+    const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId };
+    const { continued, assistantId } = claimed;
+
+    // prepare: MCP tools the chat has selected, from servers that answer now (each within its connect
+    // timeout; one that does not leaves a notice), and the model with its fallback, provider-native
+    // tools, cache breakpoints and providerOptions.
+    const decided = new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? []);
+    const citations = citationCollector();
+    const mcp = await deps.tools({
+      teamId: ctx.team.id,
+      selection: loaded.chat.toolSelection,
+      decider: () => approvalDecider(ctx.user.id, decided),
+      onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
+    });
+    const stepLimit = deps.stepLimit();
+    const prepared = prepareTurn(loaded.model, {
+      messages: await toModelHistory(claimed.history),
+      tools: { ...mcp.tools, ...deps.extraTools },
+      idleMs: deps.idleTimeoutMs(),
+      fallback: loaded.fallback,
+      notices: mcp.notices,
+    });
+
+    // stream
+    const repairs: RepairEvent[] = [];
+    let stepStartedAt = Date.now();
+    const result = streamText({
+      model: prepared.model,
+      messages: prepared.messages,
+      tools: prepared.tools,
+      providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
+      abortSignal: controller.signal,
+      maxRetries: 1,
+      stopWhen: stepCountIs(stepLimit),
+      // Repairs are logged with the step they happened in.
+      experimental_repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
+      onStepFinish: (step) => {
+        logStep({ chatId: loaded.chat.id, messageId: assistantId, step: step.stepNumber ?? 0, durationMs: Date.now() - stepStartedAt, result: step, repairs: repairs.splice(0) });
+        stepStartedAt = Date.now();
+      },
+      // Errors reach the browser and the log through toUIMessageStream's onError below.
+      onError: () => {},
+    });
+
+    // Nothing is stored or sent before the turn's rows are written (a lost race for the chat is a 409).
+    await claiming;
+    let ended!: () => void;
+    registry.local.set(loaded.chat.id, { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) });
+
+    // finalise: the store reads the same stream as the browser and ends the turn once it is stored.
+    const feed = storeFeed();
+    const stored = storeTurn(feed, { ctx, chatId: loaded.chat.id, assistantId, streamId: loaded.streamId, continued }, deps.store);
+    void stored
+      .catch((err) => console.error(`[turn] chat ${loaded.chat.id}: could not finalise the message`, err))
+      // release: the chat and the slot are free before anyone hears that the turn is stored.
+      .finally(() => {
+        registry.local.delete(loaded.chat.id);
+        slot.release();
+        ended();
+      });
+    const open: OpenCall[] = (continued?.message.parts ?? []).flatMap((p) => {
+      const call = p as OpenCall & { type: string };
+      return call.toolCallId && !isFinal(call) ? [{ toolCallId: call.toolCallId, state: call.state, approval: call.approval }] : [];
+    });
+    const events = result
+      .toUIMessageStream<ParleyUIMessage>({
+        // A continued answer keeps its message: the stream starts from the stored one.
+        originalMessages: continued ? claimed.history : undefined,
+        generateMessageId: () => assistantId,
+        sendReasoning: true,
+        sendSources: true,
+        messageMetadata: ({ part }): ParleyMetadata | undefined => {
+          // URL sources (web search) and cited MCP results are numbered as they arrive.
+          const cited = citations.take(part);
+          if (cited) return { citations: cited };
+          if (part.type === "start") return { status: "streaming", ...modelOf(prepared.answering), createdAt: new Date().toISOString() };
+          if (part.type === "start-step") {
+            const news = fallbackNews(part.warnings);
+            return news && { ...modelOf(news), fellBack: news.notice };
+          }
+          if (part.type === "finish") {
+            const u = part.totalUsage;
+            return {
+              status: "done",
+              finishReason: part.finishReason,
+              usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cachedInputTokens: u.inputTokenDetails?.cacheReadTokens, reasoningTokens: u.outputTokenDetails?.reasoningTokens },
+            };
+          }
+          return undefined;
+        },
+        onError: (err) => {
+          // A failed tool call: its coded text (`[ERROR:<code>] message`) is what the tool block shows.
+          const toolError = toolErrorText(err) ?? invalidCallText(err);
+          if (toolError) return toolError;
+          const turnError = classifyTurnError(err);
+          if (turnError.code === "Internal") console.error(`[turn] chat ${loaded.chat.id}:`, err);
+          else console.warn(`[turn] chat ${loaded.chat.id}: ${turnError.code}: ${turnError.message}`);
+          return turnErrorText(turnError);
+        },
+      })
+      // The one stage for answer-wide stages such as caps goes here, before turnStream (it feeds the store).
+      .pipeThrough(turnStream({ notices: prepared.notices, stepLimit, store: feed, stored, open }));
+
+    const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
+    return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };
+  } catch (err) {
+    // release, when the turn fails before it streams: the slot, and the chat if it was claimed.
+    release();
+    throw err;
+  }
+}
+
+const modelOf = (m: { modelId: string; providerId: string }) => ({ model: m.modelId, providerId: m.providerId });
+
+/** Stops the running turn of a chat, on whichever instance runs it. */
+export async function stopTurn(ctx: TeamContext, chatId: string): Promise<{ stopped: boolean }> {
+  const chat = await getChat(ctx, chatId);
+  const registry = await streamRegistry();
+  if (!chat.activeStreamId && !registry.local.has(chat.id)) return { stopped: false };
+  const local = registry.local.get(chat.id);
+  if (local) local.abort();
+  else await registry.publishStop(chat.id);
+  return { stopped: true };
+}
+
+/** The live stream of a chat's running turn, replayed from its start; null when none is running. */
+export async function resumeTurn(ctx: TeamContext, chatId: string): Promise<Response | null> {
+  const chat = await getChat(ctx, chatId);
+  if (!chat.activeStreamId) return null;
+  const registry = await streamRegistry();
+  const stream = await registry.streams.resumeExistingStream(chat.activeStreamId);
+  if (!stream) return null;
+  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS });
+}

@@ -1,0 +1,78 @@
+// Test helpers for vitest files that run turns: the usual hooks (a migrated app and a scripted
+// upstream), and `runTurn` as tests call it — the app's turn (lib/chat/turn.ts) with its dependencies
+// replaced where a test asks (built-in tools, step limit, idle timeout, throttle, slots, the store's
+// database) — returning the browser's response and reporting the stored turn. Kept apart from
+// test-turns.ts, which child processes import outside vitest. Not imported by the app.
+import type { LLMock } from "@copilotkit/aimock";
+import type { ToolSet } from "ai";
+import { afterAll, beforeAll } from "vitest";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { DRIVERS, startTestApp } from "@/lib/test-app";
+import type { RetryPolicy } from "@/lib/chat/block-writer";
+import type { StoredTurn } from "@/lib/chat/store-turn";
+import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/chat/turn";
+import type { TeamContext } from "@/lib/teams/context";
+import type { TurnSlots } from "@/lib/chat/turn-slots";
+import { startUpstream } from "./test-turns";
+
+/**
+ * Registers the usual hooks of a turn test file: a migrated PGlite app and a scripted upstream before
+ * all tests, both stopped after. `onUpstream` receives the upstream once it runs.
+ */
+export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSize?: number } = {}) {
+  let stop: (() => Promise<void>) | undefined;
+  let mock: LLMock | undefined;
+  beforeAll(async () => {
+    ({ stop } = await startTestApp(DRIVERS[0]));
+    mock = await startUpstream(opts);
+    onUpstream(mock);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    await stop?.();
+  });
+}
+
+/** A promise for the stored turn, and the callback `runTurn`'s `onStored` option takes. */
+export function storedTurn(): { promise: Promise<StoredTurn>; onStored: (s: StoredTurn) => void } {
+  let resolve!: (s: StoredTurn) => void;
+  const promise = new Promise<StoredTurn>((r) => (resolve = r));
+  return { promise, onStored: resolve };
+}
+
+export type TestTurnOptions = {
+  /** Built-in tools offered besides the chat's MCP tools. */
+  tools?: ToolSet;
+  stepLimit?: number;
+  idleTimeoutMs?: number;
+  throttleMs?: number;
+  slots?: TurnSlots;
+  /** The database the store writes through (a failing one, say). */
+  storeDb?: () => Promise<PrismaClient>;
+  retry?: RetryPolicy;
+  onStored?: (s: StoredTurn) => void;
+};
+
+/** The app's dependencies of a turn with the test's replacements. */
+export function testDeps(opts: TestTurnOptions = {}): TurnDeps {
+  const deps = turnDeps();
+  return {
+    ...deps,
+    ...(opts.slots ? { slots: opts.slots } : {}),
+    extraTools: opts.tools,
+    ...(opts.stepLimit ? { stepLimit: () => opts.stepLimit! } : {}),
+    ...(opts.idleTimeoutMs ? { idleTimeoutMs: () => opts.idleTimeoutMs! } : {}),
+    store: {
+      db: opts.storeDb ?? deps.store.db,
+      throttleMs: opts.throttleMs ?? deps.store.throttleMs,
+      retry: opts.retry ?? deps.store.retry,
+    },
+  };
+}
+
+/** Runs a turn of `ctx` and returns its streaming response; `onStored` hears the stored turn. */
+export async function runTurn(ctx: TeamContext, request: TurnRequest, opts: TestTurnOptions = {}): Promise<Response> {
+  const turn = await startTurn(async () => ({ ctx, request }), testDeps(opts));
+  void turn.stored.then(opts.onStored, () => {});
+  return turn.response;
+}
