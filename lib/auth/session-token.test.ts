@@ -2,7 +2,7 @@
 // session cookie, and nothing forged, tampered with, expired or signed out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "../../test/support/test-app";
 import { getAuth } from "./auth";
 import { cookieValue, sessionWithTeams, verifiedToken } from "./session-token";
 

@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
 import type { TeamContext } from "../teams/context";
-import { makeUser } from "../test-app";
+import { makeUser } from "../../test/support/test-app";
 
 export async function startUpstream(opts: { chunkSize?: number } = {}): Promise<LLMock> {
   const mock = new LLMock({ port: 0, host: "127.0.0.1", chunkSize: opts.chunkSize ?? 4 });

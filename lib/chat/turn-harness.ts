@@ -3,7 +3,7 @@
 // import outside vitest. Not imported by the app.
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll } from "vitest";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "../../test/support/test-app";
 import type { StoredTurn } from "./store-turn";
 import { startUpstream } from "./test-turns";
 

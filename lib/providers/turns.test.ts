@@ -11,7 +11,7 @@ import { runTurn } from "../chat/run-turn";
 import { loadMessagePage } from "../chat/history";
 import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "../chat/test-turns";
 import { storedTurn, turnHarness } from "../chat/turn-harness";
-import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
+import { anthropicAnswer, responsesWebSearch, startScripted } from "../../test/support/test-upstreams";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));
