@@ -2,13 +2,13 @@
 // in the code that ships. Tests are left out (an integration test of lib/providers may run a whole
 // turn of lib/chat), and so are type-only imports (a type shared both ways costs nothing at run time:
 // lib/providers takes lib/teams' TeamContext while lib/teams seeds a provider into a new team).
-const base = require("./.dependency-cruiser.cjs");
+import base from "./.dependency-cruiser.cjs";
 
 const rule = (name) => base.forbidden.find((r) => r.name === name);
 const TESTS = rule("test-support-only-from-tests").from.pathNot;
 const TEST_SUPPORT = rule("test-support-only-from-tests").to.path;
 
-module.exports = {
+const config = {
   forbidden: [
     {
       name: "no-circular-lib-folders",
@@ -25,3 +25,5 @@ module.exports = {
     exclude: { path: [...base.options.exclude.path, TESTS, TEST_SUPPORT] },
   },
 };
+
+export default config;
