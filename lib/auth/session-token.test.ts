@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, startTestApp } from "../../test/support/test-app";
 import { getAuth } from "./auth";
-import { cookieValue, sessionWithTeams, verifiedToken } from "./session-token";
+import { sessionWithTeams } from "../teams/session-teams";
+import { cookieValue, verifiedToken } from "./session-token";
 
 // better-auth is built once per process, on the first database: one database per file (PostgreSQL when
 // the tests have one).
