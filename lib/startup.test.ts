@@ -13,7 +13,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 function boot(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const base = { ...process.env };
   for (const k of ["DATABASE_URL", "REDIS_URL", "PARLEY_SECRET_KEY", "PARLEY_URL", "BETTER_AUTH_URL"]) delete base[k];
-  const child = spawn(process.execPath, ["--import", "tsx", "-e", "import('./lib/startup.ts').then((m) => m.bootOrExit())"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "-e", "require('./lib/startup.ts').bootOrExit()"], {
     env: { ...base, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
