@@ -1,4 +1,6 @@
-// Boot: migrate and check the secret key before the first request (Node.js runtime only).
+// Boot: validate the settings, migrate and check the secret key before the first request (Node.js
+// runtime only). Start-up that fails stops the process with the reason (bootOrExit), never a server
+// answering 500s.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { bootOrExit } = await import("./lib/startup");

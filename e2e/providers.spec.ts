@@ -5,7 +5,7 @@
 // value. A web-search model (a scripted Responses API server) answers with numbered citations that
 // survive a reload.
 import { expect, test, type Page, type Response } from "@playwright/test";
-import { responsesWebSearch, startScripted } from "../lib/providers/test-upstreams";
+import { responsesWebSearch, startScripted } from "../test/support/test-upstreams";
 import { ADMIN_STATE, createInvite, joinWithNewAccount, newChat, send, answer } from "./helpers";
 
 test.use({ storageState: ADMIN_STATE });

@@ -9,8 +9,18 @@ import { z } from "zod";
 const unsetIfBlank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
 const optionalString = z.preprocess(unsetIfBlank, z.string().optional());
 const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.preprocess(unsetIfBlank, z.coerce.number().int(`must be a whole number`).min(min).max(max).default(fallback));
-const flag = z.preprocess(unsetIfBlank, z.enum(["0", "1", "true", "false"]).default("0")).transform((v) => v === "1" || v === "true");
+  z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .regex(/^-?\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .default(fallback),
+  );
+const flag = z
+  .preprocess(unsetIfBlank, z.enum(["0", "1", "true", "false"], "must be 1 or true (on), 0 or false (off)").default("0"))
+  .transform((v) => v === "1" || v === "true");
 const url = (protocols: string[]) =>
   z.preprocess(
     unsetIfBlank,
@@ -36,7 +46,9 @@ const schema = z.object({
   PARLEY_DEFAULT_MODEL: z.preprocess(unsetIfBlank, z.string().default("gpt-4.1-mini")),
   PARLEY_PROVIDER_KIND: z.preprocess(
     (v) => (typeof unsetIfBlank(v) === "string" ? (unsetIfBlank(v) as string).toLowerCase() : undefined),
-    z.enum(["responses", "openai_responses", "chat", "openai_chat", "compatible", "openai_compatible"]).optional(),
+    z
+      .enum(["responses", "openai_responses", "chat", "openai_chat", "compatible", "openai_compatible"], "must be responses, chat or compatible")
+      .optional(),
   ),
   PARLEY_MAX_MESSAGE_CHARS: int(32_000, 1, 10_000_000),
   PARLEY_CHAT_RATE_LIMIT: int(30, 1),
@@ -69,11 +81,17 @@ const KEY = Symbol.for("parley.config");
 type Holder = { [KEY]?: { fingerprint: string; config: Config } };
 const holder = globalThis as Holder;
 
+/** A bad value as the message shows it: a URL's password is not printed into the logs, nor a long value whole. */
+function shown(value: string | undefined): string {
+  const v = (value ?? "").replace(/(\/\/[^/@:\s]*):[^/@\s]*@/, "$1:***@");
+  return v.length > 80 ? `${v.slice(0, 77)}...` : v;
+}
+
 /** Parses a set of variables; throws a ConfigError naming every bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message} (got "${env[String(i.path[0])] ?? ""}")`));
+    throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message} (got "${shown(env[String(i.path[0])])}")`));
   }
   const c = parsed.data;
   const pub = c.PARLEY_URL ?? c.BETTER_AUTH_URL;

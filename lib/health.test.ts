@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readMigrations } from "./db/migrator";
 import { health } from "./health";
 import { shutdown } from "./startup";
-import { DRIVERS, startTestApp } from "./test-app";
+import { DRIVERS, startTestApp } from "../test/support/test-app";
 
 describe("health", () => {
   afterAll(() => shutdown());

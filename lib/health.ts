@@ -1,6 +1,7 @@
 // The health report: version, database kind, migrations applied; unhealthy when the database does
 // not answer.
 import pkg from "../package.json";
+import { databaseKind } from "./config";
 import { database } from "./db/client";
 import { appliedMigrations } from "./db/migrator";
 import { withTimeout } from "./with-timeout";
@@ -8,7 +9,7 @@ import { withTimeout } from "./with-timeout";
 export type Health = { ok: boolean; version: string; database: string; migrations: string[]; error?: string };
 
 export async function health(): Promise<Health> {
-  let kind = process.env.DATABASE_URL ? "postgresql" : "pglite";
+  let kind: string = databaseKind();
   try {
     const db = await database();
     kind = db.kind;

@@ -1,7 +1,10 @@
-// What must hold before the first request: the database is open and migrated, and the secret key is
-// the one this database's secrets were written with. Memoised per process; instrumentation.ts runs it
-// at boot and exits on failure, and routes await it so they never see a half-started app.
+// What must hold before the first request: the settings are valid, the database is open and migrated,
+// the secret key is the one this database's secrets were written with, and sign-in is set up.
+// Memoised per process; instrumentation.ts runs it at boot (Next serves no request before it ends)
+// and exits on failure. Start-up depends on the parts it starts; none of them imports it.
 import cluster from "node:cluster";
+import { getAuth, forgetAuth } from "./auth/auth";
+import { config } from "./config";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
@@ -14,6 +17,7 @@ type Holder = { [KEY]?: Promise<void>; [SWEEP]?: NodeJS.Timeout };
 const holder = globalThis as Holder;
 
 async function start(): Promise<void> {
+  config(); // a bad setting stops here, naming the variable
   const db = await database();
   let result: MigrationResult;
   if (db.pglite) result = await migratePGlite(db.pglite);
@@ -26,6 +30,7 @@ async function start(): Promise<void> {
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
   if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
+  await getAuth();
 }
 
 export function ready(): Promise<void> {
@@ -41,6 +46,7 @@ export function ready(): Promise<void> {
 /** Closes the database and forgets start-up, so the next ready() starts again (tests switch databases). */
 export async function shutdown(): Promise<void> {
   delete holder[KEY];
+  forgetAuth();
   clearInterval(holder[SWEEP]);
   delete holder[SWEEP];
   await closeDatabase();

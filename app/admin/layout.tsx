@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { adminPage } from "@/lib/auth/page-guards";
+import { adminPage } from "@/lib/teams/page-guards";
 import { SignedInShell } from "../(chat)/signed-in-shell";
 
 export const dynamic = "force-dynamic";

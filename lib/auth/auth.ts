@@ -1,16 +1,15 @@
-// The better-auth instance (email and password), built after start-up because its signing secret is
-// derived from the master key. Sign-up is only reachable from server code (first-admin setup and
-// invites); app/api/auth refuses it over HTTP.
+// The better-auth instance (email and password). Its signing secret is derived from the master key, so
+// it is built once start-up has opened the keyring: lib/startup.ts builds it at boot (a bad setting
+// stops start-up) and forgets it on shutdown; asked for before start-up, authSecret() says so. Sign-up
+// is only reachable from server code (first-admin setup and invites); app/api/auth refuses it over HTTP.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { db } from "../db/client";
 import { publicUrl } from "../config";
 import { authSecret } from "../security/keyring";
-import { ready } from "../startup";
 
 async function build() {
-  await ready();
   const prisma = await db();
   const url = publicUrl();
   return betterAuth({
@@ -47,4 +46,9 @@ export function getAuth(): Promise<Auth> {
     });
   }
   return holder[KEY];
+}
+
+/** Forgets the instance, so the next getAuth() builds one on the database open then (tests switch databases). */
+export function forgetAuth(): void {
+  delete holder[KEY];
 }

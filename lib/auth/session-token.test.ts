@@ -2,12 +2,14 @@
 // session cookie, and nothing forged, tampered with, expired or signed out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "../../test/support/test-app";
 import { getAuth } from "./auth";
-import { cookieValue, sessionWithTeams, verifiedToken } from "./session-token";
+import { sessionWithTeams } from "../teams/session-teams";
+import { sessionUser } from "./session";
+import { cookieValue, verifiedToken } from "./session-token";
 
-// better-auth is built once per process, on the first database: one database per file (PostgreSQL when
-// the tests have one).
+// Start-up builds better-auth on the database it opens; one database per file is enough here
+// (PostgreSQL when the tests have one).
 const driver = DRIVERS.filter((d) => !d.skip).at(-1)!;
 
 describe(`session from the cookie (${driver.name})`, () => {
@@ -73,6 +75,18 @@ describe(`session from the cookie (${driver.name})`, () => {
       `other_${name}=${encodeURIComponent(value)}`,
     ];
     for (const cookie of cases) expect(await both(cookie), String(cookie)).toMatchObject({ theirs: null, ours: null });
+  });
+
+  it("asks better-auth once per request: the same request's headers get the same answer", async () => {
+    const { user, cookie } = await signedInUser();
+    const request = new Headers({ cookie });
+    const first = sessionUser(request);
+    expect(sessionUser(request)).toBe(first);
+    expect((await first)?.id).toBe(user.id);
+    const another = sessionUser(new Headers({ cookie }));
+    expect(another).not.toBe(first);
+    expect((await another)?.id).toBe(user.id);
+    expect(await sessionUser(new Headers())).toBeNull();
   });
 
   it("refuses an expired session and a signed-out one", async () => {

@@ -1,14 +1,11 @@
-// The signed-in user and their teams from the session cookie in one query, for the one request whose
-// start every user waits on: POST /api/chat (the time to first chunk, npm run bench). It checks what
-// better-auth's getSession checks — the cookie's HMAC signature with the auth secret, then a session
-// row with that token that has not expired — and reads the memberships in the same query. It never
-// writes: expired rows are left to better-auth, and refreshing a session's expiry happens on the
-// requests that go through better-auth (every page and every other route).
+// The session cookie checked without better-auth's request handling, for the one request whose start
+// every user waits on: POST /api/chat (the time to first chunk, npm run bench). It checks what
+// better-auth's getSession checks of the cookie — its HMAC signature with the auth secret — and gives
+// the token; lib/teams/session-teams.ts then reads the session row, its user and their memberships
+// in one query. Nothing here writes: expired rows are left to better-auth, and refreshing a session's
+// expiry happens on the requests that go through better-auth (every page and every other route).
 import crypto from "node:crypto";
-import { db } from "../db/client";
-import { membershipsQuery, toTeamSummaries, type TeamSummary } from "../teams/memberships";
 import { getAuth } from "./auth";
-import type { SessionUser } from "./session";
 
 /** The session cookie's name and signing secret, as better-auth set them up. */
 async function cookieSetup(): Promise<{ name: string; secret: string }> {
@@ -49,28 +46,13 @@ export function verifiedToken(value: string, secret: string): string | undefined
   return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? token : undefined;
 }
 
-/** The user of a valid session cookie and their teams (oldest membership first), or null. */
-export async function sessionWithTeams(headers: Headers): Promise<{ user: SessionUser; teams: TeamSummary[] } | null> {
+/**
+ * The session token of the request's session cookie when its signature is the auth secret's, else
+ * undefined. Whether a session with that token exists and has not expired is for the caller's query
+ * (lib/teams reads the session, its user and their memberships in one).
+ */
+export async function signedSessionToken(headers: Headers): Promise<string | undefined> {
   const { name, secret } = await cookieSetup();
   const value = cookieValue(headers.get("cookie"), name);
-  const token = value && verifiedToken(value, secret);
-  if (!token) return null;
-  const prisma = await db();
-  const session = await prisma.session.findUnique({
-    where: { token },
-    select: {
-      expiresAt: true,
-      user: {
-        select: {
-          id: true,
-          name: true,
-          email: true,
-          memberships: membershipsQuery,
-        },
-      },
-    },
-  });
-  if (!session || session.expiresAt < new Date()) return null;
-  const { id, name: userName, email, memberships } = session.user;
-  return { user: { id, name: userName, email }, teams: toTeamSummaries(memberships) };
+  return (value && verifiedToken(value, secret)) || undefined;
 }

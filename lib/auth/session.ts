@@ -1,19 +1,37 @@
 // Who is calling: the signed-in user from the session cookie, checked on the server for every
-// request — once per request: a layout and its page both ask, and React's `cache` answers the second.
+// request — once per request: a layout and its page both ask, and the answer is kept for the
+// request's headers object (Next gives every call of `headers()` in one request the same one), so
+// the second asks nobody. No React here: lib is React-free.
 import { headers } from "next/headers";
-import { cache } from "react";
 import { Unauthorized } from "../errors";
 import { getAuth } from "./auth";
 
 export type SessionUser = { id: string; name: string; email: string };
 
-export const currentUser = cache(async (): Promise<SessionUser | null> => {
+const perRequest = new WeakMap<Headers, Promise<SessionUser | null>>();
+
+/** The user of a request's session cookie, or null; asked of better-auth once per request. */
+export function sessionUser(requestHeaders: Headers): Promise<SessionUser | null> {
+  let user = perRequest.get(requestHeaders);
+  if (!user) {
+    user = lookUp(requestHeaders);
+    perRequest.set(requestHeaders, user);
+    user.catch(() => perRequest.delete(requestHeaders));
+  }
+  return user;
+}
+
+async function lookUp(requestHeaders: Headers): Promise<SessionUser | null> {
   const auth = await getAuth();
-  const session = await auth.api.getSession({ headers: await headers() });
+  const session = await auth.api.getSession({ headers: requestHeaders });
   if (!session) return null;
   const { id, name, email } = session.user;
   return { id, name, email };
-});
+}
+
+export async function currentUser(): Promise<SessionUser | null> {
+  return sessionUser(await headers());
+}
 
 export async function requireUser(): Promise<SessionUser> {
   const user = await currentUser();

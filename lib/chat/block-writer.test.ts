@@ -2,7 +2,7 @@
 // status; growing text is written at most once per throttle window; the end is always written whole.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, makeUser, startTestApp } from "../test-app";
+import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { createBlockWriter } from "./block-writer";
 import type { ParleyPart } from "./parts";
 

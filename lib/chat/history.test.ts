@@ -2,7 +2,7 @@
 // window, in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, makeUser, startTestApp } from "../test-app";
+import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { fitHistory, HISTORY_PAGE_SIZE, historyBudget, loadHistory, loadMessagePage, toModelHistory } from "./history";
 
 let stop: () => Promise<void>;

@@ -3,7 +3,7 @@
 // and PostgreSQL when TEST_DATABASE_URL is set). PARTS_SEED=<n> runs the generated cases with another seed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, makeUser, startTestApp } from "../test-app";
+import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { blockRow } from "./block-writer";
 import { blocksToParts, blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
 

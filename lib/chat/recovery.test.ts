@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { makeTempDir, removeDir } from "../db/test-databases";
+import { makeTempDir, removeDir } from "../../test/support/test-databases";
 import { ready, shutdown } from "../startup";
 import { markInterrupted, STALE_MS } from "./recovery";
 import { storedAnswer } from "@/test/support/test-turns";

@@ -3,7 +3,7 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { resumeTurn } from "./turn";
 import { buildRegistry, LocalPubSub } from "./stream-registry";
 import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "@/test/support/test-turns";

@@ -10,7 +10,6 @@
 // a reloaded one look the same and the model reads that the call did not finish. The block writer
 // refuses any move this table does not allow (a final block never changes again).
 import { formatToolError, parseToolError } from "../tools/error-codes";
-import type { ParleyPart } from "./parts";
 
 export const TOOL_STATES = [
   "input-streaming",
@@ -93,13 +92,13 @@ export function abortChunk(part: ToolLike & { toolCallId: string }, reason: Abor
 }
 
 /** The parts of a message with every open call (except `keep`, e.g. calls left waiting for a person) aborted. */
-export function abortOpenCalls(parts: ParleyPart[], reason: AbortReason, keep: (p: ToolLike) => boolean = () => false): ParleyPart[] {
+export function abortOpenCalls<P extends { type: string }>(parts: P[], reason: AbortReason, keep: (p: ToolLike) => boolean = () => false): P[] {
   return parts.map((p) => {
-    const t = p as ToolLike & { toolCallId: string; input?: unknown; output?: unknown; preliminary?: boolean };
+    const t = p as unknown as ToolLike & { toolCallId: string; input?: unknown; output?: unknown; preliminary?: boolean };
     if (!isToolPart(p) || isFinal(t) || keep(t)) return p;
     const { output: _output, preliminary: _preliminary, ...rest } = t;
     void _output;
     void _preliminary;
-    return { ...rest, state: "output-error", input: t.input ?? {}, errorText: abortChunk(t, reason).errorText } as unknown as ParleyPart;
+    return { ...rest, state: "output-error", input: t.input ?? {}, errorText: abortChunk(t, reason).errorText } as unknown as P;
   });
 }

@@ -4,7 +4,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { PrismaClient } from "./generated/client";
-import { dataDir, databaseKind, databaseUrl, type DatabaseKind } from "../config";
+import { config, dataDir, databaseKind, databaseUrl, type DatabaseKind } from "../config";
 import { openPGlite } from "./pglite-store";
 
 export type Database = {
@@ -30,7 +30,7 @@ export async function openDatabase(opts: { url?: string; dir?: string } = {}): P
   if (url) {
     const pg = await import("pg");
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const pool = new pg.default.Pool({ connectionString: url, max: Number(process.env.PARLEY_DB_POOL_SIZE || 10) });
+    const pool = new pg.default.Pool({ connectionString: url, max: config().PARLEY_DB_POOL_SIZE });
     pool.on("error", (err) => console.error("[db] idle client error:", err.message));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {

@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "./client";
 import { appliedMigrations, migratePGlite, migratePostgres, migrationsDir, MigrationError, readMigrations, type Migration } from "./migrator";
-import { DRIVERS, freshPostgres, makeTempDir, rawQuery, removeDir, tableExists, TEST_DATABASE_URL, type TestDatabase } from "./test-databases";
+import { DRIVERS, freshPostgres, makeTempDir, rawQuery, removeDir, tableExists, TEST_DATABASE_URL, type TestDatabase } from "../../test/support/test-databases";
 
 type Record = {
   id: string;

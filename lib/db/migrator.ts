@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
+import { config } from "../config";
 
 export type Migration = { name: string; sql: string; checksum: string };
 export type MigrationResult = { applied: string[]; total: number };
@@ -40,7 +41,7 @@ const INSERT_RECORD = `INSERT INTO "_prisma_migrations"
   VALUES ($1, $2, now(), $3, NULL, NULL, $4, 1)`;
 
 export function migrationsDir(): string {
-  return path.resolve(/* turbopackIgnore: true */ process.env.PARLEY_MIGRATIONS_DIR || "prisma/migrations");
+  return path.resolve(/* turbopackIgnore: true */ config().PARLEY_MIGRATIONS_DIR);
 }
 
 export function readMigrations(dir = migrationsDir()): Migration[] {

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataDirLockedError, lockDataDir, openPGlite } from "./pglite-store";
-import { makeTempDir, removeDir } from "./test-databases";
+import { makeTempDir, removeDir } from "../../test/support/test-databases";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

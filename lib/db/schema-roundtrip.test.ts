@@ -15,7 +15,7 @@ import type { Database } from "./client";
 import * as $Enums from "./generated/enums";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { migratePGlite, migratePostgres, readMigrations } from "./migrator";
-import { DRIVERS, rawQuery, type TestDatabase } from "./test-databases";
+import { DRIVERS, rawQuery, type TestDatabase } from "../../test/support/test-databases";
 
 // ------------------------------------------------------------------ the generated client's data model
 

@@ -1,6 +1,7 @@
 // What the client pool needs to reach one MCP server, decrypted in memory only, and the rules the
 // operator sets for this instance (stdio servers run commands here, so they are off unless allowed).
 import crypto from "node:crypto";
+import { config } from "../config";
 
 export type McpTransportKind = "http" | "sse" | "stdio";
 
@@ -21,7 +22,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 export function stdioAllowed(): boolean {
-  return process.env.PARLEY_ALLOW_STDIO_MCP === "1";
+  return config().PARLEY_ALLOW_STDIO_MCP;
 }
 
 /** Changes to anything here mean a new connection; the call timeout and the name do not. */

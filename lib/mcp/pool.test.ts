@@ -2,7 +2,7 @@
 // and our failure-case server (hangs, crashes, list changes, progress).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { acquire, callTool, closeAll, evict, listTools, poolStats, setBackoff, status } from "./pool";
-import { EVERYTHING_BIN, freePort, httpConfig, startEverything, startEverythingSse, startTestServer, stdioConfig, TEST_SERVER_BIN, type RunningServer } from "./test-servers";
+import { EVERYTHING_BIN, freePort, httpConfig, startEverything, startEverythingSse, startTestServer, stdioConfig, TEST_SERVER_BIN, type RunningServer } from "../../test/support/test-servers";
 import type { McpFailure } from "./failures";
 
 let everything: RunningServer;

@@ -4,6 +4,7 @@
 // follow notifications/tools/list_changed. State lives on a globalThis symbol because Next evaluates
 // modules once per bundle.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { config } from "../config";
 import { fingerprint, type McpServerConfig } from "./config";
 import { openConnection, untilAborted, type McpConnection, type McpToolInfo, type Progress } from "./connection";
 import { classifyFailure, McpFailure, type McpFailureKind } from "./failures";
@@ -42,7 +43,7 @@ function pool(): Pool {
   holder[KEY] ??= {
     entries: new Map(),
     connects: 0,
-    backoffBaseMs: Number(process.env.PARLEY_MCP_BACKOFF_MS || 1000),
+    backoffBaseMs: config().PARLEY_MCP_BACKOFF_MS,
     backoffMaxMs: 60_000,
   };
   return holder[KEY];

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp, DRIVERS } from "../test-app";
+import { makeUser, startTestApp, DRIVERS } from "../../test/support/test-app";
 import { saveSelection } from "../tools/selection";
 import { closeAll } from "./pool";
 import { probeServer } from "./probe";
 import { mcpServerFormSchema } from "./server-schema";
 import { createServer, deleteServer, getServer, getServerForAdmin, listServers, serverConfig, setServerEnabled, setToolEnabled, updateServer } from "./servers";
-import { startTestServer, type RunningServer } from "./test-servers";
+import { startTestServer, type RunningServer } from "../../test/support/test-servers";
 import { parseForm } from "../validation";
 
 let stop: () => Promise<void>;

@@ -1,7 +1,7 @@
 // The team's MCP servers: create, edit, enable/disable, delete (admins; each change audited without
 // secrets), read (every member, without secrets), and turn a row into the decrypted config the pool
 // connects with. Another team's server is 404, whoever asks.
-import { audit } from "../audit";
+import { audited } from "../audit";
 import { db } from "../db/client";
 import type { McpServer, McpTool, Prisma } from "../db/generated/client";
 import { Conflict, NotFound } from "../errors";
@@ -208,21 +208,19 @@ async function nameTaken(teamId: string, name: string, exceptId?: string): Promi
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === "P2002";
 
 export async function createServer(ctx: TeamContext, input: McpServerFormInput): Promise<{ id: string }> {
-  const prisma = await db();
   if (await nameTaken(ctx.team.id, input.name)) throw duplicate();
   try {
-    return await prisma.$transaction(async (tx) => {
-      const row = await tx.mcpServer.create({ data: { ...(columns(input) as Prisma.McpServerUncheckedCreateInput), teamId: ctx.team.id } });
-      await audit(tx, {
-        teamId: ctx.team.id,
-        actorId: ctx.user.id,
+    const row = await audited(
+      ctx,
+      (tx) => tx.mcpServer.create({ data: { ...(columns(input) as Prisma.McpServerUncheckedCreateInput), teamId: ctx.team.id } }),
+      (row) => ({
         action: "mcp.server.create",
         targetType: "mcp-server",
         targetId: row.id,
         data: { name: row.name, transport: row.transport, url: auditUrl(row.url), command: row.command, enabled: row.enabled },
-      });
-      return { id: row.id };
-    });
+      }),
+    );
+    return { id: row.id };
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicate();
     throw err;
@@ -230,21 +228,19 @@ export async function createServer(ctx: TeamContext, input: McpServerFormInput):
 }
 
 export async function updateServer(ctx: TeamContext, serverId: string, input: McpServerFormInput): Promise<void> {
-  const prisma = await db();
   const before = await serverRow(ctx.team.id, serverId);
   if (await nameTaken(ctx.team.id, input.name, serverId)) throw duplicate();
   try {
-    await prisma.$transaction(async (tx) => {
-      const after = await tx.mcpServer.update({ where: { id: serverId }, data: columns(input, before) });
-      await audit(tx, {
-        teamId: ctx.team.id,
-        actorId: ctx.user.id,
+    await audited(
+      ctx,
+      (tx) => tx.mcpServer.update({ where: { id: serverId }, data: columns(input, before) }),
+      (after) => ({
         action: "mcp.server.update",
         targetType: "mcp-server",
         targetId: serverId,
         data: { name: after.name, changed: changedFields(before, after), url: auditUrl(after.url) },
-      });
-    });
+      }),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicate();
     throw err;
@@ -253,37 +249,33 @@ export async function updateServer(ctx: TeamContext, serverId: string, input: Mc
 }
 
 export async function setServerEnabled(ctx: TeamContext, serverId: string, enabled: boolean): Promise<void> {
-  const prisma = await db();
   const row = await serverRow(ctx.team.id, serverId);
-  await prisma.$transaction(async (tx) => {
-    await tx.mcpServer.update({ where: { id: serverId }, data: { enabled } });
-    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: enabled ? "mcp.server.enable" : "mcp.server.disable", targetType: "mcp-server", targetId: serverId, data: { name: row.name } });
+  await audited(ctx, (tx) => tx.mcpServer.update({ where: { id: serverId }, data: { enabled } }), {
+    action: enabled ? "mcp.server.enable" : "mcp.server.disable",
+    targetType: "mcp-server",
+    targetId: serverId,
+    data: { name: row.name },
   });
   if (!enabled) await evict(serverId);
 }
 
 export async function deleteServer(ctx: TeamContext, serverId: string): Promise<void> {
-  const prisma = await db();
   const row = await serverRow(ctx.team.id, serverId);
-  await prisma.$transaction(async (tx) => {
-    await tx.mcpServer.delete({ where: { id: serverId } });
-    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "mcp.server.delete", targetType: "mcp-server", targetId: serverId, data: { name: row.name, transport: row.transport } });
+  await audited(ctx, (tx) => tx.mcpServer.delete({ where: { id: serverId } }), {
+    action: "mcp.server.delete",
+    targetType: "mcp-server",
+    targetId: serverId,
+    data: { name: row.name, transport: row.transport },
   });
   await evict(serverId);
 }
 
 export async function setToolEnabled(ctx: TeamContext, toolId: string, enabled: boolean): Promise<void> {
-  const prisma = await db();
   const tool = await teamToolRow(ctx.team.id, toolId);
-  await prisma.$transaction(async (tx) => {
-    await tx.mcpTool.update({ where: { id: toolId }, data: { enabled } });
-    await audit(tx, {
-      teamId: ctx.team.id,
-      actorId: ctx.user.id,
-      action: enabled ? "mcp.tool.enable" : "mcp.tool.disable",
-      targetType: "mcp-tool",
-      targetId: toolId,
-      data: { server: tool.server.name, tool: tool.name },
-    });
+  await audited(ctx, (tx) => tx.mcpTool.update({ where: { id: toolId }, data: { enabled } }), {
+    action: enabled ? "mcp.tool.enable" : "mcp.tool.disable",
+    targetType: "mcp-tool",
+    targetId: toolId,
+    data: { server: tool.server.name, tool: tool.name },
   });
 }

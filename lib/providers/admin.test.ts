@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { zodFieldErrors } from "../validation";
 import { db } from "../db/client";
 import { startUpstream, teamWithProvider } from "@/test/support/test-turns";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { createProvider, deleteProvider, getProvider, listProviders, providerRow, updateProvider } from "./admin";
 import { deleteModel, enableModels, pickerModels, saveModel, setTeamModels } from "./models";
 import { detectLocalServers, listProviderModels } from "./probe";
 import { modelFormSchema, providerFormSchema } from "./schemas";
-import { json, startScripted } from "./test-upstreams";
+import { json, startScripted } from "../../test/support/test-upstreams";
 
 let mock: LLMock;
 let stop: () => Promise<void>;

@@ -1,7 +1,7 @@
 // Admin operations on a team's providers: list (a view without secrets), create, edit, enable/disable,
 // delete. Keys and headers are write-only: encrypted on the way in, shown only as a mask. Every change
 // is an audit event, without secrets.
-import { audit } from "../audit";
+import { audited } from "../audit";
 import { db } from "../db/client";
 import type { Prisma, ProviderKind, ToolCallingMode } from "../db/generated/client";
 import { Conflict, NotFound } from "../errors";
@@ -135,41 +135,50 @@ function auditData(input: ProviderFormInput) {
 
 export async function createProvider(ctx: TeamContext, input: ProviderFormInput): Promise<ProviderView> {
   await assertNameFree(ctx.team.id, input.name);
-  const prisma = await db();
-  const row = await prisma.provider.create({
-    data: { teamId: ctx.team.id, name: input.name, kind: input.kind, baseUrl: input.baseUrl || null, enabled: input.enabled, origin: "admin", ...secretFields(input, false) },
-    include,
-  });
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "provider.create", targetType: "provider", targetId: row.id, data: auditData(input) });
+  const row = await audited(
+    ctx,
+    (tx) =>
+      tx.provider.create({
+        data: { teamId: ctx.team.id, name: input.name, kind: input.kind, baseUrl: input.baseUrl || null, enabled: input.enabled, origin: "admin", ...secretFields(input, false) },
+        include,
+      }),
+    (row) => ({ action: "provider.create", targetType: "provider", targetId: row.id, data: auditData(input) }),
+  );
   return toView(row);
 }
 
 export async function updateProvider(ctx: TeamContext, id: string, input: ProviderFormInput): Promise<ProviderView> {
   await providerRow(ctx.team.id, id);
   await assertNameFree(ctx.team.id, input.name, id);
-  const prisma = await db();
-  const row = await prisma.provider.update({
-    where: { id },
-    data: { name: input.name, kind: input.kind, baseUrl: input.baseUrl || null, enabled: input.enabled, ...secretFields(input, true) },
-    include,
-  });
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "provider.update", targetType: "provider", targetId: id, data: auditData(input) });
+  const row = await audited(
+    ctx,
+    (tx) =>
+      tx.provider.update({
+        where: { id },
+        data: { name: input.name, kind: input.kind, baseUrl: input.baseUrl || null, enabled: input.enabled, ...secretFields(input, true) },
+        include,
+      }),
+    { action: "provider.update", targetType: "provider", targetId: id, data: auditData(input) },
+  );
   return toView(row);
 }
 
 export async function setProviderEnabled(ctx: TeamContext, id: string, enabled: boolean): Promise<void> {
   await providerRow(ctx.team.id, id);
-  const prisma = await db();
-  await prisma.provider.update({ where: { id }, data: { enabled } });
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: enabled ? "provider.enable" : "provider.disable", targetType: "provider", targetId: id });
+  await audited(ctx, (tx) => tx.provider.update({ where: { id }, data: { enabled } }), {
+    action: enabled ? "provider.enable" : "provider.disable",
+    targetType: "provider",
+    targetId: id,
+  });
 }
 
 export async function deleteProvider(ctx: TeamContext, id: string): Promise<void> {
   const row = await providerRow(ctx.team.id, id);
-  const prisma = await db();
-  await prisma.$transaction(async (tx) => {
-    // Its models go with it, and with them the team's default or fallback among them (foreign keys).
-    await tx.provider.delete({ where: { id } });
-    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "provider.delete", targetType: "provider", targetId: id, data: { name: row.name, kind: row.kind } });
+  // Its models go with it, and with them the team's default or fallback among them (foreign keys).
+  await audited(ctx, (tx) => tx.provider.delete({ where: { id } }), {
+    action: "provider.delete",
+    targetType: "provider",
+    targetId: id,
+    data: { name: row.name, kind: row.kind },
   });
 }

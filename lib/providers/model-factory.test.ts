@@ -1,7 +1,7 @@
 // Building a model for each provider kind and flag: the right API, the provider-native web search
 // tool only where it exists, and no key from the server's environment sent to an admin's URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "../../test/support/test-app";
 import { encryptSecret } from "../security/keyring";
 import { languageModel, providerTools, WEB_SEARCH_TOOL, type ProviderCredentials } from "./model-factory";
 import { withPromptCaching } from "./prompt-cache";

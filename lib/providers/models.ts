@@ -1,6 +1,6 @@
 // A team's models: enabling listed models, adding one by hand, editing its flags and options,
 // deleting it, the team's default and fallback model, and the enabled models members may pick.
-import { audit } from "../audit";
+import { audited } from "../audit";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { Conflict, Invalid, NotFound } from "../errors";
@@ -19,15 +19,19 @@ async function modelOfTeam(teamId: string, modelRowId: string) {
 /** Enables the given provider model ids (from "Fetch models"), creating rows for new ones. */
 export async function enableModels(ctx: TeamContext, providerId: string, modelIds: string[]): Promise<number> {
   await providerRow(ctx.team.id, providerId);
-  const prisma = await db();
-  for (const modelId of modelIds) {
-    await prisma.model.upsert({
-      where: { providerId_modelId: { providerId, modelId } },
-      create: { providerId, modelId, displayName: modelId, enabled: true },
-      update: { enabled: true },
-    });
-  }
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "model.enable", targetType: "provider", targetId: providerId, data: { modelIds } });
+  await audited(
+    ctx,
+    async (tx) => {
+      for (const modelId of modelIds) {
+        await tx.model.upsert({
+          where: { providerId_modelId: { providerId, modelId } },
+          create: { providerId, modelId, displayName: modelId, enabled: true },
+          update: { enabled: true },
+        });
+      }
+    },
+    { action: "model.enable", targetType: "provider", targetId: providerId, data: { modelIds } },
+  );
   await adoptDefault(ctx.team.id);
   return modelIds.length;
 }
@@ -69,26 +73,28 @@ export async function saveModel(ctx: TeamContext, providerId: string, modelRowId
   const dup = await prisma.model.findFirst({ where: { providerId, modelId: input.modelId, ...(modelRowId ? { NOT: { id: modelRowId } } : {}) } });
   if (dup) throw Conflict("This provider already has a model with this id.", { modelId: "Already added." });
   const data = modelData(input);
-  const row = modelRowId ? await prisma.model.update({ where: { id: modelRowId }, data }) : await prisma.model.create({ data: { providerId, ...data } });
-  await audit(prisma, {
-    teamId: ctx.team.id,
-    actorId: ctx.user.id,
-    action: modelRowId ? "model.update" : "model.create",
-    targetType: "model",
-    targetId: row.id,
-    data: { providerId, ...data, providerOptions: input.providerOptions ? "set" : null },
-  });
+  const row = await audited(
+    ctx,
+    (tx) => (modelRowId ? tx.model.update({ where: { id: modelRowId }, data }) : tx.model.create({ data: { providerId, ...data } })),
+    (row) => ({
+      action: modelRowId ? "model.update" : "model.create",
+      targetType: "model",
+      targetId: row.id,
+      data: { providerId, ...data, providerOptions: input.providerOptions ? "set" : null },
+    }),
+  );
   await adoptDefault(ctx.team.id);
   return row;
 }
 
 export async function deleteModel(ctx: TeamContext, modelRowId: string): Promise<void> {
   const row = await modelOfTeam(ctx.team.id, modelRowId);
-  const prisma = await db();
   // The team's default or fallback and chats that chose the model lose it with the row (foreign keys).
-  await prisma.$transaction(async (tx) => {
-    await tx.model.delete({ where: { id: modelRowId } });
-    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "model.delete", targetType: "model", targetId: modelRowId, data: { modelId: row.modelId, providerId: row.providerId } });
+  await audited(ctx, (tx) => tx.model.delete({ where: { id: modelRowId } }), {
+    action: "model.delete",
+    targetType: "model",
+    targetId: modelRowId,
+    data: { modelId: row.modelId, providerId: row.providerId },
   });
   await adoptDefault(ctx.team.id);
 }
@@ -102,8 +108,7 @@ export async function setTeamModels(ctx: TeamContext, input: { defaultModelId: s
   if (input.fallbackModelId && input.fallbackModelId === input.defaultModelId) fields.fallbackModelId = "The fallback must be another model than the default.";
   if (Object.keys(fields).length) throw Invalid("Please correct the highlighted fields.", fields);
   const data = { defaultModelId: input.defaultModelId || null, fallbackModelId: input.fallbackModelId || null };
-  await prisma.team.update({ where: { id: ctx.team.id }, data });
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "team.models", targetType: "team", targetId: ctx.team.id, data });
+  await audited(ctx, (tx) => tx.team.update({ where: { id: ctx.team.id }, data }), { action: "team.models", targetType: "team", targetId: ctx.team.id, data });
 }
 
 export type PickerModel = { id: string; name: string; modelId: string; vision: boolean; reasoning: boolean; webSearch: boolean; tools: boolean };

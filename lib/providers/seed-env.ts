@@ -1,6 +1,7 @@
 // Seeds a provider from the environment at start-up (OPENAI_API_KEY, OPENAI_BASE_URL,
 // PARLEY_DEFAULT_MODEL, PARLEY_PROVIDER_KIND) into every team: a normal provider row (key encrypted),
 // created or updated, with the model enabled and made the team default when the team has none.
+import { config, type Config } from "../config";
 import type { PrismaClient, ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
 import { maskSecret } from "../security/secrets";
@@ -9,9 +10,9 @@ export const ENV_PROVIDER_NAME = "From environment";
 
 export type EnvProvider = { kind: ProviderKind; baseUrl?: string; apiKey?: string; model: string };
 
-function envProvider(env: NodeJS.ProcessEnv = process.env): EnvProvider | undefined {
-  const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
-  const baseUrl = env.OPENAI_BASE_URL?.trim() || undefined;
+function envProvider(env: Config = config()): EnvProvider | undefined {
+  const apiKey = env.OPENAI_API_KEY;
+  const baseUrl = env.OPENAI_BASE_URL;
   if (!apiKey && !baseUrl) return undefined;
   const kinds: Record<string, ProviderKind> = {
     responses: "openai_responses",
@@ -21,12 +22,9 @@ function envProvider(env: NodeJS.ProcessEnv = process.env): EnvProvider | undefi
     compatible: "openai_compatible",
     openai_compatible: "openai_compatible",
   };
-  const requested = env.PARLEY_PROVIDER_KIND?.trim().toLowerCase();
-  if (requested && !kinds[requested]) {
-    throw new Error(`PARLEY_PROVIDER_KIND must be one of responses, chat or compatible (got "${env.PARLEY_PROVIDER_KIND}").`);
-  }
+  const requested = env.PARLEY_PROVIDER_KIND; // checked by the configuration's schema
   const kind = requested ? kinds[requested] : baseUrl ? "openai_chat" : "openai_responses";
-  return { kind, baseUrl, apiKey, model: env.PARLEY_DEFAULT_MODEL?.trim() || "gpt-4.1-mini" };
+  return { kind, baseUrl, apiKey, model: env.PARLEY_DEFAULT_MODEL };
 }
 
 export async function seedEnvProvider(prisma: PrismaClient, teamId: string, seed = envProvider()): Promise<void> {

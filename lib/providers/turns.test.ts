@@ -10,7 +10,7 @@ import { encryptSecret } from "../security/keyring";
 import { loadMessagePage } from "../chat/history";
 import { readChunks, storedAnswer, teamWithProvider, textOf, type SseChunk } from "@/test/support/test-turns";
 import { runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
-import { anthropicAnswer, responsesWebSearch, startScripted } from "./test-upstreams";
+import { anthropicAnswer, responsesWebSearch, startScripted } from "@/test/support/test-upstreams";
 
 let mock: LLMock;
 turnHarness((m) => (mock = m));

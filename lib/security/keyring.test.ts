@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/client";
 import { migratePGlite, migratePostgres, readMigrations } from "../db/migrator";
-import { DRIVERS, makeTempDir, removeDir, type TestDatabase } from "../db/test-databases";
+import { DRIVERS, makeTempDir, removeDir, type TestDatabase } from "../../test/support/test-databases";
 import { authSecret, decryptSecret, encryptSecret, initKeyring } from "./keyring";
 import { decryptWith, KEY_FILE, parseKey, SecretKeyError } from "./secrets";
 

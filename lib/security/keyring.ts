@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../db/generated/client";
-import { dataDir } from "../config";
+import { config, dataDir } from "../config";
 import { decryptWith, DecryptError, deriveKey, encryptWith, KEY_FILE, loadMasterKey, SecretKeyError, type KeySource } from "./secrets";
 
 const CHECK_SETTING = "secret_key_check";
@@ -64,5 +64,5 @@ export function decryptSecret(ciphertext: string): string {
 
 /** Secret for signing sessions: BETTER_AUTH_SECRET if set, else derived from the master key. */
 export function authSecret(): string {
-  return process.env.BETTER_AUTH_SECRET?.trim() || deriveKey(masterKey(), "auth");
+  return config().BETTER_AUTH_SECRET || deriveKey(masterKey(), "auth");
 }

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeTempDir, removeDir } from "../db/test-databases";
+import { makeTempDir, removeDir } from "../../test/support/test-databases";
 import { DecryptError, decryptWith, deriveKey, encryptWith, KEY_FILE, loadMasterKey, maskSecret, parseKey, SecretKeyError } from "./secrets";
 
 const key = crypto.randomBytes(32);

@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { config } from "../config";
 
 export class SecretKeyError extends Error {
   constructor(message: string) {
@@ -46,8 +47,8 @@ export type KeySource = "env" | "file" | "generated";
  * could never decrypt them, so the caller gets a clear error instead of a new key.
  */
 export function loadMasterKey(dir: string, allowGenerate: boolean): { key: Buffer; source: KeySource } {
-  const fromEnv = process.env.PARLEY_SECRET_KEY;
-  if (fromEnv && fromEnv.trim()) return { key: parseKey(fromEnv), source: "env" };
+  const fromEnv = config().PARLEY_SECRET_KEY;
+  if (fromEnv) return { key: parseKey(fromEnv), source: "env" };
   const file = path.join(dir, KEY_FILE);
   if (fs.existsSync(file)) return { key: readKeyFile(file), source: "file" };
   if (!allowGenerate) {

@@ -4,7 +4,7 @@
 import { cookies, headers } from "next/headers";
 import { db } from "../db/client";
 import { AppError, Forbidden, NotFound, Unauthorized } from "../errors";
-import { sessionWithTeams } from "../auth/session-token";
+import { sessionWithTeams } from "./session-teams";
 import { membershipsQuery, toTeamSummaries, type TeamSummary } from "./memberships";
 import { requireUser, type SessionUser } from "../auth/session";
 
@@ -29,7 +29,7 @@ export async function requireTeam(teamId?: string): Promise<TeamContext> {
 
 /**
  * requireTeam in one query, straight from the session cookie and without better-auth's request
- * handling (lib/auth/session-token.ts): for POST /api/chat, whose start every answer waits on.
+ * handling (lib/teams/session-teams.ts): for POST /api/chat, whose start every answer waits on.
  */
 export async function requireTeamFromSessionCookie(): Promise<TeamContext> {
   const signedIn = await sessionWithTeams(await headers());

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { TeamRole } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
-import { audit } from "../audit";
+import { audited } from "../audit";
 import type { TeamContext } from "./context";
 
 export const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
@@ -34,18 +34,21 @@ const MESSAGES = {
 const fail = (reason: keyof typeof MESSAGES): InviteStatus => ({ ok: false, reason, message: MESSAGES[reason] });
 
 export async function createInvite(ctx: TeamContext, input: z.infer<typeof createInviteSchema>) {
-  const prisma = await db();
   const token = crypto.randomBytes(24).toString("base64url");
-  const invite = await prisma.invite.create({
-    data: {
-      teamId: ctx.team.id,
-      tokenHash: hash(token),
-      role: input.role,
-      createdById: ctx.user.id,
-      expiresAt: new Date(Date.now() + input.days * 86_400_000),
-    },
-  });
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "invite.create", targetType: "invite", targetId: invite.id, data: { role: input.role, days: input.days } });
+  const invite = await audited(
+    ctx,
+    (tx) =>
+      tx.invite.create({
+        data: {
+          teamId: ctx.team.id,
+          tokenHash: hash(token),
+          role: input.role,
+          createdById: ctx.user.id,
+          expiresAt: new Date(Date.now() + input.days * 86_400_000),
+        },
+      }),
+    (invite) => ({ action: "invite.create", targetType: "invite", targetId: invite.id, data: { role: input.role, days: input.days } }),
+  );
   return { id: invite.id, token, expiresAt: invite.expiresAt, role: invite.role };
 }
 
@@ -64,8 +67,9 @@ export async function inspectInvite(token: string): Promise<InviteStatus> {
 export async function acceptInvite(userId: string, token: string): Promise<{ teamId: string }> {
   const status = await inspectInvite(token);
   if (!status.ok) throw new AppError(`Invite_${status.reason}`, status.reason === "invalid" ? 404 : 410, status.message);
-  const prisma = await db();
-  return prisma.$transaction(async (tx) => {
+  const actor = { user: { id: userId }, team: { id: status.teamId } };
+  const event = { action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } };
+  return audited(actor, async (tx) => {
     const already = await tx.membership.findUnique({ where: { teamId_userId: { teamId: status.teamId, userId } } });
     if (already) throw Conflict(`You are already a member of ${status.teamName}.`);
     const claimed = await tx.invite.updateMany({
@@ -74,9 +78,8 @@ export async function acceptInvite(userId: string, token: string): Promise<{ tea
     });
     if (claimed.count !== 1) throw new AppError("Invite_used", 410, MESSAGES.used);
     await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
-    await audit(tx, { teamId: status.teamId, actorId: userId, action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } });
     return { teamId: status.teamId };
-  });
+  }, event);
 }
 
 export async function listOpenInvites(ctx: TeamContext) {
@@ -89,8 +92,12 @@ export async function listOpenInvites(ctx: TeamContext) {
 }
 
 export async function revokeInvite(ctx: TeamContext, inviteId: string): Promise<void> {
-  const prisma = await db();
-  const res = await prisma.invite.updateMany({ where: { id: inviteId, teamId: ctx.team.id, usedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (res.count !== 1) throw NotFound("No open invite with this id in your team.");
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "invite.revoke", targetType: "invite", targetId: inviteId });
+  await audited(
+    ctx,
+    async (tx) => {
+      const res = await tx.invite.updateMany({ where: { id: inviteId, teamId: ctx.team.id, usedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+      if (res.count !== 1) throw NotFound("No open invite with this id in your team.");
+    },
+    { action: "invite.revoke", targetType: "invite", targetId: inviteId },
+  );
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Prisma, TeamRole } from "../db/generated/client";
 import { Conflict, Forbidden, NotFound } from "../errors";
-import { audit } from "../audit";
+import { audited } from "../audit";
 import { teamNameField } from "../validation";
 import { seedEnvProvider } from "../providers/seed-env";
 import type { TeamContext } from "./context";
@@ -36,43 +36,52 @@ async function memberOfTeam(tx: Prisma.TransactionClient, teamId: string, member
 }
 
 export async function changeRole(ctx: TeamContext, membershipId: string, role: TeamRole): Promise<void> {
-  const prisma = await db();
-  await prisma.$transaction(async (tx) => {
-    await lockTeam(tx, ctx.team.id);
-    const m = await memberOfTeam(tx, ctx.team.id, membershipId);
-    if (m.role === role) return;
-    if (m.role === "admin" && (await tx.membership.count({ where: { teamId: ctx.team.id, role: "admin" } })) <= 1) {
-      throw Conflict(LAST_ADMIN);
-    }
-    await tx.membership.update({ where: { id: m.id }, data: { role } });
-    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: "member.role", targetType: "user", targetId: m.userId, data: { from: m.role, to: role } });
-  });
+  await audited(
+    ctx,
+    async (tx) => {
+      await lockTeam(tx, ctx.team.id);
+      const m = await memberOfTeam(tx, ctx.team.id, membershipId);
+      if (m.role === role) return null;
+      if (m.role === "admin" && (await tx.membership.count({ where: { teamId: ctx.team.id, role: "admin" } })) <= 1) {
+        throw Conflict(LAST_ADMIN);
+      }
+      await tx.membership.update({ where: { id: m.id }, data: { role } });
+      return m;
+    },
+    (m) => m && { action: "member.role", targetType: "user", targetId: m.userId, data: { from: m.role, to: role } },
+  );
 }
 
 /** Removes a member (an admin acting) or the caller themself (leaving). */
 export async function removeMember(ctx: TeamContext, membershipId: string): Promise<void> {
-  const prisma = await db();
-  await prisma.$transaction(async (tx) => {
-    await lockTeam(tx, ctx.team.id);
-    const m = await memberOfTeam(tx, ctx.team.id, membershipId);
-    if (m.role === "admin" && (await tx.membership.count({ where: { teamId: ctx.team.id, role: "admin" } })) <= 1) {
-      throw Conflict(LAST_ADMIN);
-    }
-    await tx.membership.delete({ where: { id: m.id } });
-    await audit(tx, { teamId: ctx.team.id, actorId: ctx.user.id, action: m.userId === ctx.user.id ? "member.leave" : "member.remove", targetType: "user", targetId: m.userId });
-  });
+  await audited(
+    ctx,
+    async (tx) => {
+      await lockTeam(tx, ctx.team.id);
+      const m = await memberOfTeam(tx, ctx.team.id, membershipId);
+      if (m.role === "admin" && (await tx.membership.count({ where: { teamId: ctx.team.id, role: "admin" } })) <= 1) {
+        throw Conflict(LAST_ADMIN);
+      }
+      await tx.membership.delete({ where: { id: m.id } });
+      return m;
+    },
+    (m) => ({ action: m.userId === ctx.user.id ? "member.leave" : "member.remove", targetType: "user", targetId: m.userId }),
+  );
 }
 
 /** A new team with the caller as its admin. Only admins of some team may create teams. */
 export async function createTeam(ctx: TeamContext, name: string): Promise<{ teamId: string }> {
   if (!ctx.teams.some((t) => t.role === "admin")) throw Forbidden("Only team admins can create teams.");
   const prisma = await db();
-  const created = await prisma.$transaction(async (tx) => {
-    const team = await tx.team.create({ data: { name } });
-    await tx.membership.create({ data: { teamId: team.id, userId: ctx.user.id, role: "admin" } });
-    await audit(tx, { teamId: team.id, actorId: ctx.user.id, action: "team.create", targetType: "team", targetId: team.id, data: { name } });
-    return { teamId: team.id };
-  });
+  const created = await audited(
+    ctx,
+    async (tx) => {
+      const team = await tx.team.create({ data: { name } });
+      await tx.membership.create({ data: { teamId: team.id, userId: ctx.user.id, role: "admin" } });
+      return { teamId: team.id };
+    },
+    ({ teamId }) => ({ teamId, action: "team.create", targetType: "team", targetId: teamId, data: { name } }),
+  );
   await seedEnvProvider(prisma, created.teamId);
   return created;
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { Conflict } from "../errors";
 import { teamNameField } from "../validation";
-import { audit } from "../audit";
+import { audited } from "../audit";
 import { signUp, signUpSchema } from "../auth/accounts";
 import { seedEnvProvider } from "../providers/seed-env";
 
@@ -35,12 +35,15 @@ export async function createFirstAdmin(input: SetupInput, headers: Headers): Pro
     await prisma.setting.delete({ where: { key: CLAIM } }).catch(() => {});
     throw err;
   }
-  const team = await prisma.$transaction(async (tx) => {
-    const team = await tx.team.create({ data: { name: input.teamName } });
-    await tx.membership.create({ data: { teamId: team.id, userId, role: "admin" } });
-    await audit(tx, { teamId: team.id, actorId: userId, action: "team.create", targetType: "team", targetId: team.id, data: { name: team.name, firstRun: true } });
-    return team;
-  });
+  const team = await audited(
+    { user: { id: userId } },
+    async (tx) => {
+      const team = await tx.team.create({ data: { name: input.teamName } });
+      await tx.membership.create({ data: { teamId: team.id, userId, role: "admin" } });
+      return team;
+    },
+    (team) => ({ teamId: team.id, action: "team.create", targetType: "team", targetId: team.id, data: { name: team.name, firstRun: true } }),
+  );
   await seedEnvProvider(prisma, team.id);
   return { userId, teamId: team.id };
 }

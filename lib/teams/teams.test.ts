@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { AppError } from "../errors";
-import { DRIVERS, makeUser, startTestApp } from "../test-app";
+import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import type { TeamContext } from "./context";
 import { acceptInvite, createInvite, inspectInvite, revokeInvite } from "./invites";
 import { changeRole, createTeam, listMembers, removeMember } from "./members";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { DRIVERS, makeUser, startTestApp } from "../test-app";
+import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { getServerForAdmin } from "../mcp/servers";
 import { setServerDefaultPolicy, setToolPolicy } from "./policy-admin";
 import { listAlwaysAllowed, setAlwaysAllow } from "./preferences";

@@ -1,8 +1,7 @@
 // Admins set a tool's approval policy (ask / auto / deny, or back to the default). A change clears
 // the members' "always allow" choices for that tool, and is audited.
 import { z } from "zod";
-import { audit } from "../audit";
-import { db } from "../db/client";
+import { audited } from "../audit";
 import type { Prisma } from "../db/generated/client";
 import { serverRow } from "../mcp/servers";
 import { teamToolRow } from "../mcp/tool-rows";
@@ -29,17 +28,14 @@ type PolicyChange = {
 async function changePolicy(ctx: TeamContext, change: PolicyChange): Promise<void> {
   const next = change.to === "default" ? null : change.to;
   if (change.from === next) return;
-  const prisma = await db();
-  await prisma.$transaction(async (tx) => {
-    await change.write(tx, next);
-    const cleared = await clearAlwaysAllow(tx, change.clears);
-    await audit(tx, {
-      teamId: ctx.team.id,
-      actorId: ctx.user.id,
-      ...change.audit,
-      data: { ...change.audit.data, from: change.from ?? "default", to: change.to, clearedAlwaysAllow: cleared },
-    });
-  });
+  await audited(
+    ctx,
+    async (tx) => {
+      await change.write(tx, next);
+      return clearAlwaysAllow(tx, change.clears);
+    },
+    (cleared) => ({ ...change.audit, data: { ...change.audit.data, from: change.from ?? "default", to: change.to, clearedAlwaysAllow: cleared } }),
+  );
 }
 
 export async function setToolPolicy(ctx: TeamContext, toolId: string, policy: PolicyChoice): Promise<void> {

@@ -1,7 +1,7 @@
 // A member's "always allow" choices: only for tools of their team whose policy is `ask` (never to
 // lift `deny`); revocable; cleared when an admin changes the tool's policy. Each change is audited.
 import { z } from "zod";
-import { audit } from "../audit";
+import { audited } from "../audit";
 import { db } from "../db/client";
 import type { PrismaClient } from "../db/generated/client";
 import { Conflict } from "../errors";
@@ -13,19 +13,22 @@ export const preferenceSchema = z.object({ toolId: z.string().min(1).max(64), al
 
 export async function setAlwaysAllow(ctx: TeamContext, toolId: string, alwaysAllow: boolean): Promise<void> {
   const tool = await teamToolRow(ctx.team.id, toolId, "No such tool in your team.");
-  const prisma = await db();
   if (alwaysAllow) {
     const policy = effectivePolicy({ toolPolicy: tool.policy, serverDefault: tool.server.defaultPolicy, annotations: tool.annotations as { readOnlyHint?: boolean } | null });
     if (!canAlwaysAllow(policy)) throw Conflict(policy === "deny" ? "This tool is denied by an admin and cannot be allowed." : "This tool already runs without asking.");
-    await prisma.userToolPreference.upsert({
-      where: { userId_toolId: { userId: ctx.user.id, toolId } },
-      create: { userId: ctx.user.id, toolId, alwaysAllow: true },
-      update: { alwaysAllow: true },
-    });
-  } else {
-    await prisma.userToolPreference.deleteMany({ where: { userId: ctx.user.id, toolId } });
   }
-  await audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: alwaysAllow ? "tool.always-allow" : "tool.always-allow.revoke", targetType: "tool", targetId: toolId, data: { tool: tool.name, server: tool.server.name } });
+  await audited(
+    ctx,
+    async (tx) => {
+      if (!alwaysAllow) return void (await tx.userToolPreference.deleteMany({ where: { userId: ctx.user.id, toolId } }));
+      await tx.userToolPreference.upsert({
+        where: { userId_toolId: { userId: ctx.user.id, toolId } },
+        create: { userId: ctx.user.id, toolId, alwaysAllow: true },
+        update: { alwaysAllow: true },
+      });
+    },
+    { action: alwaysAllow ? "tool.always-allow" : "tool.always-allow.revoke", targetType: "tool", targetId: toolId, data: { tool: tool.name, server: tool.server.name } },
+  );
 }
 
 export async function listAlwaysAllowed(ctx: TeamContext) {

@@ -8,9 +8,9 @@ import { runTurn, storedTurn } from "@/test/support/turn-harness";
 import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "@/test/support/test-turns";
 import { closeAll, poolStats, setBackoff } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
-import { freePort, startEverything, startTestServer, type RunningServer } from "../mcp/test-servers";
+import { freePort, startEverything, startTestServer, type RunningServer } from "../../test/support/test-servers";
 import type { TeamContext } from "../teams/context";
-import { DRIVERS, startTestApp } from "../test-app";
+import { DRIVERS, startTestApp } from "../../test/support/test-app";
 
 let mock: LLMock;
 let stop: () => Promise<void>;

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import type { ProviderKind } from "@/lib/db/generated/client";
 import { encryptSecret } from "@/lib/security/keyring";
 import type { TeamContext } from "@/lib/teams/context";
-import { makeUser } from "@/lib/test-app";
+import { makeUser } from "./test-app";
 
 export async function startUpstream(opts: { chunkSize?: number } = {}): Promise<LLMock> {
   const mock = new LLMock({ port: 0, host: "127.0.0.1", chunkSize: opts.chunkSize ?? 4 });

@@ -7,7 +7,7 @@ import type { LLMock } from "@copilotkit/aimock";
 import type { ToolSet } from "ai";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { DRIVERS, startTestApp } from "@/lib/test-app";
+import { DRIVERS, startTestApp } from "./test-app";
 import type { RetryPolicy } from "@/lib/chat/block-writer";
 import type { StoredTurn } from "@/lib/chat/store-turn";
 import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/chat/turn";

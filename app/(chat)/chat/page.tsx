@@ -1,5 +1,5 @@
 import { MessagesSquare } from "lucide-react";
-import { teamPage } from "@/lib/auth/page-guards";
+import { teamPage } from "@/lib/teams/page-guards";
 
 export const metadata = { title: "Chats" };
 

@@ -1,5 +1,5 @@
 import { AlwaysAllowedList } from "@/components/chat/always-allowed-list";
-import { teamPage } from "@/lib/auth/page-guards";
+import { teamPage } from "@/lib/teams/page-guards";
 import { listAlwaysAllowed } from "@/lib/tools/preferences";
 
 export const metadata = { title: "Settings" };

@@ -1,4 +1,4 @@
-import { adminPage } from "@/lib/auth/page-guards";
+import { adminPage } from "@/lib/teams/page-guards";
 import { listAuditEvents } from "@/lib/audit-log";
 
 export const metadata = { title: "Audit log" };

@@ -1,6 +1,6 @@
 import { ChatHeader } from "@/components/chat/chat-header";
 import { ChatView } from "@/components/chat/chat-view";
-import { teamPage, orNotFound } from "@/lib/auth/page-guards";
+import { teamPage, orNotFound } from "@/lib/teams/page-guards";
 import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { adminPage, orNotFound } from "@/lib/auth/page-guards";
+import { adminPage, orNotFound } from "@/lib/teams/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
 import { getServerForAdmin } from "@/lib/mcp/servers";
 import { FormMessage } from "@/components/ui/field";

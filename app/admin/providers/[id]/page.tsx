@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { adminPage, orNotFound } from "@/lib/auth/page-guards";
+import { adminPage, orNotFound } from "@/lib/teams/page-guards";
 import { getProvider } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
 import { ProviderForm } from "@/components/admin/providers/provider-form";

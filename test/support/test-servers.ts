@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig } from "./config";
+import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig } from "../../lib/mcp/config";
 
 const ROOT = path.resolve(__dirname, "../..");
 export const EVERYTHING_BIN = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");

@@ -1,9 +1,9 @@
 // Test helper: points the app's process-wide database at a fresh test database (PGlite, or PostgreSQL
 // when TEST_DATABASE_URL is set) and runs start-up on it, so lib functions can be tested as the app
 // runs them. Not imported by the app.
-import { DRIVERS, type TestDatabase } from "./db/test-databases";
-import { db } from "./db/client";
-import { ready, shutdown } from "./startup";
+import { DRIVERS, type TestDatabase } from "./test-databases";
+import { db } from "../../lib/db/client";
+import { ready, shutdown } from "../../lib/startup";
 
 export { DRIVERS };
 

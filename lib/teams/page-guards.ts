@@ -2,7 +2,7 @@
 // out -> the sign-in page, not an admin -> 403 page, no such thing -> 404 page.
 import { forbidden, notFound, redirect } from "next/navigation";
 import { AppError } from "../errors";
-import { requireAdmin, requireTeam, type TeamContext } from "../teams/context";
+import { requireAdmin, requireTeam, type TeamContext } from "./context";
 
 async function guard(fn: () => Promise<TeamContext>, path: string): Promise<TeamContext> {
   try {

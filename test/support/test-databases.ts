@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type Database } from "./client";
+import { openDatabase, type Database } from "../../lib/db/client";
 
 /** The PostgreSQL server to make test databases on; PostgreSQL tests are skipped when unset. */
 export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL?.trim() || undefined;

@@ -1,0 +1,143 @@
+// The directions of dependencies between Parley's folders (docs/layout.md), checked by
+// `npm run lint:deps`, which `npm run lint` and so `npm test` run: a violation fails the build.
+// Type-only imports (`import type`, or every name marked `type`) are seen (tsPreCompilationDeps) and
+// told apart from value imports, so `components -> lib` may carry types and nothing else.
+
+/** Tests and the code that only tests use: specs, e2e, test support, scripts run by hand or by CI. */
+const TESTS = "(\\.test\\.tsx?$|\\.spec\\.ts$|^e2e/|^test/|^scripts/|^bench/)";
+/** Test support: where it must live (test/support/) and the names it had in lib/. */
+const TEST_SUPPORT = "(^test/support/|^lib/[a-z/-]*(test-[a-z-]+|turn-harness|crash-child)\\.ts$)";
+/** lib's folders, one per concept; the files at lib's top level (config, errors, ...) are its kernel. */
+const libFolder = (name) => `^lib/${name}/`;
+/** Folders that are below lib/chat: they serve a turn and never call back into it. */
+const BELOW_CHAT = ["mcp", "providers", "tools", "db", "security", "identity", "usage", "observability"];
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A cycle between modules: split out what both need, or invert one direction.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "lib-not-to-app-or-components",
+      severity: "error",
+      comment: "lib is the domain: it never imports routes (app/), React components or the start-up shims.",
+      from: { path: "^lib/" },
+      to: { path: ["^app/", "^components/", "^instrumentation\\.ts$", "^proxy\\.ts$"] },
+    },
+    {
+      name: "lib-not-to-react",
+      severity: "error",
+      comment: "lib is React-free: a React-cached accessor belongs in app/.",
+      from: { path: "^lib/" },
+      to: { path: "^node_modules/((@types/)?react|(@types/)?react-dom|@ai-sdk/react)/" },
+    },
+    {
+      name: "components-to-lib-types-only",
+      severity: "error",
+      comment: "components import only types from lib: values come in as props, or from app/ (server actions).",
+      from: { path: "^components/" },
+      to: { path: "^lib/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "components-not-to-app",
+      severity: "error",
+      comment: "components are used by app/, not the other way round.",
+      from: { path: "^components/" },
+      to: { path: "^app/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "test-support-only-from-tests",
+      severity: "error",
+      comment: "Test servers, upstreams, harnesses and databases are for tests, never for the app.",
+      from: { pathNot: TESTS },
+      to: { path: TEST_SUPPORT },
+    },
+    {
+      name: "test-support-not-in-lib",
+      severity: "error",
+      comment: "Test support lives in test/support/, not in lib/ (lib is what ships).",
+      from: {},
+      to: { path: "^lib/[a-z/-]*(test-[a-z-]+|turn-harness|crash-child)\\.ts$" },
+    },
+    {
+      name: "mcp-not-to-chat-or-tools",
+      severity: "error",
+      comment: "Direction lib/chat -> lib/tools -> lib/mcp: MCP serves tools and never calls back.",
+      from: { path: libFolder("mcp"), pathNot: TESTS },
+      to: { path: [libFolder("chat"), libFolder("tools"), libFolder("identity")] },
+    },
+    {
+      name: "tools-not-to-chat",
+      severity: "error",
+      comment: "Direction lib/chat -> lib/tools: a tool set is built for a turn and never reaches into it.",
+      from: { path: libFolder("tools"), pathNot: TESTS },
+      to: { path: libFolder("chat") },
+    },
+    {
+      name: "providers-not-to-mcp-tools-chat",
+      severity: "error",
+      comment: "Direction lib/chat -> lib/providers: providers adapt models and know nothing of MCP, tools or turns.",
+      from: { path: libFolder("providers"), pathNot: TESTS },
+      to: { path: [libFolder("mcp"), libFolder("tools"), libFolder("chat")] },
+    },
+    {
+      name: "below-chat-not-to-chat",
+      severity: "error",
+      comment: "lib/chat is the top of the domain: the folders it uses never import it.",
+      from: { path: `^lib/(${BELOW_CHAT.join("|")})/`, pathNot: TESTS },
+      to: { path: libFolder("chat") },
+    },
+    {
+      name: "auth-not-to-teams",
+      severity: "error",
+      comment: "lib/auth says who is calling; lib/teams (memberships, the team a request acts in, page guards) builds on it.",
+      from: { path: libFolder("auth"), pathNot: TESTS },
+      to: { path: libFolder("teams") },
+    },
+    {
+      name: "db-not-to-other-lib-folders",
+      severity: "error",
+      comment: "lib/db is the bottom: everything in lib may use it, it uses no other lib folder (lib's kernel files, e.g. config.ts, are allowed).",
+      from: { path: libFolder("db"), pathNot: TESTS },
+      to: { path: "^lib/[^/]+/", pathNot: libFolder("db") },
+    },
+    {
+      name: "kernel-not-to-lib-folders",
+      severity: "error",
+      comment: "lib's kernel (config, errors, validation, http, ...) is used by every folder and uses none but lib/db; start-up and health put the parts together.",
+      from: { path: "^lib/[^/]+\\.ts$", pathNot: ["\\.test\\.ts$", "^lib/(startup|health)\\.ts$"] },
+      to: { path: "^lib/[^/]+/", pathNot: "^lib/db/" },
+    },
+    {
+      name: "not-to-startup",
+      severity: "error",
+      comment: "Start-up depends on the domain (auth, recovery, seeding), never the other way: only the boot shims, routes and tests call it.",
+      from: { path: "^lib/", pathNot: [TESTS, "^lib/startup\\.ts$"] },
+      to: { path: "^lib/startup\\.ts$" },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      comment: "An import that resolves to nothing.",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: ["^lib/db/generated/", "^\\.next"] },
+    includeOnly: { path: ["^app/", "^components/", "^lib/", "^test/", "^e2e/", "^scripts/", "^bench/", "^instrumentation\\.ts$", "^proxy\\.ts$", "^node_modules/((@types/)?react|(@types/)?react-dom|@ai-sdk/react)/"] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

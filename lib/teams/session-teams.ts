@@ -1,0 +1,25 @@
+// The signed-in user and their teams in one query, straight from the session cookie: what better-auth's
+// getSession checks (the cookie's signature, lib/auth/session-token.ts, then a session row with that
+// token that has not expired) plus the memberships, for POST /api/chat, whose start every answer waits
+// on. It lives with the teams because the memberships are theirs; lib/auth knows only who is calling.
+import { db } from "../db/client";
+import { signedSessionToken } from "../auth/session-token";
+import type { SessionUser } from "../auth/session";
+import { membershipsQuery, toTeamSummaries, type TeamSummary } from "./memberships";
+
+/** The user of a valid session cookie and their teams (oldest membership first), or null. */
+export async function sessionWithTeams(headers: Headers): Promise<{ user: SessionUser; teams: TeamSummary[] } | null> {
+  const token = await signedSessionToken(headers);
+  if (!token) return null;
+  const prisma = await db();
+  const session = await prisma.session.findUnique({
+    where: { token },
+    select: {
+      expiresAt: true,
+      user: { select: { id: true, name: true, email: true, memberships: membershipsQuery } },
+    },
+  });
+  if (!session || session.expiresAt < new Date()) return null;
+  const { id, name, email, memberships } = session.user;
+  return { user: { id, name, email }, teams: toTeamSummaries(memberships) };
+}
