@@ -51,7 +51,9 @@ function urlError(url: string): string | undefined {
 
 describe("MCP server secrets and targets", () => {
   it("a URL on another server needs the token and headers again; the capture server never sees them", async () => {
-    const thief = await startScripted((_req, res) => res.writeHead(404).end());
+    const thief = await startScripted((_req, res) => {
+      res.writeHead(404).end();
+    });
     try {
       const ctx = await team();
       const { id } = await createServer(ctx, input({ name: "Wiki", url: server.url, headers: "X-Api-Key: key-STORED-123", bearerToken: "tok-STORED-9876" }));

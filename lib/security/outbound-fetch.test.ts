@@ -12,7 +12,11 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function capture(script: Parameters<typeof startScripted>[0] = (_req, res) => res.end("ok")) {
+async function capture(
+  script: Parameters<typeof startScripted>[0] = (_req, res) => {
+    res.end("ok");
+  },
+) {
   const up = await startScripted(script);
   stops.push(up.stop);
   return up;
@@ -115,11 +119,8 @@ describe("redirects", () => {
 
   it("follows a redirect within the same origin", async () => {
     const up = await capture((req, res) => {
-      if (req.path === "/v1/models") {
-        res.writeHead(308, { location: "/v1/models/" });
-        return res.end();
-      }
-      res.end(`at ${req.path} with ${req.headers.authorization}`);
+      if (req.path === "/v1/models") res.writeHead(308, { location: "/v1/models/" }).end();
+      else res.end(`at ${req.path} with ${req.headers.authorization}`);
     });
     const res = await createOutboundFetch()(`${up.url}/v1/models`, { headers: { authorization: "Bearer k" } });
     expect(await res.text()).toBe("at /v1/models/ with Bearer k");
