@@ -100,7 +100,7 @@ describe("MCP server secrets and targets", () => {
       () => undefined,
       (e: unknown) => e as { kind: string; message: string },
     );
-    expect(failure).toMatchObject({ kind: "unreachable", message: expect.stringMatching(/cloud-metadata or link-local/) });
+    expect(failure).toMatchObject({ kind: "config", message: expect.stringMatching(/cloud-metadata or link-local/) });
     expect(Date.now() - started).toBeLessThan(4000);
   });
 

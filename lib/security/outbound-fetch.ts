@@ -50,6 +50,20 @@ function guardedConnector(resolve: Resolve, allowPrivate: () => boolean): buildC
   };
 }
 
+/**
+ * The connect-time rule without pinning the connection: resolves the URL's host and throws an
+ * OutboundRefused when any address is refused. For clients that bring their own fetch (MCP).
+ */
+export async function checkTarget(url: string, options: OutboundOptions = {}): Promise<void> {
+  const host = bareHost(new URL(url).hostname);
+  const allowPrivate = (options.allowPrivate ?? (() => config().PARLEY_ALLOW_PRIVATE_URLS))();
+  const list = isIP(host) ? [{ address: host, family: isIP(host) }] : await (options.resolve ?? systemResolve)(host);
+  for (const { address } of list) {
+    const verdict = judgeAddress(address, allowPrivate);
+    if (!verdict.ok) throw new OutboundRefused(`Refused to connect to ${host}: ${verdict.reason}`);
+  }
+}
+
 type FetchInput = string | URL | Request;
 
 const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
