@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startScripted } from "../providers/test-upstreams";
 import { judgeAddress, judgeUrl } from "./address-policy";
-import { createOutboundFetch, OutboundRefused, type Resolve } from "./outbound-fetch";
+import { checkTarget, createOutboundFetch, OutboundRefused, type Resolve } from "./outbound-fetch";
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -87,6 +87,12 @@ describe("address rules at connect time", () => {
     expect(await refusal(f("http://mixed.test/"))).toMatch(/169\.254\.169\.254/);
     // Literal addresses do not go through the resolver: refused all the same.
     expect(await refusal(f("http://169.254.169.254/"))).toMatch(/cloud-metadata/);
+  });
+
+  it("checks what an MCP server's host name resolves to before a session opens", async () => {
+    await expect(checkTarget("http://metadata.test/mcp", { resolve, allowPrivate: () => true })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(checkTarget("http://office.test/mcp", { resolve, allowPrivate: () => false })).rejects.toThrow(/PARLEY_ALLOW_PRIVATE_URLS/);
+    await expect(checkTarget("http://local.test:8080/mcp", { resolve, allowPrivate: () => false })).resolves.toBeUndefined();
   });
 
   it("refuses a name resolving to a private address without the opt-in", async () => {
