@@ -107,6 +107,44 @@ test("admin adds, tests and fills a provider; a member chats with its model; the
   await context.close();
 });
 
+test("a stored key is never sent to a base URL on another server: Test connection and Save with an empty key are refused", async ({ page }) => {
+  test.setTimeout(60_000);
+  // The admin's own server, capturing whatever it is sent.
+  const capture = await startScripted((req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ data: [{ id: "captured" }] }));
+  });
+  try {
+    const form = await addProvider(page, { name: `Moved ${run}`, kind: "openai_compatible", baseUrl: UPSTREAM });
+    await form.getByRole("button", { name: "Add provider" }).click();
+    await expect(page).toHaveURL(/\/admin\/providers\/[a-z0-9]+/);
+    const edit = page.getByRole("form", { name: "Edit provider" });
+    await expect(edit.getByText(/a base URL on another server needs the key again/)).toBeVisible();
+
+    await edit.getByLabel("Base URL").fill(`${capture.url}/v1`);
+    await edit.getByRole("button", { name: "Test connection" }).click();
+    await expect(edit.getByText(/enter this secret again/).first()).toBeVisible();
+    await edit.getByRole("button", { name: "Save provider" }).click();
+    await expect(edit.getByText(/enter this secret again/).first()).toBeVisible();
+    expect(capture.requests).toHaveLength(0);
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Edit provider" }).getByLabel("Base URL")).toHaveValue(UPSTREAM);
+
+    // With the key (and headers) entered again for the new server, only what was typed goes there.
+    const again = page.getByRole("form", { name: "Edit provider" });
+    await again.getByLabel("Base URL").fill(`${capture.url}/v1`);
+    await again.getByLabel("API key").fill("sk-typed-for-this-server");
+    await again.getByLabel("Extra headers").fill("X-Other: typed");
+    await again.getByRole("button", { name: "Test connection" }).click();
+    await expect(again.getByRole("status").filter({ hasText: "Connection works" })).toBeVisible();
+    expect(capture.requests.map((r) => r.headers.authorization)).toEqual(["Bearer sk-typed-for-this-server"]);
+    expect(JSON.stringify(capture.requests)).not.toContain("PROVIDERSECRET");
+    expect(JSON.stringify(capture.requests)).not.toContain(HEADER_VALUE);
+  } finally {
+    await capture.stop();
+  }
+});
+
 test("a web-search model answers with numbered citations that survive a reload", async ({ page }) => {
   test.setTimeout(60_000);
   const text = "Parley keeps citations as rows. Numbers follow first appearance.";

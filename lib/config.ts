@@ -57,6 +57,7 @@ const schema = z.object({
   PARLEY_MAX_ACTIVE_TURNS: int(32, 1),
   PARLEY_TURN_QUEUE_MS: int(5_000, 0),
   PARLEY_ALLOW_STDIO_MCP: flag,
+  PARLEY_ALLOW_PRIVATE_URLS: flag,
   PARLEY_MCP_BACKOFF_MS: int(1_000, 1),
 });
 

@@ -91,9 +91,9 @@ export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { 
                   label="Headers (Name: value per line)"
                   name="headers"
                   error={f.headers}
-                  hint={storedHeaders ? `Stored: ${storedHeaders}. Leave empty to keep.` : "Write-only: values are encrypted and never shown again."}
+                  hint={storedHeaders ? `Stored: ${storedHeaders}. Leave empty to keep; a URL on another server needs them again.` : "Write-only: values are encrypted and never shown again."}
                 />
-                <Field label="Bearer token" name="bearerToken" type="password" autoComplete="off" error={f.bearerToken} hint={s?.bearerHint ? `Stored: ${s.bearerHint}. Leave empty to keep it.` : "Sent as Authorization: Bearer <token>. Write-only."} />
+                <Field label="Bearer token" name="bearerToken" type="password" autoComplete="off" error={f.bearerToken} hint={s?.bearerHint ? `Stored: ${s.bearerHint}. Leave empty to keep it; a URL on another server needs it again.` : "Sent as Authorization: Bearer <token>. Write-only."} />
               </>
             )}
             {initial?.serverId && (s?.headerNames.length || s?.bearerHint || s?.envNames.length) ? (

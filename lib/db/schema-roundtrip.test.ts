@@ -208,12 +208,12 @@ function valueFor(model: string, field: RuntimeField, tag: string): unknown {
   }
 }
 
-/** The models a model needs before its rows can exist (through required foreign keys, transitively). */
-function requiredParents(name: string, seen = new Set<string>()): Set<string> {
+/** The models a model points to through any foreign key, required or optional (transitively). */
+function allParents(name: string, seen = new Set<string>()): Set<string> {
   for (const f of schema.models.get(name)!.fields) {
-    if (f.relation && !f.optional && f.type !== name && !seen.has(f.type)) {
+    if (f.relation && f.type !== name && !seen.has(f.type)) {
       seen.add(f.type);
-      requiredParents(f.type, seen);
+      allParents(f.type, seen);
     }
   }
   return seen;
@@ -221,9 +221,10 @@ function requiredParents(name: string, seen = new Set<string>()): Set<string> {
 
 /**
  * An optional foreign key that closes a cycle (Team.defaultModel: a Model needs its Provider, which
- * needs the Team): its row is written first without it and the key is set once the parent exists.
+ * points to a Team; Provider.team, optional for the instance provider, closes the same cycle): its row
+ * is written first without it and the key is set once the parent exists.
  */
-const isDeferred = (model: string, f: SchemaField) => Boolean(f.relation && f.optional && requiredParents(f.type).has(model));
+const isDeferred = (model: string, f: SchemaField) => Boolean(f.relation && f.optional && allParents(f.type).has(model));
 
 /** Models in an order where each comes after the models its foreign keys point to (deferred ones aside). */
 function parentFirstOrder(names: string[]): string[] {

@@ -1,13 +1,16 @@
 // One live MCP client session: the transport for the server's settings (Streamable HTTP, SSE, or a
 // stdio child process), initialise within the connect timeout, the tool list (refreshed when the
 // server sends notifications/tools/list_changed), calls with progress, timeout and abort. The pool
-// (pool.ts) keeps one of these per server; the conformance client uses it directly.
+// (pool.ts) keeps one of these per server; the conformance client uses it directly. Before an HTTP or
+// SSE session opens, every address the URL's host resolves to is checked against the address rules;
+// the SDK follows redirects within the same origin only.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { checkTarget, OutboundRefused } from "../security/outbound-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
 import { classifyFailure, McpFailure } from "./failures";
 
@@ -124,6 +127,11 @@ export async function openConnection(config: McpServerConfig, events: Connection
   const what = `MCP server "${config.name}"`;
   let transport: Transport | undefined;
   try {
+    if (config.transport !== "stdio" && config.url) {
+      await checkTarget(config.url).catch((err: Error) => {
+        throw err instanceof OutboundRefused ? new McpFailure("config", err.message) : err;
+      });
+    }
     transport = makeTransport(config, stderr);
     await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, connectStopped(what));
     tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what));

@@ -1,5 +1,7 @@
 // "Test connection": a fresh session to the server (the pooled one is replaced), its tools with
-// descriptions, input schemas and annotations (stored as McpTool rows), or the exact failure.
+// descriptions, input schemas and annotations (stored as McpTool rows), or what failed: the kind and,
+// for an HTTP refusal, its status and a generic reason, never the body (it may come from an internal
+// service).
 import type { TeamContext } from "../teams/context";
 import type { McpFailureKind } from "./failures";
 import { classifyFailure } from "./failures";
@@ -25,6 +27,7 @@ export async function probeServer(ctx: TeamContext, serverId: string): Promise<P
     };
   } catch (err) {
     const f = classifyFailure(err);
-    return { ok: false, ms: Date.now() - started, kind: f.kind, message: f.message };
+    const message = f.kind === "http" ? `HTTP error: ${f.status ? `HTTP ${f.status} from the server` : "the server refused the request"}${f.status === 401 || f.status === 403 ? ". Check the token or headers." : f.status === 404 ? ". Check the URL." : "."}` : f.message;
+    return { ok: false, ms: Date.now() - started, kind: f.kind, message };
   }
 }

@@ -2,6 +2,8 @@
 // shows the field errors it returns). Secrets (headers, bearer token, stdio environment) are
 // write-only: empty means "keep what is stored" when editing.
 import { z } from "zod";
+import { config } from "../config";
+import { judgeUrl } from "../security/address-policy";
 import { parseHeaderLines as parseHeaderLinesWith } from "../validation";
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, stdioAllowed } from "./config";
 
@@ -77,6 +79,10 @@ export const mcpServerFormSchema = z
       }
     } else {
       if (!validUrl(v.url)) ctx.addIssue({ code: "custom", path: ["url"], message: "Enter a valid http:// or https:// URL (without a user name or password in it)." });
+      else {
+        const target = judgeUrl(v.url, config().PARLEY_ALLOW_PRIVATE_URLS);
+        if (!target.ok) ctx.addIssue({ code: "custom", path: ["url"], message: target.reason });
+      }
       if (v.headers) {
         const { error } = parseHeaderLines(v.headers);
         if (error) ctx.addIssue({ code: "custom", path: ["headers"], message: error });

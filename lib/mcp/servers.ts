@@ -1,11 +1,12 @@
 // The team's MCP servers: create, edit, enable/disable, delete (admins; each change audited without
 // secrets), read (every member, without secrets), and turn a row into the decrypted config the pool
-// connects with. Another team's server is 404, whoever asks.
+// connects with. Another team's server is 404, whoever asks. Headers, token and environment are
+// write-only secrets under the rules of lib/security/stored-secrets.ts (bound to the URL's origin).
 import { audited } from "../audit";
 import { db } from "../db/client";
 import type { McpServer, McpTool, Prisma } from "../db/generated/client";
 import { Conflict, NotFound } from "../errors";
-import { decryptSecret, encryptSecret } from "../security/keyring";
+import { openJsonSecretFor, readJsonSecret, sealJsonSecret, secretMoved, STDIO_TARGET, writeOnly } from "../security/stored-secrets";
 import type { TeamContext } from "../teams/context";
 import { type McpServerConfig } from "./config";
 import { evict, status, type McpStatus } from "./pool";
@@ -48,13 +49,10 @@ export type McpServerAdminView = McpServerView & {
   secrets: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
 };
 
-function readJsonSecret<T>(enc: string | null): T | undefined {
-  return enc ? (JSON.parse(decryptSecret(enc)) as T) : undefined;
-}
-
-/** The decrypted settings the pool connects with (in memory only). */
+/** The decrypted settings the pool connects with (in memory only); secrets open for their own origin only. */
 export function serverConfig(row: McpServer): McpServerConfig {
-  const secrets = readJsonSecret<HeaderSecrets>(row.headersEnc) ?? {};
+  const stdio = row.transport === "stdio";
+  const secrets = (!stdio && row.url ? openJsonSecretFor<HeaderSecrets>(row.headersEnc, row.url, row.url, "The stored headers") : undefined) ?? {};
   const headers: Record<string, string> = { ...(secrets.headers ?? {}) };
   if (secrets.bearerToken) headers.Authorization = `Bearer ${secrets.bearerToken}`;
   return {
@@ -65,7 +63,7 @@ export function serverConfig(row: McpServer): McpServerConfig {
     headers,
     command: row.command,
     args: Array.isArray(row.args) ? (row.args as string[]) : [],
-    env: readJsonSecret<Record<string, string>>(row.envEnc) ?? {},
+    env: (stdio ? openJsonSecretFor<Record<string, string>>(row.envEnc, STDIO_TARGET) : undefined) ?? {},
     connectTimeoutMs: row.connectTimeoutMs,
     callTimeoutMs: row.callTimeoutMs,
   };
@@ -173,21 +171,30 @@ function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpSer
     connectTimeoutMs: Math.round(input.connectTimeoutSec * 1000),
     callTimeoutMs: Math.round(input.callTimeoutSec * 1000),
   };
-  // Write-only secrets: a new value replaces, "clear" removes, empty keeps what is stored.
+  // Write-only secrets: a new value replaces, "clear" removes, empty keeps what is stored (for the
+  // same origin only: a URL on another server needs them entered again).
+  const entered = Boolean(input.headers || input.bearerToken || input.env.trim());
+  const reseal = !existing || input.clearSecrets || entered;
   if (stdio) {
     out.headersEnc = null;
-    if (input.env.trim()) out.envEnc = encryptSecret(JSON.stringify(parseEnvLines(input.env).env));
-    else if (input.clearSecrets || !existing) out.envEnc = null;
+    const stored = existing?.envEnc ?? undefined;
+    const kept = writeOnly("env", input.env.trim() ? sealJsonSecret(parseEnvLines(input.env).env, STDIO_TARGET) : undefined, {
+      clear: input.clearSecrets,
+      stored,
+      moved: secretMoved(stored, existing?.transport === "stdio" ? STDIO_TARGET : existing?.url, STDIO_TARGET),
+    });
+    out.envEnc = kept ?? null;
   } else {
     out.envEnc = null;
-    if (!existing || input.clearSecrets || input.headers || input.bearerToken) {
-      const stored = !input.clearSecrets && existing?.headersEnc ? (readJsonSecret<HeaderSecrets>(existing.headersEnc) ?? {}) : {};
-      const next: HeaderSecrets = {
-        headers: input.headers ? parseHeaderLines(input.headers).headers : stored.headers,
-        bearerToken: input.bearerToken || stored.bearerToken,
-      };
-      out.headersEnc = next.bearerToken || Object.keys(next.headers ?? {}).length ? encryptSecret(JSON.stringify(next)) : null;
-    }
+    const stored = readJsonSecret<HeaderSecrets>(existing?.headersEnc) ?? {};
+    const moved = secretMoved(existing?.headersEnc, existing?.url, input.url);
+    const next: HeaderSecrets = {
+      headers: writeOnly("headers", input.headers ? parseHeaderLines(input.headers).headers : undefined, { clear: input.clearSecrets, stored: stored.headers, moved }),
+      bearerToken: writeOnly("bearerToken", input.bearerToken || undefined, { clear: input.clearSecrets, stored: stored.bearerToken, moved }),
+    };
+    const any = Boolean(next.bearerToken || Object.keys(next.headers ?? {}).length);
+    // Unchanged secrets keep their ciphertext, so the audit log does not report a change.
+    out.headersEnc = !any ? null : reseal ? sealJsonSecret(next, input.url) : existing!.headersEnc;
   }
   return out;
 }

@@ -70,9 +70,10 @@ describe("providers", () => {
     const created = await createProvider(ctx, form());
     expect(created.apiKeyHint).toBe("sk-...9f3a");
     expect(created.headerNames).toEqual(["X-Org"]);
-    expect(JSON.stringify(created)).not.toMatch(/SUPERSECRET|HEADERSECRET|v1:/);
+    expect(JSON.stringify(created)).not.toMatch(/SUPERSECRET|HEADERSECRET|v[12]:/);
     const raw = await providerRow(ctx.team.id, created.id);
-    expect(raw.apiKeyEnc).toMatch(/^v1:/);
+    // Sealed for the base URL's origin (v2: the origin is authenticated data of the ciphertext).
+    expect(raw.apiKeyEnc).toMatch(/^v2:/);
     expect(raw.apiKeyEnc).not.toContain("SUPERSECRET");
 
     const edited = await updateProvider(ctx, created.id, form({ name: "Local 2", apiKey: "", headers: "" }));
@@ -119,12 +120,12 @@ describe("test connection and fetch models", () => {
     expect(r).toMatchObject({ ok: true, models: ["llama-local", "qwen-local"] });
   });
 
-  it("reports the provider's own 401 message, sends the key and the extra headers", async () => {
+  it("reports a 401 as its status and a generic reason (never the body), sends the key and the extra headers", async () => {
     const { encryptSecret } = await import("../security/keyring");
     const up = await startScripted((_req, res) => json(res, 401, { error: { message: "Incorrect API key provided: sk-...9f3a", type: "invalid_request_error" } }));
     try {
       const r = await listProviderModels({ kind: "openai_chat", baseUrl: `${up.url}/v1`, apiKeyEnc: encryptSecret(KEY), headersEnc: encryptSecret('{"X-Org":"o1"}') });
-      expect(r).toMatchObject({ ok: false, status: 401, message: "HTTP 401 Unauthorized: Incorrect API key provided: sk-...9f3a" });
+      expect(r).toMatchObject({ ok: false, status: 401, message: "HTTP 401: the provider refused the credentials. Check the API key." });
       expect(up.requests[0].path).toBe("/v1/models");
       expect(up.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
       expect(up.requests[0].headers["x-org"]).toBe("o1");

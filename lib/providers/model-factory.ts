@@ -1,7 +1,9 @@
 // Provider rows -> AI SDK language models, and the provider-native tools a model row's flags ask for.
 // The API key is decrypted here, in memory, for the call. A provider without a key sends an empty one:
 // the SDKs would otherwise fall back to OPENAI_API_KEY / ANTHROPIC_API_KEY from the server's environment
-// and send it to whatever base URL an admin typed.
+// and send it to whatever base URL an admin typed. Secrets open only for the origin they were saved
+// for, and every request goes through the guarded outbound fetch (address rules, no redirects to
+// other servers).
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
@@ -9,7 +11,9 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import type { Provider } from "../db/generated/client";
 import { AppError } from "../errors";
-import { decryptSecret } from "../security/keyring";
+import { outboundFetch } from "../security/outbound-fetch";
+import { openJsonSecretFor, openSecretFor } from "../security/stored-secrets";
+import { effectiveBaseUrl } from "./kinds";
 import { mergingFetch } from "./sse-merge";
 
 export type ProviderCredentials = Pick<Provider, "kind" | "name" | "baseUrl" | "apiKeyEnc" | "headersEnc">;
@@ -17,14 +21,17 @@ export type ProviderCredentials = Pick<Provider, "kind" | "name" | "baseUrl" | "
 /** The name under which the web search tool is offered to the model (and shown in its tool block). */
 export const WEB_SEARCH_TOOL = "web_search";
 
+/** The key and headers, opened for the provider's effective base URL only (SecretOriginError otherwise). */
 function secrets(p: ProviderCredentials): { apiKey?: string; headers?: Record<string, string> } {
+  const base = effectiveBaseUrl(p.kind, p.baseUrl);
+  if (!base) return {};
   return {
-    apiKey: p.apiKeyEnc ? decryptSecret(p.apiKeyEnc) : undefined,
-    headers: p.headersEnc ? (JSON.parse(decryptSecret(p.headersEnc)) as Record<string, string>) : undefined,
+    apiKey: openSecretFor(p.apiKeyEnc, base, base, `The API key of provider ${p.name}`),
+    headers: openJsonSecretFor<Record<string, string>>(p.headersEnc, base, base, `The headers of provider ${p.name}`),
   };
 }
 
-function openai(p: ProviderCredentials, fetchImpl?: typeof fetch) {
+function openai(p: ProviderCredentials, fetchImpl: typeof fetch = outboundFetch()) {
   const { apiKey, headers } = secrets(p);
   return createOpenAI({ apiKey: apiKey ?? "", baseURL: p.baseUrl || undefined, headers, fetch: fetchImpl });
 }
@@ -33,7 +40,7 @@ function openai(p: ProviderCredentials, fetchImpl?: typeof fetch) {
  * The model a provider row and model id name. Its event streams pass through `mergingFetch`, which
  * folds text deltas that arrive together (sse-merge.ts); `fetchImpl` is the fetch underneath.
  */
-export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl?: typeof fetch): LanguageModelV3 {
+export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl: typeof fetch = outboundFetch()): LanguageModelV3 {
   const { apiKey, headers } = secrets(p);
   const baseURL = p.baseUrl || undefined;
   switch (p.kind) {

@@ -1,18 +1,24 @@
 // A team's models: enabling listed models, adding one by hand, editing its flags and options,
-// deleting it, the team's default and fallback model, and the enabled models members may pick.
+// deleting it, the team's default and fallback model, and the enabled models members may pick. The
+// instance provider's models are usable by every team (default, fallback, picker), edited by none.
 import { audited } from "../audit";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { Conflict, Invalid, NotFound } from "../errors";
+import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 import { kindInfo } from "./kinds";
 import type { ModelFormInput } from "./schemas";
-import { providerRow } from "./admin";
+import { INSTANCE_READ_ONLY, providerRow } from "./admin";
+import { visibleTo } from "./scope";
+
+/** Enabled models of enabled providers the team may use (its own and the instance's). */
+const usableBy = (teamId: string) => ({ enabled: true, provider: { enabled: true, ...visibleTo(teamId) } });
 
 async function modelOfTeam(teamId: string, modelRowId: string) {
   const prisma = await db();
-  const row = await prisma.model.findFirst({ where: { id: modelRowId, provider: { teamId } }, include: { provider: true } });
+  const row = await prisma.model.findFirst({ where: { id: modelRowId, provider: visibleTo(teamId) }, include: { provider: true } });
   if (!row) throw NotFound("No such model in this team.");
+  if (row.provider.teamId === null) throw Forbidden(INSTANCE_READ_ONLY);
   return row;
 }
 
@@ -40,8 +46,8 @@ export async function enableModels(ctx: TeamContext, providerId: string, modelId
 async function adoptDefault(teamId: string) {
   const prisma = await db();
   const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { defaultModelId: true } });
-  if (team.defaultModelId && (await prisma.model.findFirst({ where: { id: team.defaultModelId, enabled: true, provider: { teamId, enabled: true } } }))) return;
-  const first = await prisma.model.findFirst({ where: { enabled: true, provider: { teamId, enabled: true } }, orderBy: { createdAt: "asc" } });
+  if (team.defaultModelId && (await prisma.model.findFirst({ where: { id: team.defaultModelId, ...usableBy(teamId) } }))) return;
+  const first = await prisma.model.findFirst({ where: usableBy(teamId), orderBy: { createdAt: "asc" } });
   if (first) await prisma.team.update({ where: { id: teamId }, data: { defaultModelId: first.id } });
 }
 
@@ -101,7 +107,7 @@ export async function deleteModel(ctx: TeamContext, modelRowId: string): Promise
 
 export async function setTeamModels(ctx: TeamContext, input: { defaultModelId: string; fallbackModelId: string }) {
   const prisma = await db();
-  const usable = async (id: string) => Boolean(await prisma.model.findFirst({ where: { id, enabled: true, provider: { teamId: ctx.team.id, enabled: true } } }));
+  const usable = async (id: string) => Boolean(await prisma.model.findFirst({ where: { id, ...usableBy(ctx.team.id) } }));
   const fields: Record<string, string> = {};
   if (input.defaultModelId && !(await usable(input.defaultModelId))) fields.defaultModelId = "Choose an enabled model of this team.";
   if (input.fallbackModelId && !(await usable(input.fallbackModelId))) fields.fallbackModelId = "Choose an enabled model of this team.";
@@ -119,7 +125,7 @@ export async function pickerModels(teamId: string): Promise<{ groups: PickerGrou
   const prisma = await db();
   const [providers, team] = await Promise.all([
     prisma.provider.findMany({
-      where: { teamId, enabled: true },
+      where: { enabled: true, ...visibleTo(teamId) },
       include: { models: { where: { enabled: true }, orderBy: [{ displayName: "asc" }, { modelId: "asc" }] } },
       orderBy: { name: "asc" },
     }),

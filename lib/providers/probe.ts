@@ -1,18 +1,25 @@
 // Talking to a provider outside a turn: "Test connection" and "Fetch models" both make one real
 // request to its model list (GET {base}/models; Anthropic's /v1/models takes x-api-key), bounded by a
-// timeout, and report the provider's own error (HTTP status and message) when it refuses.
+// timeout, through the guarded outbound fetch. A refusal is reported as its HTTP status and a short
+// generic reason: never the body, which may come from an internal service.
 import type { Provider } from "../db/generated/client";
-import { decryptSecret } from "../security/keyring";
+import { OutboundRefused, outboundFetch } from "../security/outbound-fetch";
+import { openJsonSecretFor, openSecretFor, SecretOriginError } from "../security/stored-secrets";
 import { effectiveBaseUrl } from "./kinds";
 
 const PROBE_TIMEOUT_MS = 10_000;
 
-export type ProbeTarget = Pick<Provider, "kind" | "baseUrl" | "apiKeyEnc" | "headersEnc">;
+export type ProbeTarget = Pick<Provider, "kind" | "baseUrl" | "apiKeyEnc" | "headersEnc"> & {
+  /** The base URL the stored secrets were saved with (legacy unbound ciphertexts); default: this one. */
+  savedFor?: string | null;
+};
 export type ProbeResult = { ok: true; ms: number; models: string[] } | { ok: false; ms: number; status?: number; message: string };
 
-function requestHeaders(p: ProbeTarget): Record<string, string> {
-  const apiKey = p.apiKeyEnc ? decryptSecret(p.apiKeyEnc) : undefined;
-  const extra = p.headersEnc ? (JSON.parse(decryptSecret(p.headersEnc)) as Record<string, string>) : {};
+/** The request headers, with secrets opened for `base` only (SecretOriginError otherwise). */
+function requestHeaders(p: ProbeTarget, base: string): Record<string, string> {
+  const savedFor = p.savedFor === undefined ? base : p.savedFor;
+  const apiKey = openSecretFor(p.apiKeyEnc, base, savedFor, "The stored API key");
+  const extra = openJsonSecretFor<Record<string, string>>(p.headersEnc, base, savedFor, "The stored headers") ?? {};
   const auth: Record<string, string> =
     p.kind === "anthropic"
       ? { "anthropic-version": "2023-06-01", ...(apiKey ? { "x-api-key": apiKey } : {}) }
@@ -24,32 +31,28 @@ function requestHeaders(p: ProbeTarget): Record<string, string> {
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
 
-/** The provider's own words from an error body: OpenAI, Anthropic, Ollama and plain-text shapes. */
-function providerErrorMessage(body: string): string | undefined {
-  try {
-    const j = JSON.parse(body) as { error?: string | { message?: string }; message?: string; detail?: string };
-    if (typeof j.error === "string") return j.error;
-    if (j.error?.message) return j.error.message;
-    if (typeof j.message === "string") return j.message;
-    if (typeof j.detail === "string") return j.detail;
-  } catch {
-    /* not JSON */
-  }
-  const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-  return text ? text.slice(0, 200) : undefined;
+/** A short reason for a refusal, by status: what the admin can check, nothing the server said. */
+function statusReason(status: number): string {
+  if (status === 401 || status === 403) return "the provider refused the credentials. Check the API key.";
+  if (status === 404) return "not found. Check the base URL (it usually ends in /v1).";
+  if (status === 429) return "the provider is rate limiting. Try again later.";
+  if (status >= 500) return "the provider had an error.";
+  if (status >= 300 && status < 400) return "the provider answered with a redirect, which Parley does not follow. Check the base URL.";
+  return "the provider refused the request.";
 }
 
 function networkMessage(err: unknown, url: string, timeoutMs: number): string {
   const e = err as { name?: string; cause?: { code?: string; message?: string }; message?: string };
   if (e.name === "TimeoutError" || e.name === "AbortError") return `No answer from ${url} within ${seconds(timeoutMs)}.`;
+  if (e.cause instanceof OutboundRefused) return e.cause.message;
   const code = e.cause?.code;
   if (code === "ECONNREFUSED") return `Could not connect to ${url}: connection refused. Is the server running?`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `Could not resolve the host of ${url}.`;
-  return `Could not reach ${url}: ${e.cause?.message ?? e.message ?? "network error"}.`;
+  return `Could not reach ${url}${code ? ` (${code})` : ""}.`;
 }
 
 /** GET {base}/models. Never throws for provider or network trouble: the result says what happened. */
-export async function listProviderModels(p: ProbeTarget, opts: { timeoutMs?: number } = {}): Promise<ProbeResult> {
+export async function listProviderModels(p: ProbeTarget, opts: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<ProbeResult> {
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
   const base = effectiveBaseUrl(p.kind, p.baseUrl);
   const started = Date.now();
@@ -57,18 +60,22 @@ export async function listProviderModels(p: ProbeTarget, opts: { timeoutMs?: num
   if (!base) return { ok: false, ms: 0, message: "This provider has no base URL." };
   const url = `${base}/models${p.kind === "anthropic" ? "?limit=1000" : ""}`;
   const signal = AbortSignal.timeout(timeoutMs);
+  let headers: Record<string, string>;
+  try {
+    headers = requestHeaders(p, base);
+  } catch (err) {
+    if (err instanceof SecretOriginError) return { ok: false, ms: 0, status: err.status, message: err.message };
+    throw err;
+  }
   let res: Response;
   let body: string;
   try {
-    res = await fetch(url, { headers: requestHeaders(p), signal, redirect: "manual" });
+    res = await (opts.fetch ?? outboundFetch())(url, { headers, signal });
     body = await res.text();
   } catch (err) {
     return { ok: false, ms: ms(), message: networkMessage(err, `${base}/models`, timeoutMs) };
   }
-  if (!res.ok) {
-    const said = providerErrorMessage(body);
-    return { ok: false, ms: ms(), status: res.status, message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${said ? `: ${said}` : ""}` };
-  }
+  if (!res.ok) return { ok: false, ms: ms(), status: res.status, message: `HTTP ${res.status}: ${statusReason(res.status)}` };
   let json: unknown;
   try {
     json = JSON.parse(body);

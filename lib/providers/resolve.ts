@@ -7,6 +7,7 @@ import { db } from "../db/client";
 import type { Model, Provider } from "../db/generated/client";
 import { AppError } from "../errors";
 import { languageModel, providerTools } from "./model-factory";
+import { isVisibleTo, visibleTo } from "./scope";
 
 export type ResolvedModel = {
   model: LanguageModelV3;
@@ -51,9 +52,9 @@ function toResolved(row: Row, fellBack = false): ResolvedModel {
   };
 }
 
-const usable = (teamId: string) => ({ enabled: true, provider: { teamId, enabled: true } });
+const usable = (teamId: string) => ({ enabled: true, provider: { enabled: true, ...visibleTo(teamId) } });
 const include = { provider: true } as const;
-const isUsable = (row: Row, teamId: string) => row.enabled && row.provider.enabled && row.provider.teamId === teamId;
+const isUsable = (row: Row, teamId: string) => row.enabled && row.provider.enabled && isVisibleTo(row.provider, teamId);
 
 /** The team's default and fallback model (ids of Model rows). */
 export type TeamModelChoice = { defaultModelId: string | null; fallbackModelId: string | null };

@@ -1,6 +1,8 @@
 // One zod schema per admin form about providers and models, used by the server actions (and so by the
 // forms, which show the field errors they return). Bad input becomes field errors; nothing is saved.
 import { z } from "zod";
+import { config } from "../config";
+import { judgeUrl } from "../security/address-policy";
 import { parseHeaderLines } from "../validation";
 import { KIND_IDS, kindInfo } from "./kinds";
 
@@ -40,6 +42,8 @@ export const providerFormSchema = z
     if (kindInfo(v.kind).baseUrlRequired && !v.baseUrl) {
       ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "This kind of provider needs a base URL." });
     }
+    const target = v.baseUrl ? judgeUrl(v.baseUrl, config().PARLEY_ALLOW_PRIVATE_URLS) : { ok: true as const };
+    if (!target.ok) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: target.reason });
     if (v.headers) {
       const { error } = parseHeaderLines(v.headers);
       if (error) ctx.addIssue({ code: "custom", path: ["headers"], message: error });

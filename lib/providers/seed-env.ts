@@ -1,57 +1,75 @@
-// Seeds a provider from the environment at start-up (OPENAI_API_KEY, OPENAI_BASE_URL,
-// PARLEY_DEFAULT_MODEL, PARLEY_PROVIDER_KIND) into every team: a normal provider row (key encrypted),
-// created or updated, with the model enabled and made the team default when the team has none.
-import { config, type Config } from "../config";
+// The operator's provider from the environment (OPENAI_API_KEY, OPENAI_BASE_URL, PARLEY_DEFAULT_MODEL,
+// PARLEY_PROVIDER_KIND): one instance-level provider row (teamId null, fixed id), written at start-up
+// with its key sealed for its base URL's origin, and its model enabled. Every team may use it and gets
+// its model as default when it has none; no team admin can change, probe or delete it. When the
+// environment no longer names a provider, the row is disabled (kept, so chats keep their history).
+import { config } from "../config";
 import type { PrismaClient, ProviderKind } from "../db/generated/client";
-import { encryptSecret } from "../security/keyring";
 import { maskSecret } from "../security/secrets";
+import { sealSecret } from "../security/stored-secrets";
+import { effectiveBaseUrl } from "./kinds";
 
 export const ENV_PROVIDER_NAME = "From environment";
+export const INSTANCE_PROVIDER_ID = "instance-env";
 
 export type EnvProvider = { kind: ProviderKind; baseUrl?: string; apiKey?: string; model: string };
 
-function envProvider(env: Config = config()): EnvProvider | undefined {
-  const apiKey = env.OPENAI_API_KEY;
-  const baseUrl = env.OPENAI_BASE_URL;
+const KINDS: Record<string, ProviderKind> = {
+  responses: "openai_responses",
+  openai_responses: "openai_responses",
+  chat: "openai_chat",
+  openai_chat: "openai_chat",
+  compatible: "openai_compatible",
+  openai_compatible: "openai_compatible",
+};
+
+export function envProvider(): EnvProvider | undefined {
+  const c = config();
+  const apiKey = c.OPENAI_API_KEY;
+  const baseUrl = c.OPENAI_BASE_URL;
   if (!apiKey && !baseUrl) return undefined;
-  const kinds: Record<string, ProviderKind> = {
-    responses: "openai_responses",
-    openai_responses: "openai_responses",
-    chat: "openai_chat",
-    openai_chat: "openai_chat",
-    compatible: "openai_compatible",
-    openai_compatible: "openai_compatible",
-  };
-  const requested = env.PARLEY_PROVIDER_KIND; // checked by the configuration's schema
-  const kind = requested ? kinds[requested] : baseUrl ? "openai_chat" : "openai_responses";
-  return { kind, baseUrl, apiKey, model: env.PARLEY_DEFAULT_MODEL };
+  const kind = c.PARLEY_PROVIDER_KIND ? KINDS[c.PARLEY_PROVIDER_KIND] : baseUrl ? "openai_chat" : "openai_responses";
+  return { kind, baseUrl, apiKey, model: c.PARLEY_DEFAULT_MODEL };
 }
 
-export async function seedEnvProvider(prisma: PrismaClient, teamId: string, seed = envProvider()): Promise<void> {
-  if (!seed) return;
+/** Writes the instance provider from `seed` (or disables it when there is none); returns its model row id. */
+export async function seedInstanceProvider(prisma: PrismaClient, seed = envProvider()): Promise<string | undefined> {
+  if (!seed) {
+    await prisma.provider.updateMany({ where: { id: INSTANCE_PROVIDER_ID }, data: { enabled: false } });
+    return undefined;
+  }
+  const target = effectiveBaseUrl(seed.kind, seed.baseUrl);
   const data = {
     kind: seed.kind,
     baseUrl: seed.baseUrl ?? null,
-    apiKeyEnc: seed.apiKey ? encryptSecret(seed.apiKey) : null,
+    apiKeyEnc: seed.apiKey && target ? sealSecret(seed.apiKey, target) : null,
     apiKeyHint: seed.apiKey ? maskSecret(seed.apiKey) : null,
+    headersEnc: null,
     enabled: true,
     origin: "env",
   };
-  const provider = await prisma.provider.upsert({
-    where: { teamId_name: { teamId, name: ENV_PROVIDER_NAME } },
-    create: { teamId, name: ENV_PROVIDER_NAME, ...data },
+  await prisma.provider.upsert({
+    where: { id: INSTANCE_PROVIDER_ID },
+    create: { id: INSTANCE_PROVIDER_ID, teamId: null, name: ENV_PROVIDER_NAME, ...data },
     update: data,
   });
   const model = await prisma.model.upsert({
-    where: { providerId_modelId: { providerId: provider.id, modelId: seed.model } },
-    create: { providerId: provider.id, modelId: seed.model, displayName: seed.model },
+    where: { providerId_modelId: { providerId: INSTANCE_PROVIDER_ID, modelId: seed.model } },
+    create: { providerId: INSTANCE_PROVIDER_ID, modelId: seed.model, displayName: seed.model },
     update: { enabled: true },
   });
-  await prisma.team.updateMany({ where: { id: teamId, defaultModelId: null }, data: { defaultModelId: model.id } });
+  return model.id;
 }
 
-export async function seedAllTeams(prisma: PrismaClient): Promise<void> {
-  const seed = envProvider();
+/** Gives a team without a default model the instance provider's model (for a team just created). */
+export async function seedEnvProvider(prisma: PrismaClient, teamId: string, seed = envProvider()): Promise<void> {
   if (!seed) return;
-  for (const team of await prisma.team.findMany({ select: { id: true } })) await seedEnvProvider(prisma, team.id, seed);
+  const model = await prisma.model.findUnique({ where: { providerId_modelId: { providerId: INSTANCE_PROVIDER_ID, modelId: seed.model } } });
+  if (model?.enabled) await prisma.team.updateMany({ where: { id: teamId, defaultModelId: null }, data: { defaultModelId: model.id } });
+}
+
+/** At start-up: the instance provider from the environment, and the default of every team without one. */
+export async function seedAllTeams(prisma: PrismaClient): Promise<void> {
+  const modelId = await seedInstanceProvider(prisma);
+  if (modelId) await prisma.team.updateMany({ where: { defaultModelId: null }, data: { defaultModelId: modelId } });
 }

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../db/generated/client";
 import { config, dataDir } from "../config";
-import { decryptWith, DecryptError, deriveKey, encryptWith, KEY_FILE, loadMasterKey, SecretKeyError, type KeySource } from "./secrets";
+import { decryptWith, DecryptError, deriveKey, encryptWith, KEY_FILE, loadMasterKey, openWith, SecretKeyError, type KeySource } from "./secrets";
 
 const CHECK_SETTING = "secret_key_check";
 const CHECK_PLAINTEXT = "parley-secret-key-check";
@@ -54,12 +54,18 @@ function masterKey(): Buffer {
   return key;
 }
 
-export function encryptSecret(plaintext: string): string {
-  return encryptWith(masterKey(), plaintext);
+/** Encrypts under the master key; with `binding` (an origin), the ciphertext is bound to it (v2). */
+export function encryptSecret(plaintext: string, binding?: string): string {
+  return encryptWith(masterKey(), plaintext, binding);
 }
 
 export function decryptSecret(ciphertext: string): string {
   return decryptWith(masterKey(), ciphertext);
+}
+
+/** Plaintext and binding (null for an unbound v1 ciphertext). */
+export function openSecret(ciphertext: string): { plaintext: string; binding: string | null } {
+  return openWith(masterKey(), ciphertext);
 }
 
 /** Secret for signing sessions: BETTER_AUTH_SECRET if set, else derived from the master key. */

@@ -6,10 +6,24 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir } from "../../test/support/test-databases";
-import { DecryptError, decryptWith, deriveKey, encryptWith, KEY_FILE, loadMasterKey, maskSecret, parseKey, SecretKeyError } from "./secrets";
+import { DecryptError, decryptWith, deriveKey, encryptWith, KEY_FILE, loadMasterKey, maskSecret, openWith, parseKey, SecretKeyError } from "./secrets";
 
 const key = crypto.randomBytes(32);
 const b64u = (b: Buffer) => b.toString("base64url");
+
+describe("secrets bound to an origin (v2)", () => {
+  it("carry their binding, and decrypt only with it unaltered", () => {
+    const c = encryptWith(key, "sk-bound", "https://api.example.com");
+    expect(openWith(key, c)).toEqual({ plaintext: "sk-bound", binding: "https://api.example.com" });
+    expect(openWith(key, encryptWith(key, "sk-old"))).toEqual({ plaintext: "sk-old", binding: null });
+    // Swapping the binding for the attacker's origin breaks authentication: no plaintext, for any origin.
+    const parts = c.split(":");
+    parts[1] = Buffer.from("http://127.0.0.1:9999").toString("base64url");
+    expect(() => openWith(key, parts.join(":"))).toThrow(DecryptError);
+    // Dropping the binding (pretending to be an unbound v1 ciphertext) fails too.
+    expect(() => decryptWith(key, ["v1", ...c.split(":").slice(2)].join(":"))).toThrow(DecryptError);
+  });
+});
 
 describe("encryptWith / decryptWith", () => {
   it("round-trips secrets, including empty and non-ASCII ones", () => {

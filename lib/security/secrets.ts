@@ -1,6 +1,8 @@
 // Secret encryption at rest: AES-256-GCM under one master key, from PARLEY_SECRET_KEY or, when unset,
 // a key generated on first start into the data directory (mode 0600). Ciphertexts are
-// "v1:<iv>:<tag>:<data>" in base64url. A wrong key fails authentication: an error, never garbage.
+// "v1:<iv>:<tag>:<data>", or "v2:<binding>:<iv>:<tag>:<data>" for a secret bound to where it may be
+// sent (an origin): the binding is authenticated data, so it cannot be swapped. All parts base64url.
+// A wrong key, or an altered binding, fails authentication: an error, never garbage.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -84,29 +86,42 @@ function readKeyFile(file: string): Buffer {
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-export function encryptWith(key: Buffer, plaintext: string): string {
+const b64 = (x: Buffer) => x.toString("base64url");
+const boundAad = (binding: string) => Buffer.from(`parley-bound:${binding}`, "utf8");
+
+/** Encrypts; with `binding`, the ciphertext carries it (v2) and decrypts only together with it. */
+export function encryptWith(key: Buffer, plaintext: string, binding?: string): string {
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+  if (binding !== undefined) cipher.setAAD(boundAad(binding));
   const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  const b = (x: Buffer) => x.toString("base64url");
-  return `v1:${b(iv)}:${b(cipher.getAuthTag())}:${b(data)}`;
+  const head = binding !== undefined ? `v2:${b64(Buffer.from(binding, "utf8"))}` : "v1";
+  return `${head}:${b64(iv)}:${b64(cipher.getAuthTag())}:${b64(data)}`;
 }
 
-export function decryptWith(key: Buffer, ciphertext: string): string {
+/** The plaintext and, for a v2 ciphertext, what it is bound to (null for v1). */
+export function openWith(key: Buffer, ciphertext: string): { plaintext: string; binding: string | null } {
   const parts = ciphertext.split(":");
-  if (parts.length !== 4) throw new DecryptError();
-  const [version, ivText, tagText, data] = parts;
+  let binding: string | null = null;
+  if (parts[0] === "v2" && parts.length === 5) binding = Buffer.from(parts.splice(1, 1)[0], "base64url").toString("utf8");
+  else if (parts[0] !== "v1" || parts.length !== 4) throw new DecryptError();
+  const [, ivText, tagText, data] = parts;
   const iv = Buffer.from(ivText, "base64url");
   const tag = Buffer.from(tagText, "base64url");
   // GCM accepts shortened tags unless told otherwise; a 4-byte tag could be forged by trial.
-  if (version !== "v1" || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new DecryptError();
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new DecryptError();
   try {
     const decipher = crypto.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+    if (binding !== null) decipher.setAAD(boundAad(binding));
     decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+    return { plaintext: Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8"), binding };
   } catch {
     throw new DecryptError();
   }
+}
+
+export function decryptWith(key: Buffer, ciphertext: string): string {
+  return openWith(key, ciphertext).plaintext;
 }
 
 /** A sub-key for another purpose (the session-signing secret), so operators manage one key only. */

@@ -4,11 +4,10 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { runAction, type ActionState } from "@/lib/actions";
-import { createProvider, deleteProvider, providerRow, setProviderEnabled, updateProvider } from "@/lib/providers/admin";
+import { createProvider, deleteProvider, providerRow, setProviderEnabled, testProviderSettings, updateProvider } from "@/lib/providers/admin";
 import { deleteModel, enableModels, saveModel, setTeamModels } from "@/lib/providers/models";
 import { describeProbe, listProviderModels } from "@/lib/providers/probe";
-import { enableModelsSchema, modelFormSchema, parseHeaderLines, providerFormSchema, teamModelsSchema } from "@/lib/providers/schemas";
-import { encryptSecret } from "@/lib/security/keyring";
+import { enableModelsSchema, modelFormSchema, providerFormSchema, teamModelsSchema } from "@/lib/providers/schemas";
 import { requireAdmin } from "@/lib/teams/context";
 import { parseForm } from "@/lib/validation";
 
@@ -61,17 +60,13 @@ export async function deleteProviderAction(_prev: ActionState, form: FormData): 
 
 /**
  * Test connection: with the values in the form (an empty key or header field means the stored ones of
- * the provider being edited), one real request with a timeout. Nothing is saved.
+ * the provider being edited, for the same origin only), one real request with a timeout. Nothing is saved.
  */
 export async function testConnectionAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return run(async () => {
     const ctx = await requireAdmin();
-    const input = providerFormSchema.parse({ ...Object.fromEntries(form.entries()), name: String(form.get("name") || "test") });
-    const providerId = id(form, "providerId");
-    const stored = providerId ? await providerRow(ctx.team.id, providerId) : undefined;
-    const apiKeyEnc = input.apiKey ? encryptSecret(input.apiKey) : input.clearApiKey ? null : (stored?.apiKeyEnc ?? null);
-    const headersEnc = input.headers ? encryptSecret(JSON.stringify(parseHeaderLines(input.headers).headers)) : input.clearHeaders ? null : (stored?.headersEnc ?? null);
-    const result = await listProviderModels({ kind: input.kind, baseUrl: input.baseUrl || null, apiKeyEnc, headersEnc });
+    const input = parseForm(providerFormSchema, { ...Object.fromEntries(form.entries()), name: String(form.get("name") || "test") });
+    const result = await testProviderSettings(ctx, id(form, "providerId") || undefined, input);
     return { ok: result.ok, status: result.ok ? 200 : (result.status ?? 502), message: describeProbe(result) };
   }, form);
 }

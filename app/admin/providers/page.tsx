@@ -41,7 +41,7 @@ export default async function ProvidersPage() {
                 <span className="ml-auto text-xs text-zinc-500">
                   {p.models.filter((m) => m.enabled).length} of {p.models.length} models enabled
                   {!p.enabled && " · disabled"}
-                  {p.origin === "env" && " · from environment"}
+                  {p.scope === "instance" && " · set by the operator, shared by all teams"}
                 </span>
               </li>
             ))}

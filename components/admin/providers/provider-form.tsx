@@ -92,7 +92,7 @@ export function ProviderForm({
           onChange={(e) => setApiKey(e.target.value)}
           error={f.apiKey}
           placeholder={provider?.apiKeyHint ? `${provider.apiKeyHint} (stored)` : "Optional for local servers"}
-          hint={provider?.apiKeyHint ? `Stored key: ${provider.apiKeyHint}. Leave empty to keep it.` : "Stored encrypted; never shown again."}
+          hint={provider?.apiKeyHint ? `Stored key: ${provider.apiKeyHint}. Leave empty to keep it; a base URL on another server needs the key again.` : "Stored encrypted; never shown again."}
         />
         {provider?.apiKeyHint && (
           <label className="flex items-center gap-2 text-sm">

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { adminPage, orNotFound } from "@/lib/teams/page-guards";
-import { getProvider } from "@/lib/providers/admin";
+import { getProvider, type ProviderView } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
 import { ProviderForm } from "@/components/admin/providers/provider-form";
 import { ProviderControls } from "@/components/admin/providers/provider-controls";
@@ -23,6 +23,7 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
   const ctx = await adminPage(`/admin/providers/${id}`);
   const provider = await orNotFound(getProvider(ctx.team.id, id));
   const kind = kindInfo(provider.kind);
+  if (provider.scope === "instance") return <InstanceProvider provider={provider} label={kind.label} />;
   return (
     <div className="flex flex-col gap-10">
       <div>
@@ -56,6 +57,41 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
           Availability
         </h2>
         <ProviderControls providerId={provider.id} enabled={provider.enabled} toggle={toggleProviderAction} remove={deleteProviderAction} />
+      </section>
+    </div>
+  );
+}
+
+/** The operator's provider: what it offers, read-only (team admins choose its models under Team models). */
+function InstanceProvider({ provider, label }: { provider: ProviderView; label: string }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <Link href="/admin/providers" className="text-sm text-accent underline">
+          ← Providers
+        </Link>
+        <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
+        <p className="text-sm text-zinc-500">
+          {label}
+          {!provider.enabled && " · disabled"}
+        </p>
+      </div>
+      <p className="max-w-xl text-sm">
+        This provider is set by the operator of this instance (environment variables) and shared by every team. Its key stays on the
+        server. Your team can use its models and make one the team default on the Providers page; only the operator can change it.
+      </p>
+      <section aria-labelledby="models-heading">
+        <h2 id="models-heading" className="mb-3 text-lg font-semibold">
+          Models
+        </h2>
+        <ul aria-label="Models" className="flex flex-col gap-1 text-sm">
+          {provider.models.map((m) => (
+            <li key={m.id}>
+              <span className="font-medium">{m.displayName}</span> <span className="font-mono text-xs text-zinc-500">{m.modelId}</span>
+              {!m.enabled && <span className="text-zinc-500"> · disabled</span>}
+            </li>
+          ))}
+        </ul>
       </section>
     </div>
   );
