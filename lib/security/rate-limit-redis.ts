@@ -1,23 +1,25 @@
 // The Redis connection of the rate limits: one per process and address, opened at the first use and
 // kept open (reconnecting with backoff). Commands fail at once while it is down instead of queueing,
 // so the limiters count in memory meanwhile (their insurance); that is said once per outage.
-import { createClient } from "redis";
+import type { createClient } from "redis";
 
-export type RedisClient = ReturnType<typeof createClient>;
+const makeClient = (create: typeof createClient, url: string) =>
+  create({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) },
+  });
+export type RedisClient = ReturnType<typeof makeClient>;
 
 /** How long the first use waits for the first connection before counting in memory. */
 const FIRST_CONNECT_MS = 1_000;
 
 type Connection = { client: RedisClient; firstConnect: Promise<void>; warned: boolean };
 const KEY = Symbol.for("parley.rateLimitRedis");
-const holder = globalThis as { [KEY]?: Map<string, Connection> };
+const holder = globalThis as { [KEY]?: Map<string, Promise<Connection>> };
 
-function open(url: string): Connection {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) },
-  });
+function open(create: typeof createClient, url: string): Connection {
+  const client = makeClient(create, url);
   const connection: Connection = { client, firstConnect: Promise.resolve(), warned: false };
   let settle: () => void = () => {};
   connection.firstConnect = new Promise<void>((resolve) => {
@@ -39,11 +41,12 @@ function open(url: string): Connection {
  */
 export async function redisFor(url: string, name: string): Promise<RedisClient> {
   const connections = (holder[KEY] ??= new Map());
-  let connection = connections.get(url);
-  if (!connection) {
-    connection = open(url);
-    connections.set(url, connection);
+  let opening = connections.get(url);
+  if (!opening) {
+    opening = import("redis").then(({ createClient }) => open(createClient, url));
+    connections.set(url, opening);
   }
+  const connection = await opening;
   await connection.firstConnect;
   if (!connection.client.isReady && !connection.warned) {
     connection.warned = true;
