@@ -57,16 +57,16 @@ async function limiterFor(opts: CounterOptions): Promise<Limiter> {
 
 export function counter(opts: CounterOptions): Counter {
   let limiter: Promise<Limiter> | undefined;
-  const use = () =>
+  const store = () =>
     (limiter ??= limiterFor(opts).catch((err) => {
       limiter = undefined;
       throw err;
     }));
   return {
-    consume: async (key, points = 1, options = {}) => (await use()).consume(hashed(key), points, options),
-    get: async (key) => (await use()).get(hashed(key)),
-    reward: async (key, points = 1) => (await use()).reward(hashed(key), points),
-    delete: async (key) => (await use()).delete(hashed(key)),
+    consume: async (key, points = 1, options = {}) => (await store()).consume(hashed(key), points, options),
+    get: async (key) => (await store()).get(hashed(key)),
+    reward: async (key, points = 1) => (await store()).reward(hashed(key), points),
+    delete: async (key) => (await store()).delete(hashed(key)),
   };
 }
 
