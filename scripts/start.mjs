@@ -14,6 +14,8 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const NEXT = require.resolve("next/dist/bin/next");
+// Stamps each request with its connection's address, for sign-in limits (see the file).
+const STAMP = require.resolve("./connection-address.cjs");
 const args = ["start", ...process.argv.slice(2)];
 
 /** How many processes PARLEY_PROCESSES asks for, or an error message. */
@@ -35,11 +37,12 @@ function processCount(env = process.env) {
 
 function runNextHere() {
   process.argv = [process.argv[0], NEXT, ...args];
+  require(STAMP);
   require(NEXT);
 }
 
 function runCluster(count) {
-  cluster.setupPrimary({ exec: NEXT, args });
+  cluster.setupPrimary({ exec: NEXT, args, execArgv: [...process.execArgv, "--require", STAMP] });
   const booted = new WeakSet();
   let stopping = false;
   let first = true;
