@@ -1,7 +1,6 @@
 // Whose address a request comes from: the connection's, stamped by the server, and forwarding
 // headers only through configured proxies; a client cannot choose its own bucket.
 import http from "node:http";
-import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
 import { addressBucket, clientAddress, CONNECTION_HEADER, connectionStamped } from "./client-address";
@@ -58,9 +57,9 @@ describe("clientAddress", () => {
   });
 });
 
-describe("the server's stamp (scripts/connection-address.cjs)", () => {
+describe("the server's stamp (scripts/connection-address.mjs)", () => {
   it("replaces a client's value with the connection's address", async () => {
-    createRequire(import.meta.url)("../../scripts/connection-address.cjs");
+    await import(/* @vite-ignore */ new URL("../../scripts/connection-address.mjs", import.meta.url).href);
     expect(connectionStamped()).toBe(true);
     const server = http.createServer((r, res) => res.end(String(r.headers[CONNECTION_HEADER])));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,5 +1,5 @@
 // The address of the client behind a request, for rate limits and the session record. The server
-// stamps every request with the address of the connection it came on (scripts/connection-address.cjs,
+// stamps every request with the address of the connection it came on (scripts/connection-address.mjs,
 // loaded by `npm start`), replacing whatever a client sent under that name. X-Forwarded-For and
 // X-Real-IP are believed only when that connection comes from a proxy listed in PARLEY_TRUSTED_PROXIES:
 // the chain is read right to left, trusted proxies skipped, and the first other address is the client.
@@ -8,7 +8,7 @@
 import ipaddr from "ipaddr.js";
 import { config } from "../config";
 
-/** Set by the server from the connection, on every request (see scripts/connection-address.cjs). */
+/** Set by the server from the connection, on every request (see scripts/connection-address.mjs). */
 export const CONNECTION_HEADER = "x-parley-connection-address";
 /** Set by the server code (route and actions) to the client address worked out here, for better-auth. */
 export const CLIENT_HEADER = "x-parley-client-address";

@@ -3,7 +3,7 @@
 // that name, and marks the process as stamped. Next.js exposes no connection address to route
 // handlers or server actions, and its own X-Forwarded-For keeps whatever a client sent; the app reads
 // this header instead (lib/security/client-address.ts).
-const http = require("node:http");
+import http from "node:http";
 
 const HEADER = "x-parley-connection-address";
 globalThis[Symbol.for("parley.connectionAddress")] = true;
