@@ -33,8 +33,8 @@ async function build() {
     // The session and its user in one query (through Prisma's relationJoins), on every request.
     // The client's address as app/api/auth and lib/auth/accounts.ts work it out (never a header a client chose).
     advanced: { database: { joins: true }, ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
-    // Sign-in limits and password strength on every path (lib/auth/guards.ts).
-    plugins: [nextCookies(), parleyGuards()],
+    // Sign-in limits and password strength on every path (lib/auth/guards.ts); the cookie plugin goes last.
+    plugins: [parleyGuards(), nextCookies()],
   });
 }
 
