@@ -1,6 +1,8 @@
-// Signing out and in; a wrong password or unknown email gets the same message (no hint which).
+// Signing out and in; a wrong password or unknown email gets the same message (no hint which); after
+// signing in the browser stays on this site; password guessing is slowed by account and real address.
+import http from "node:http";
 import { expect, test } from "@playwright/test";
-import { ADMIN, ADMIN_STATE, signIn } from "./helpers";
+import { ADMIN, ADMIN_STATE, SIGNED_OUT, createInvite, joinWithNewAccount, signIn } from "./helpers";
 
 test.describe("signed in as the admin", () => {
   test.use({ storageState: ADMIN_STATE });
@@ -57,4 +59,80 @@ test("signing in works at 127.0.0.1 as well as localhost, with no configuration"
   const res = await page.request.post(`${loopback}/api/auth/sign-out`, { headers: { origin: loopback }, data: {} });
   expect(res.status()).toBe(200);
   await context.close();
+});
+
+test.describe("after signing in, only pages of this site", () => {
+  for (const next of ["%2F%09%2Fevil.example%2Fx", "/.//evil.example/x", "%2F%5Cevil.example%2Fx", "//evil.example/x", "javascript:alert(1)"]) {
+    test(`next=${next} stays on this site`, async ({ browser, baseURL }) => {
+      const context = await browser.newContext(SIGNED_OUT);
+      const page = await context.newPage();
+      await page.goto(`/sign-in?next=${next}`);
+      await page.getByLabel("Email").fill(ADMIN.email);
+      await page.getByLabel("Password").fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+      await context.close();
+    });
+  }
+});
+
+/** POST /api/auth/sign-in/email over a connection from `from` (a loopback address of its own), with headers of our choosing. */
+function signInOverHttp(from: string, body: { email: string; password: string }, headers: Record<string, string> = {}) {
+  const port = Number(process.env.E2E_PORT || 3210);
+  const payload = JSON.stringify(body);
+  return new Promise<{ status: number; retryAfter: number }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        localAddress: from,
+        method: "POST",
+        path: "/api/auth/sign-in/email",
+        headers: { origin: `http://127.0.0.1:${port}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers["retry-after"] ?? 0) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+test.describe("password guessing", () => {
+  test("200 wrong passwords with rotating X-Forwarded-For are refused after the limit; the owner still signs in", async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    // The stored admin session was signed out above: sign in afresh to make the invite.
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(/\/chat$/);
+    const { context, user } = await joinWithNewAccount(browser, await createInvite(page));
+    await context.close();
+
+    const results = [];
+    for (let i = 0; i < 200; i++) {
+      results.push(await signInOverHttp("127.0.0.2", { email: user.email, password: `guess ${i}` }, { "x-forwarded-for": `203.0.113.${i % 250}`, "x-real-ip": `198.51.100.${i % 250}` }));
+    }
+    const checked = results.filter((r) => r.status === 401).length;
+    const refused = results.filter((r) => r.status === 429);
+    // Five free failures, then waits of 1, 2, 4 … seconds (and better-auth's own 3 per 10 s per address).
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(refused).toHaveLength(200 - checked);
+    for (const r of refused) expect(r.retryAfter).toBeGreaterThanOrEqual(1);
+    // Claiming to be another connection does not help either.
+    expect((await signInOverHttp("127.0.0.2", { email: user.email, password: "one more" }, { "x-parley-connection-address": "192.0.2.1" })).status).toBe(429);
+
+    // Another client without a proxy has its own bucket: its wrong password is checked, its right one works…
+    expect((await signInOverHttp("127.0.0.3", { email: user.email, password: "a typo" })).status).toBe(401);
+    expect((await signInOverHttp("127.0.0.3", { email: user.email, password: user.password })).status).toBe(200);
+    // …and the owner signs in with the form while the attacker keeps going.
+    const owner = await browser.newContext(SIGNED_OUT);
+    const ownerPage = await owner.newPage();
+    const attack = Promise.all(Array.from({ length: 30 }, (_, i) => signInOverHttp("127.0.0.2", { email: user.email, password: `more ${i}` })));
+    await signIn(ownerPage, user.email, user.password);
+    await expect(ownerPage).toHaveURL(/\/chat$/);
+    expect((await attack).filter((r) => r.status === 200)).toHaveLength(0);
+    await owner.close();
+  });
 });

@@ -2,7 +2,9 @@
 // here with its zod schema and default, and read through `config()`. A bad value stops start-up
 // (lib/startup.ts calls `config()` first) with a message naming the variable. The README's
 // configuration table documents this schema; keep the two together.
+import net from "node:net";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 /** An empty or blank variable counts as unset. */
@@ -30,6 +32,14 @@ const url = (protocols: string[]) =>
       .optional(),
   );
 
+/** An address (`10.0.0.1`, `::1`) or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+const addressOrRange = (v: string) =>
+  v.includes("/") ? net.isIP(v.slice(0, v.indexOf("/"))) !== 0 && ipaddr.isValidCIDR(v) : net.isIP(v) !== 0;
+const addressList = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []),
+  z.array(z.string().refine(addressOrRange, "must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,fd00::/8")),
+);
+
 /** The variables, by name; each entry is documented in the README's configuration table. */
 const schema = z.object({
   PARLEY_DATA_DIR: z.preprocess(unsetIfBlank, z.string().default("./data")),
@@ -39,6 +49,7 @@ const schema = z.object({
   PARLEY_SECRET_KEY: optionalString,
   BETTER_AUTH_SECRET: optionalString,
   PARLEY_URL: url(["http:", "https:"]),
+  PARLEY_TRUSTED_PROXIES: addressList,
   BETTER_AUTH_URL: url(["http:", "https:"]),
   REDIS_URL: url(["redis:", "rediss:"]),
   OPENAI_API_KEY: optionalString,

@@ -14,6 +14,8 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const NEXT = require.resolve("next/dist/bin/next");
+// Stamps each request with its connection's address, for sign-in limits (see the file).
+const STAMP = new URL("./connection-address.mjs", import.meta.url).href;
 const args = ["start", ...process.argv.slice(2)];
 
 /** How many processes PARLEY_PROCESSES asks for, or an error message. */
@@ -33,13 +35,14 @@ function processCount(env = process.env) {
   return { count };
 }
 
-function runNextHere() {
+async function runNextHere() {
   process.argv = [process.argv[0], NEXT, ...args];
+  await import(STAMP);
   require(NEXT);
 }
 
 function runCluster(count) {
-  cluster.setupPrimary({ exec: NEXT, args });
+  cluster.setupPrimary({ exec: NEXT, args, execArgv: [...process.execArgv, "--import", STAMP] });
   const booted = new WeakSet();
   let stopping = false;
   let first = true;
@@ -86,5 +89,5 @@ if (wanted.error) {
   console.error(`\nParley cannot start: ${wanted.error}\n`);
   process.exit(1);
 }
-if (wanted.count === 1) runNextHere();
+if (wanted.count === 1) await runNextHere();
 else runCluster(wanted.count);

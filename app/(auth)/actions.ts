@@ -4,8 +4,9 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { runAction, type ActionState } from "@/lib/actions";
 import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/accounts";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { requireUser } from "@/lib/auth/session";
-import { acceptInvite, inspectInvite } from "@/lib/teams/invites";
+import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
 import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
 import { rememberTeam } from "@/lib/teams/switch";
 import { parseForm } from "@/lib/validation";
@@ -24,7 +25,7 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
   const state = await runAction(async () => {
     await signIn(parseForm(signInSchema, form), await headers());
   }, form);
-  if (state.ok) redirect(safeNext(form.get("next")));
+  if (state.ok) redirect(safeNextPath(form.get("next")));
   return state;
 }
 
@@ -33,15 +34,13 @@ export async function signOutAction(): Promise<void> {
   redirect("/sign-in");
 }
 
-/** New account through an invite link: create the account, then join the team. */
+/** New account through an invite link: claim the link, create the account, join the team. */
 export async function joinWithNewAccountAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const token = String(form.get("token") ?? "");
   const state = await runAction(async () => {
     const input = parseForm(signUpSchema, form);
-    const status = await inspectInvite(token);
-    if (!status.ok) return { ok: false, status: 410, message: status.message };
-    const { userId } = await signUp(input, await headers());
-    const { teamId } = await acceptInvite(userId, token);
+    const requestHeaders = await headers();
+    const { teamId } = await joinWithNewAccount(token, () => signUp(input, requestHeaders));
     await rememberTeam(teamId);
   }, form);
   if (state.ok) redirect("/chat");
@@ -58,9 +57,4 @@ export async function joinAsCurrentUserAction(_prev: ActionState, form: FormData
   });
   if (state.ok) redirect("/chat");
   return state;
-}
-
-function safeNext(value: FormDataEntryValue | null): string {
-  const next = typeof value === "string" ? value : "";
-  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/chat";
 }

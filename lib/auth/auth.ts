@@ -7,7 +7,10 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { db } from "../db/client";
 import { publicUrl } from "../config";
+import { CLIENT_HEADER } from "../security/client-address";
 import { authSecret } from "../security/keyring";
+import { authRateLimit } from "./auth-rate-limit";
+import { parleyGuards } from "./guards";
 
 async function build() {
   const prisma = await db();
@@ -24,11 +27,13 @@ async function build() {
     database: prismaAdapter(prisma, { provider: "postgresql" }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    rateLimit: { enabled: true, window: 60, max: 100 },
+    rateLimit: authRateLimit,
     telemetry: { enabled: false },
     // The session and its user in one query (through Prisma's relationJoins), on every request.
-    advanced: { database: { joins: true } },
-    plugins: [nextCookies()],
+    // The client's address as app/api/auth and lib/auth/accounts.ts work it out (never a header a client chose).
+    advanced: { database: { joins: true }, ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
+    // Sign-in limits and password strength on every path (lib/auth/guards.ts); the cookie plugin goes last.
+    plugins: [parleyGuards(), nextCookies()],
   });
 }
 

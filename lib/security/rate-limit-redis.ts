@@ -1,58 +1,56 @@
-// Rate-limit counts in Redis, shared by every app process that uses the same REDIS_URL. One
-// connection per process and address, opened at the first hit. A hit is one round trip (INCR, the
-// window's expiry set by the first hit only, and the time left); while Redis is unreachable commands
-// fail at once instead of queueing, and the limiter counts in memory meanwhile.
-import crypto from "node:crypto";
-import type { Counter } from "./rate-limit";
+// The Redis connection of the rate limits: one per process and address, opened at the first use and
+// kept open (reconnecting with backoff). Commands fail at once while it is down instead of queueing,
+// so the limiters count in memory meanwhile (their insurance); that is said once per outage.
+import type { createClient } from "redis";
 
-type Client = {
-  multi(): {
-    incr(key: string): ReturnType<Client["multi"]>;
-    pExpire(key: string, ms: number, mode?: "NX"): ReturnType<Client["multi"]>;
-    pTTL(key: string): ReturnType<Client["multi"]>;
-    exec(): Promise<unknown[]>;
-  };
-  del(key: string): Promise<unknown>;
-};
+const makeClient = (create: typeof createClient, url: string) =>
+  create({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) },
+  });
+export type RedisClient = ReturnType<typeof makeClient>;
 
+/** How long the first use waits for the first connection before counting in memory. */
+const FIRST_CONNECT_MS = 1_000;
+
+type Connection = { client: RedisClient; firstConnect: Promise<void>; warned: boolean };
 const KEY = Symbol.for("parley.rateLimitRedis");
-const holder = globalThis as { [KEY]?: Map<string, Promise<Client>> };
+const holder = globalThis as { [KEY]?: Map<string, Promise<Connection>> };
 
-function client(url: string): Promise<Client> {
-  const clients = (holder[KEY] ??= new Map());
-  let c = clients.get(url);
-  if (!c) {
-    c = (async () => {
-      const { createClient } = await import("redis");
-      const redis = createClient({
-        url,
-        disableOfflineQueue: true,
-        socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) },
-      });
-      redis.on("error", () => {}); // reported by the limiter when a hit fails
-      await redis.connect();
-      return redis as unknown as Client;
-    })();
-    // A failed first connection is tried again at a later hit.
-    c.catch(() => clients.delete(url));
-    clients.set(url, c);
-  }
-  return c;
+function open(create: typeof createClient, url: string): Connection {
+  const client = makeClient(create, url);
+  const connection: Connection = { client, firstConnect: Promise.resolve(), warned: false };
+  let settle: () => void = () => {};
+  connection.firstConnect = new Promise<void>((resolve) => {
+    settle = resolve;
+    setTimeout(resolve, FIRST_CONNECT_MS).unref();
+  });
+  client.on("error", () => settle()); // reported once by `redisFor` while the client is not ready
+  client.on("ready", () => {
+    connection.warned = false;
+    settle();
+  });
+  client.connect().catch(() => settle());
+  return connection;
 }
 
-export function redisCounter(url: string): Counter {
-  // Hashed: the keys hold emails and client addresses, which Redis need not keep in the clear.
-  const prefixed = (key: string) => `parley:rate:${crypto.createHash("sha256").update(key).digest("base64url")}`;
-  return {
-    async incr(key, windowMs) {
-      const redis = await client(url);
-      const k = prefixed(key);
-      const [count, , msLeft] = (await redis.multi().incr(k).pExpire(k, windowMs, "NX").pTTL(k).exec()) as [number, number, number];
-      return { count: Number(count), msLeft: Number(msLeft) > 0 ? Number(msLeft) : windowMs };
-    },
-    async del(key) {
-      const redis = await client(url);
-      await redis.del(prefixed(key));
-    },
-  };
+/**
+ * The client for `url`, after its first connection attempt settled. When it is not connected, says
+ * so once (until it connects again); the limiters then count in this process.
+ */
+export async function redisFor(url: string, name: string): Promise<RedisClient> {
+  const connections = (holder[KEY] ??= new Map());
+  let opening = connections.get(url);
+  if (!opening) {
+    opening = import("redis").then(({ createClient }) => open(createClient, url));
+    connections.set(url, opening);
+  }
+  const connection = await opening;
+  await connection.firstConnect;
+  if (!connection.client.isReady && !connection.warned) {
+    connection.warned = true;
+    console.warn(`[rate-limit] ${name}: Redis unavailable (not connected to ${new URL(url).host}); counting in this process`);
+  }
+  return connection.client;
 }

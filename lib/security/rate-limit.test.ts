@@ -1,4 +1,5 @@
 import net from "node:net";
+import { createClient } from "redis";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "../errors";
 import { rateLimiter } from "./rate-limit";
@@ -42,6 +43,13 @@ describe("rateLimiter", () => {
     expect((err as AppError).retryAfterSeconds).toBeGreaterThan(55);
     expect((err as AppError).retryAfterSeconds).toBeLessThanOrEqual(60);
     await b.hit("bob");
+    // The keys in Redis do not hold what was counted (emails, addresses) in the clear.
+    const redis = createClient({ url: REDIS });
+    await redis.connect();
+    const keys = await redis.keys(`parley:rate:${name}*`);
+    await redis.quit();
+    expect(keys).toHaveLength(2);
+    for (const k of keys) expect(k).not.toMatch(/ada|bob/);
     await a.reset("ada");
     await expect(b.hit("ada")).resolves.toBeUndefined();
   });

@@ -1,6 +1,7 @@
 // Invite links: no mail server needed. The link carries a random token; only its sha256 is stored.
 // Links expire and work once; accepting one is a single conditional update, so two people racing
-// for one link cannot both join.
+// for one link cannot both join. Joining with a new account claims the link before the account is
+// made, so the people who lose such a race are told so (409) and leave no account behind.
 import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
@@ -32,6 +33,12 @@ const MESSAGES = {
 } as const;
 
 const fail = (reason: keyof typeof MESSAGES): InviteStatus => ({ ok: false, reason, message: MESSAGES[reason] });
+const unusable = (status: Extract<InviteStatus, { ok: false }>) =>
+  new AppError(`Invite_${status.reason}`, status.reason === "invalid" ? 404 : 410, status.message);
+/** Someone else's use of the link went through between our look at it and our claim. */
+const raced = () => new AppError("Invite_used", 409, "Someone else has just used this invite link. Ask an admin of the team for a new one.");
+/** The link's row, if it is still open now. */
+const open = (token: string, now = new Date()) => ({ tokenHash: hash(token), usedAt: null, revokedAt: null, expiresAt: { gt: now } });
 
 export async function createInvite(ctx: TeamContext, input: z.infer<typeof createInviteSchema>) {
   const token = crypto.randomBytes(24).toString("base64url");
@@ -66,20 +73,57 @@ export async function inspectInvite(token: string): Promise<InviteStatus> {
 /** Joins the invite's team. Throws a clear error for invalid, used, expired or revoked links. */
 export async function acceptInvite(userId: string, token: string): Promise<{ teamId: string }> {
   const status = await inspectInvite(token);
-  if (!status.ok) throw new AppError(`Invite_${status.reason}`, status.reason === "invalid" ? 404 : 410, status.message);
+  if (!status.ok) throw unusable(status);
   const actor = { user: { id: userId }, team: { id: status.teamId } };
   const event = { action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } };
   return audited(actor, async (tx) => {
     const already = await tx.membership.findUnique({ where: { teamId_userId: { teamId: status.teamId, userId } } });
     if (already) throw Conflict(`You are already a member of ${status.teamName}.`);
-    const claimed = await tx.invite.updateMany({
-      where: { tokenHash: hash(token), usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
-      data: { usedAt: new Date(), usedById: userId },
-    });
-    if (claimed.count !== 1) throw new AppError("Invite_used", 410, MESSAGES.used);
+    const claimed = await tx.invite.updateMany({ where: open(token), data: { usedAt: new Date(), usedById: userId } });
+    if (claimed.count !== 1) throw raced();
     await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
     return { teamId: status.teamId };
   }, event);
+}
+
+/**
+ * Joins the invite's team with a new account: claims the link, then makes the account with
+ * `createAccount` (better-auth's sign-up, passed in by the caller), then the membership. Only the
+ * person whose claim went through makes an account; the others get a 409. When the account cannot be
+ * made (an email already taken, a weak password) the link is given back for another try.
+ */
+export async function joinWithNewAccount(token: string, createAccount: () => Promise<{ userId: string }>): Promise<{ teamId: string; userId: string }> {
+  const status = await inspectInvite(token);
+  if (!status.ok) throw unusable(status);
+  const prisma = await db();
+  const claimedAt = new Date();
+  const claimed = await prisma.invite.updateMany({ where: open(token, claimedAt), data: { usedAt: claimedAt } });
+  if (claimed.count !== 1) throw raced();
+  const giveBack = () => prisma.invite.updateMany({ where: { tokenHash: hash(token), usedAt: claimedAt, usedById: null }, data: { usedAt: null } });
+  let userId: string;
+  try {
+    ({ userId } = await createAccount());
+  } catch (err) {
+    await giveBack();
+    throw err;
+  }
+  try {
+    const actor = { user: { id: userId }, team: { id: status.teamId } };
+    await audited(
+      actor,
+      async (tx) => {
+        await tx.invite.updateMany({ where: { tokenHash: hash(token), usedAt: claimedAt }, data: { usedById: userId } });
+        await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
+      },
+      { action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } },
+    );
+  } catch (err) {
+    // No account in no team: the new account goes (its sessions with it) and the link comes back.
+    await prisma.user.delete({ where: { id: userId } }).catch(() => {});
+    await giveBack();
+    throw err;
+  }
+  return { teamId: status.teamId, userId };
 }
 
 export async function listOpenInvites(ctx: TeamContext) {

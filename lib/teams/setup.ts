@@ -5,12 +5,12 @@ import { db } from "../db/client";
 import { Conflict } from "../errors";
 import { teamNameField } from "../validation";
 import { audited } from "../audit";
-import { signUp, signUpSchema } from "../auth/accounts";
+import { signUp, signUpFields, strongPassword } from "../auth/accounts";
 import { seedEnvProvider } from "../providers/seed-env";
 
 const CLAIM = "setup_claimed";
 
-export const setupSchema = signUpSchema.extend({ teamName: teamNameField });
+export const setupSchema = signUpFields.extend({ teamName: teamNameField }).superRefine(strongPassword);
 export type SetupInput = z.infer<typeof setupSchema>;
 
 export async function needsSetup(): Promise<boolean> {

@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import { AppError } from "../errors";
 import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import type { TeamContext } from "./context";
-import { acceptInvite, createInvite, inspectInvite, revokeInvite } from "./invites";
+import { acceptInvite, createInvite, inspectInvite, joinWithNewAccount, revokeInvite } from "./invites";
 import { changeRole, createTeam, listMembers, removeMember } from "./members";
 
 async function teamWithAdmin(name = "Team") {
@@ -61,6 +61,45 @@ describe.each(DRIVERS)("teams on $name", (driver) => {
     const results = await Promise.allSettled(racers.map((u) => acceptInvite(u.id, invite.token)));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await listMembers(ctx.team.id)).toHaveLength(2);
+  });
+
+  it.skipIf(driver.skip)("six new people joining with one link at once: one account, one membership, five clear 409s", async () => {
+    const { ctx } = await teamWithAdmin();
+    const invite = await createInvite(ctx, { role: "member", days: 1 });
+    const prisma = await db();
+    const stamp = Date.now().toString(36);
+    const emails = Array.from({ length: 6 }, (_, i) => `joiner-${stamp}-${i}@example.com`);
+    // Each racer's account is made the way sign-up makes one: a user row, only once asked to.
+    const results = await Promise.allSettled(
+      emails.map((email) =>
+        joinWithNewAccount(invite.token, async () => ({ userId: (await prisma.user.create({ data: { id: `u_${email}`, name: email, email } })).id })),
+      ),
+    );
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    for (const r of lost) expect(r.reason).toMatchObject({ status: 409, message: expect.stringMatching(/Someone else has just used this invite link/) });
+    expect(await prisma.user.count({ where: { email: { in: emails } } })).toBe(1);
+    const members = await listMembers(ctx.team.id);
+    expect(members).toHaveLength(2);
+    expect(members.map((m) => m.user.id)).toContain((won[0] as PromiseFulfilledResult<{ userId: string }>).value.userId);
+    expect(await inspectInvite(invite.token)).toMatchObject({ ok: false, reason: "used" });
+  });
+
+  it.skipIf(driver.skip)("when the account cannot be made, the link is given back for another try", async () => {
+    const { ctx } = await teamWithAdmin();
+    const invite = await createInvite(ctx, { role: "member", days: 1 });
+    const taken = new AppError("Conflict", 409, "An account with this email already exists.");
+    expect(await rejection(joinWithNewAccount(invite.token, () => Promise.reject(taken)))).toBe(taken);
+    expect(await inspectInvite(invite.token)).toMatchObject({ ok: true });
+    const bob = await makeUser("bob");
+    await joinWithNewAccount(invite.token, async () => ({ userId: bob.id }));
+    expect((await listMembers(ctx.team.id)).map((m) => m.user.id)).toContain(bob.id);
+    // A used link is refused before any account is made.
+    let asked = false;
+    const err = await rejection(joinWithNewAccount(invite.token, async () => ((asked = true), { userId: bob.id })));
+    expect(err.status).toBe(410);
+    expect(asked).toBe(false);
   });
 
   it.skipIf(driver.skip)("an expired invite is refused and adds nobody", async () => {

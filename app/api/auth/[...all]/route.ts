@@ -1,14 +1,25 @@
 // better-auth's HTTP endpoints (session, sign-out, sign-in). Sign-up is refused here: accounts are
-// made only by first-run setup and invite links, which call better-auth from the server.
+// made only by first-run setup and invite links, which call better-auth from the server. Each request
+// reaches better-auth with the client's address worked out from the connection (never a header the
+// client chose), for its limits and the session record.
 import { getAuth } from "@/lib/auth/auth";
 import { errorResponse } from "@/lib/http";
 import { Forbidden } from "@/lib/errors";
+import { withClientAddress } from "@/lib/security/client-address";
 
 async function dispatch(req: Request): Promise<Response> {
   if (new URL(req.url).pathname.startsWith("/api/auth/sign-up")) {
     return errorResponse(Forbidden("Accounts are created through an invite link."));
   }
-  return (await getAuth()).handler(req);
+  const res = await (await getAuth()).handler(new Request(req, { headers: withClientAddress(req.headers) }));
+  // better-auth's own limiter says when to retry as X-Retry-After; browsers and clients read Retry-After.
+  const retry = res.headers.get("x-retry-after");
+  if (res.status === 429 && retry && !res.headers.has("retry-after")) {
+    const headers = new Headers(res.headers);
+    headers.set("retry-after", retry);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+  return res;
 }
 
 export const GET = dispatch;
