@@ -8,7 +8,11 @@ async function dispatch(req: Request): Promise<Response> {
   if (new URL(req.url).pathname.startsWith("/api/auth/sign-up")) {
     return errorResponse(Forbidden("Accounts are created through an invite link."));
   }
-  return (await getAuth()).handler(req);
+  try {
+    return await (await getAuth()).handler(req);
+  } catch (err) {
+    return errorResponse(err);
+  }
 }
 
 export const GET = dispatch;
