@@ -37,13 +37,17 @@ export async function actionBodyProblem(body: ArrayBuffer, r: ActionRequestInfo)
     } catch {
       return invalid("the form data cannot be parsed");
     }
+    // Fields named by a (hex) number hold the encoded arguments and their parts (React's reply format).
+    const parts = new Set([...form.keys()].filter((k) => /^[0-9a-f]+$/.test(k)).map((k) => parseInt(k, 16)));
     for (const [name, value] of form.entries()) {
       if (name.includes("\0") || (typeof value === "string" && value.includes("\0"))) return invalid("a field contains a NUL byte");
-      // Fields named by a number hold the encoded arguments (React's reply format): JSON.
-      if (r.nextAction !== null && /^\d+$/.test(name) && typeof value === "string") {
-        const problem = jsonProblem(value);
-        if (problem) return invalid(problem);
-      }
+      if (typeof value !== "string") continue;
+      let problem: string | undefined;
+      if (r.nextAction !== null && /^[0-9a-f]+$/.test(name)) problem = jsonProblem(value, name === "0", parts);
+      // A form posted without JavaScript: `$ACTION_<n>:<part>` fields hold the bound arguments.
+      const bound = /^\$ACTION_(\d+):([0-9a-f]+)$/.exec(name);
+      if (bound) problem = jsonProblem(value, bound[2] === "0", boundParts(form, bound[1]));
+      if (problem) return invalid(problem);
     }
     return undefined;
   }
@@ -58,8 +62,13 @@ export async function actionBodyProblem(body: ArrayBuffer, r: ActionRequestInfo)
   return problem ? invalid(problem) : undefined;
 }
 
+function boundParts(form: FormData, n: string): Set<number> {
+  const prefix = `$ACTION_${n}:`;
+  return new Set([...form.keys()].filter((k) => k.startsWith(prefix)).map((k) => parseInt(k.slice(prefix.length), 16)));
+}
+
 /** Reply text: JSON, nested at most MAX_DEPTH deep, no NUL; the root of a plain body is an array. */
-export function jsonProblem(text: string, rootArray = false): string | undefined {
+export function jsonProblem(text: string, rootArray = false, parts: ReadonlySet<number> = new Set()): string | undefined {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -83,5 +92,38 @@ export function jsonProblem(text: string, rootArray = false): string | undefined
     return "the arguments are not valid JSON";
   }
   if (rootArray && !Array.isArray(value)) return "the arguments are not a list";
+  if (rootArray && (value as unknown[]).length > MAX_ARGS) return `more than ${MAX_ARGS} arguments`;
+  return referenceProblem(value, parts);
+}
+
+const MAX_ARGS = 100;
+
+/**
+ * Strings starting with `$` are references in React's reply format. Allowed: what the app's calls
+ * produce (escaped `$$`, FormData `$K`, `$undefined`, numbers, dates, BigInts of at most 300 digits)
+ * and references to parts present in the body. Refused: everything else (blobs, streams, typed
+ * arrays, maps, sets, iterators, server and temporary references), which Next answers with a 500
+ * when it is malformed or missing.
+ */
+function referenceProblem(root: unknown, parts: ReadonlySet<number>): string | undefined {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v[0] !== "$" || v.length < 2) continue;
+      const rest = v.slice(2);
+      const ok =
+        v[1] === "$" ||
+        /^\$K[0-9a-f]*$/.test(v) ||
+        v === "$undefined" || v === "$Infinity" || v === "$-Infinity" || v === "$NaN" || v === "$-0" ||
+        (v[1] === "D" && v.length < 64) ||
+        /^\$n-?\d{1,300}$/.test(v) ||
+        (v[1] === "@" && /^[0-9a-f]{1,8}$/.test(rest) && parts.has(parseInt(rest, 16))) ||
+        (/^\$[0-9a-f]{1,8}(:[^:]+)*$/.test(v) && parts.has(parseInt(v.slice(1), 16)));
+      if (!ok) return "the arguments hold a reference this app does not accept";
+    } else if (v !== null && typeof v === "object") {
+      for (const child of Object.values(v)) stack.push(child);
+    }
+  }
   return undefined;
 }

@@ -1,0 +1,212 @@
+// Hostile input gets a 4xx, never a 5xx, and writes nothing. Against the running production build,
+// signed in as a member, as an admin and signed out: every server action of the build (enumerated
+// from its server reference manifest) and every route handler, with a fixed corpus (NUL bytes,
+// broken %-encoding, bodies over 1 MB, deep nesting, wrong types, forged ids, another user's ids)
+// and seeded fast-check inputs. What users can see (chats, messages, members, invites, MCP servers,
+// always-allowed tools, providers, the audit log) is the same before and after.
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
+import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
+import { FIELD_NAMES, FORGED_ID, HOSTILE_SEGMENTS, INVALID_STRINGS, ODD_STRINGS, generated, hostileActionBodies, jsonBody, multipart, multipartAction, serverActions } from "./hostile";
+
+test.use({ storageState: ADMIN_STATE });
+test.setTimeout(180_000);
+
+type Req = { who: string; label: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
+type Result = Req & { status: number };
+
+/** Actions that act without any input (a new chat, signing out): only bodies refused before they run. */
+const NO_INPUT = /^(newChatAction|signOutAction)$/;
+/** Actions a member may run that create something from a name: only invalid values. */
+const CREATES_FROM_NAME = /^(createTeamAction)$/;
+
+test("hostile requests to every route and action get 4xx, never 5xx, and write nothing", async ({ page, browser, baseURL }) => {
+  // The cast: the admin (signed in), a member of the same team, and a visitor.
+  const invite = await createInvite(page, "member");
+  const joined = await joinWithNewAccount(browser, invite);
+  const admin = await playwrightRequest.newContext({ baseURL, storageState: ADMIN_STATE });
+  const member = await playwrightRequest.newContext({ baseURL, storageState: await joined.context.storageState() });
+  const anonymous = await playwrightRequest.newContext({ baseURL });
+  const adminChat = (await (await admin.post("/api/chats")).json()).id as string;
+  const memberChat = (await (await member.post("/api/chats")).json()).id as string;
+  await page.goto(`/chat/${adminChat}`);
+  const teamId = await page.getByLabel("Team").inputValue();
+  const before = await snapshot(admin, member, page, { teamId, adminChat, memberChat });
+
+  const actions = serverActions();
+  expect(actions.length).toBeGreaterThan(20);
+  const requests: Req[] = [];
+  const as = { member, admin, anonymous } as const;
+
+  // Server actions. A member, with everything; the admin and a visitor with inputs that must be refused.
+  for (const action of actions) {
+    const call = (who: keyof typeof as, label: string, body: string | Buffer, contentType = "text/plain;charset=UTF-8") =>
+      requests.push({ who, label: `${action.name}: ${label}`, method: "POST", path: action.page, headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType }, body });
+    const form = (who: keyof typeof as, label: string, fields: [string, string][], root?: string, file?: Buffer) => {
+      const { body, contentType } = multipartAction(fields, root, file);
+      call(who, label, body, contentType);
+    };
+    const refusedBodies = hostileActionBodies([]).filter((b) => /not json|deep|NUL|over 1 MB|invalid UTF-8|object root|string root/.test(b.label));
+    if (NO_INPUT.test(action.name)) {
+      for (const b of refusedBodies) call("member", b.label, b.body);
+      continue;
+    }
+    for (const b of hostileActionBodies([adminChat, teamId])) call("member", b.label, b.body);
+    for (const s of INVALID_STRINGS) form("member", `every field ${JSON.stringify(s.slice(0, 8))}…`, s.length > 1000 ? [["name", s]] : FIELD_NAMES.map((n) => [n, s]));
+    if (!CREATES_FROM_NAME.test(action.name)) {
+      for (const s of ODD_STRINGS.slice(0, 6)) form("member", `odd ${JSON.stringify(s.slice(0, 12))}`, [...FIELD_NAMES.map((n): [string, string] => [n, s]), ["serverId", adminChat], ["providerId", FORGED_ID]]);
+    }
+    form("member", "NUL in a field name", [["na\0me", "x"]]);
+    form("member", "a file", [["name", "x"]], undefined, Buffer.from("file"));
+    form("member", "a file over 1 MB", [], undefined, Buffer.alloc(1_100_000, 97));
+    form("member", "root is not a form reference", [["name", "x"]], '[{"ok":false},"not a form"]');
+    call("member", "broken multipart", Buffer.from("--x\r\nContent-Disposition: form-data; name=\"0\"\r\n\r\n[1]"), "multipart/form-data; boundary=y");
+    const gen = generated(0x5eed + actions.indexOf(action), 3);
+    for (const args of gen.args) call("member", "generated arguments", jsonBody(args));
+    if (!CREATES_FROM_NAME.test(action.name)) for (const fields of gen.forms) form("member", "generated form", fields);
+
+    for (const s of INVALID_STRINGS.slice(0, 2)) form("admin", `every field ${JSON.stringify(s)}`, FIELD_NAMES.map((n) => [n, s]));
+    form("admin", "every id forged, nothing else", ["serverId", "toolId", "providerId", "modelRowId", "inviteId", "membershipId"].map((n) => [n, FORGED_ID]));
+    for (const b of hostileActionBodies([memberChat]).filter((b) => /state and|another's|deep|NUL|missing/.test(b.label))) call("admin", b.label, b.body);
+    for (const b of refusedBodies.slice(0, 3)) call("anonymous", b.label, b.body);
+  }
+  // Forms posted without JavaScript (no Next-Action header): Next decodes the `$ACTION_…` fields itself.
+  const mpa = (label: string, fields: [string, string][]) => {
+    const { body, contentType } = multipart(fields);
+    requests.push({ who: "member", label: `no-JS form: ${label}`, method: "POST", path: "/chat", headers: { "content-type": contentType }, body });
+  };
+  const someId = actions[0].id;
+  mpa("unknown action id", [["$ACTION_ID_" + "ab".repeat(21), ""]]);
+  mpa("malformed action id", [["$ACTION_ID_zz", ""]]);
+  mpa("bound args not JSON", [["$ACTION_REF_1", ""], ["$ACTION_1:0", "not json"]]);
+  mpa("bound args of unknown action", [["$ACTION_REF_1", ""], ["$ACTION_1:0", JSON.stringify({ id: "ab".repeat(21), bound: null })]]);
+  mpa("bound args missing part", [["$ACTION_REF_1", ""], ["$ACTION_1:0", JSON.stringify({ id: someId, bound: "$@1" })]]);
+  mpa("bound args deep", [["$ACTION_REF_1", ""], ["$ACTION_1:0", "[".repeat(3000) + "]".repeat(3000)]]);
+  mpa("action key only", [["$ACTION_KEY", "k0"]]);
+  mpa("plain multipart to a page", [["name", "x"]]);
+
+  // Route handlers: hostile ids in the path, hostile bodies on every JSON route, hostile queries.
+  const idRoutes: [string, (id: string) => string][] = [
+    ["GET", (id) => `/api/chat/${id}/messages`],
+    ["PATCH", (id) => `/api/chat/${id}`],
+    ["DELETE", (id) => `/api/chat/${id}`],
+    ["POST", (id) => `/api/chat/${id}/stop`],
+    ["GET", (id) => `/api/chat/${id}/stream`],
+    ["GET", (id) => `/api/chat/${id}/tools`],
+    ["PUT", (id) => `/api/chat/${id}/tools`],
+    ["GET", (id) => `/api/mcp/servers/${id}`],
+    ["GET", (id) => `/api/teams/${id}/invites`],
+    ["GET", (id) => `/api/teams/${id}/members`],
+    ["DELETE", (id) => `/api/teams/${teamId}/members/${id}`],
+    ["GET", (id) => `/chat/${id}`],
+    ["GET", (id) => `/admin/mcp/${id}`],
+    ["GET", (id) => `/admin/providers/${id}`],
+    ["GET", (id) => `/invite/${id}`],
+  ];
+  for (const [method, path] of idRoutes) {
+    for (const seg of HOSTILE_SEGMENTS) requests.push({ who: "member", label: `path ${seg.slice(0, 20)}`, method, path: path(seg) });
+    requests.push({ who: "member", label: "another user's chat", method, path: path(adminChat) });
+    requests.push({ who: "admin", label: "another user's chat", method, path: path(memberChat) });
+  }
+  for (const q of ["%00", "%E0%A4%A", "-1", "1e309", "x".repeat(5000), "1&before=2"]) {
+    requests.push({ who: "member", label: `query ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/messages?before=${q}` });
+    requests.push({ who: "anonymous", label: `next ${q.slice(0, 12)}`, method: "GET", path: `/sign-in?next=${q}` });
+  }
+  const jsonRoutes: [string, string, (keyof typeof as)[]][] = [
+    ["POST", "/api/chat", ["member", "admin", "anonymous"]],
+    ["PATCH", `/api/chat/${adminChat}`, ["member"]],
+    ["PATCH", `/api/chat/${memberChat}`, ["admin"]],
+    ["PUT", `/api/chat/${adminChat}/tools`, ["member"]],
+    ["POST", "/api/tools/preferences", ["member", "admin"]],
+    ["POST", `/api/teams/${teamId}/invites`, ["member", "admin"]],
+    ["PATCH", `/api/teams/${teamId}/members/${FORGED_ID}`, ["member", "admin"]],
+    ["POST", "/api/auth/sign-in/email", ["anonymous"]],
+    ["POST", "/api/auth/sign-up/email", ["anonymous"]],
+  ];
+  const chatBody = (over: object) => JSON.stringify({ id: adminChat, message: { role: "user", parts: [{ type: "text", text: "hi" }] }, ...over });
+  const bodies: [string, string | Buffer, string | undefined][] = [
+    ["text/plain form", chatBody({}), "text/plain"],
+    ["urlencoded", "id=x&message=y", "application/x-www-form-urlencoded"],
+    ["no content type", chatBody({}), undefined],
+    ["broken JSON", '{"id": "x", ', "application/json"],
+    ["deep nesting", "[".repeat(20_000) + "]".repeat(20_000), "application/json"],
+    ["deep object", '{"a":'.repeat(2000) + "1" + "}".repeat(2000), "application/json"],
+    ["NUL in every string", JSON.stringify({ id: "a\0", title: "t\0", toolId: "\0", role: "member\0", days: 7, email: "a\0@b.c", password: "p\0" }), "application/json"],
+    ["NUL in a message", chatBody({ message: { role: "user", parts: [{ type: "text", text: "a\0b" }] } }), "application/json"],
+    ["wrong types", JSON.stringify({ id: 1, message: "x", title: [], toolId: {}, alwaysAllow: "yes", role: 7, servers: "all", email: 5 }), "application/json"],
+    ["over 1 MB", chatBody({ message: { role: "user", parts: [{ type: "text", text: "x".repeat(1_100_000) }] } }), "application/json"],
+    ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), "application/json"],
+    ["forged ids", JSON.stringify({ id: FORGED_ID, message: { role: "user", parts: [{ type: "text", text: "hi" }] }, toolId: FORGED_ID, alwaysAllow: true, servers: [FORGED_ID], tools: [FORGED_ID] }), "application/json"],
+    ...generated(0xc0ffee, 8).jsonBodies.map((v): [string, string, string] => ["generated JSON", JSON.stringify(v), "application/json"]),
+  ];
+  for (const [method, path, whos] of jsonRoutes)
+    for (const who of whos) for (const [label, body, type] of bodies) requests.push({ who, label, method, path, body, headers: type ? { "content-type": type } : {} });
+
+  // Send them all, eight at a time; time the lot.
+  const started = Date.now();
+  const results = await pool(requests, 8, async (r): Promise<Result> => {
+    try {
+      const res = await as[r.who as keyof typeof as].fetch(r.path, { method: r.method, headers: r.headers, data: r.body, maxRedirects: 0, failOnStatusCode: false, timeout: 30_000 });
+      await res.dispose();
+      return { ...r, status: res.status() };
+    } catch (err) {
+      return { ...r, status: 599, label: `${r.label} (${String(err).split("\n")[0]})` }; // no answer at all
+    }
+  });
+  const seconds = (Date.now() - started) / 1000;
+  test.info().annotations.push({ type: "fuzz", description: `${results.length} requests in ${seconds.toFixed(1)} s` });
+  console.log(`[fuzz] ${results.length} hostile requests (${actions.length} actions) in ${seconds.toFixed(1)} s`);
+
+  const failures = results.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.who} ${r.method} ${r.path.slice(0, 80)} — ${r.label}`);
+  expect(failures).toEqual([]);
+  // The ones that must be refused were refused (a 4xx, or an action's refused state).
+  expect(results.filter((r) => r.label === "over 1 MB" || r.label === "a file over 1 MB").every((r) => r.status === 413)).toBe(true);
+  expect(results.filter((r) => r.label === "text/plain form" || r.label === "urlencoded").every((r) => r.status === 415 || r.status === 401)).toBe(true);
+  expect(results.filter((r) => /^path %(00|E0|ZZ|C0)/.test(r.label)).every((r) => r.status === 400)).toBe(true);
+
+  // Nothing was written, as users see it.
+  expect(await snapshot(admin, member, page, { teamId, adminChat, memberChat })).toEqual(before);
+  // And the cast is still signed in (no hostile request signed anyone out).
+  expect((await member.get("/api/chats")).status()).toBe(200);
+  expect((await admin.get("/api/chats")).status()).toBe(200);
+  await joined.context.close();
+});
+
+/** What users see: chats, messages, tool selections, members, invites, servers, preferences, providers, audit. */
+async function snapshot(admin: APIRequestContext, member: APIRequestContext, page: Page, ids: { teamId: string; adminChat: string; memberChat: string }) {
+  const json = async (ctx: APIRequestContext, path: string) => {
+    const res = await ctx.get(path);
+    return { status: res.status(), body: await res.json() };
+  };
+  const text = async (path: string) => {
+    await page.goto(path);
+    return page.locator("main").innerText();
+  };
+  return {
+    adminChats: await json(admin, "/api/chats"),
+    memberChats: await json(member, "/api/chats"),
+    adminMessages: await json(admin, `/api/chat/${ids.adminChat}/messages`),
+    memberMessages: await json(member, `/api/chat/${ids.memberChat}/messages`),
+    adminTools: await json(admin, `/api/chat/${ids.adminChat}/tools`),
+    members: await json(admin, `/api/teams/${ids.teamId}/members`),
+    invites: await json(admin, `/api/teams/${ids.teamId}/invites`),
+    servers: await json(admin, "/api/mcp/servers"),
+    adminPreferences: await json(admin, "/api/tools/preferences"),
+    memberPreferences: await json(member, "/api/tools/preferences"),
+    providers: await text("/admin/providers"),
+    audit: await text("/admin/audit"),
+  };
+}
+
+async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
