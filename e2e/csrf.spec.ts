@@ -12,7 +12,7 @@ const APP = `http://127.0.0.1:${PORT}`;
 const ATTACKER = `http://127.0.0.1:${PORT + 5}`;
 
 test.use({ ...SIGNED_OUT, baseURL: APP });
-test.setTimeout(90_000);
+test.setTimeout(180_000);
 
 /** The attacker's pages, by path. */
 const pages = new Map<string, string>();

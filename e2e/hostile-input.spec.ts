@@ -9,7 +9,7 @@ import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
 import { FIELD_NAMES, FORGED_ID, HOSTILE_SEGMENTS, INVALID_STRINGS, ODD_STRINGS, generated, hostileActionBodies, jsonBody, multipart, multipartAction, serverActions } from "./hostile";
 
 test.use({ storageState: ADMIN_STATE });
-test.setTimeout(180_000);
+test.setTimeout(Number(process.env.FUZZ_TIMEOUT_MS || 180_000));
 
 type Req = { who: string; label: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
 type Result = Req & { status: number };
@@ -37,37 +37,42 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   const requests: Req[] = [];
   const as = { member, admin, anonymous } as const;
 
-  // Server actions. A member, with everything; the admin and a visitor with inputs that must be refused.
-  for (const action of actions) {
+  // Server actions. Bodies refused before any action runs (the same check for all) go to three
+  // actions each, in turn; what reaches an action's own entry goes to every action: as a member with
+  // everything, as the admin and signed out with what must be refused.
+  const actionBodies = hostileActionBodies([adminChat, teamId]);
+  const atEntry = /^(no args|null args|numbers|state and|forged id|another's id|100k string)/;
+  for (const [i, action] of actions.entries()) {
     const call = (who: keyof typeof as, label: string, body: string | Buffer, contentType = "text/plain;charset=UTF-8") =>
       requests.push({ who, label: `${action.name}: ${label}`, method: "POST", path: action.page, headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType }, body });
     const form = (who: keyof typeof as, label: string, fields: [string, string][], root?: string, file?: Buffer) => {
       const { body, contentType } = multipartAction(fields, root, file);
       call(who, label, body, contentType);
     };
-    const refusedBodies = hostileActionBodies([]).filter((b) => /not json|deep|NUL|over 1 MB|invalid UTF-8|object root|string root/.test(b.label));
-    if (NO_INPUT.test(action.name)) {
-      for (const b of refusedBodies) call("member", b.label, b.body);
-      continue;
+    const early = actionBodies.filter((b, j) => !atEntry.test(b.label) && j % 10 === i % 10);
+    for (const b of early) call("member", b.label, b.body);
+    if (i % 10 === 0) {
+      form("member", "a file over 1 MB", [], undefined, Buffer.alloc(1_100_000, 97));
+      form("member", "NUL in a field name", [["na\0me", "x"]]);
+      call("member", "broken multipart", Buffer.from('--x\r\nContent-Disposition: form-data; name="0"\r\n\r\n[1]'), "multipart/form-data; boundary=y");
     }
-    for (const b of hostileActionBodies([adminChat, teamId])) call("member", b.label, b.body);
+    if (NO_INPUT.test(action.name)) continue;
+
+    for (const b of actionBodies.filter((b) => atEntry.test(b.label))) call("member", b.label, b.body);
     for (const s of INVALID_STRINGS) form("member", `every field ${JSON.stringify(s.slice(0, 8))}…`, s.length > 1000 ? [["name", s]] : FIELD_NAMES.map((n) => [n, s]));
     if (!CREATES_FROM_NAME.test(action.name)) {
-      for (const s of ODD_STRINGS.slice(0, 6)) form("member", `odd ${JSON.stringify(s.slice(0, 12))}`, [...FIELD_NAMES.map((n): [string, string] => [n, s]), ["serverId", adminChat], ["providerId", FORGED_ID]]);
+      for (const s of [ODD_STRINGS[2 + (i % 5)], ODD_STRINGS[7 + (i % 9)]]) form("member", `odd ${JSON.stringify(s.slice(0, 12))}`, [...FIELD_NAMES.map((n): [string, string] => [n, s]), ["serverId", adminChat], ["providerId", FORGED_ID]]);
     }
-    form("member", "NUL in a field name", [["na\0me", "x"]]);
     form("member", "a file", [["name", "x"]], undefined, Buffer.from("file"));
-    form("member", "a file over 1 MB", [], undefined, Buffer.alloc(1_100_000, 97));
     form("member", "root is not a form reference", [["name", "x"]], '[{"ok":false},"not a form"]');
-    call("member", "broken multipart", Buffer.from("--x\r\nContent-Disposition: form-data; name=\"0\"\r\n\r\n[1]"), "multipart/form-data; boundary=y");
-    const gen = generated(0x5eed + actions.indexOf(action), 3);
+    const gen = generated(0x5eed + i, 2);
     for (const args of gen.args) call("member", "generated arguments", jsonBody(args));
-    if (!CREATES_FROM_NAME.test(action.name)) for (const fields of gen.forms) form("member", "generated form", fields);
+    if (!CREATES_FROM_NAME.test(action.name)) form("member", "generated form", gen.forms[0]);
 
-    for (const s of INVALID_STRINGS.slice(0, 2)) form("admin", `every field ${JSON.stringify(s)}`, FIELD_NAMES.map((n) => [n, s]));
+    form("admin", "every field NUL", FIELD_NAMES.map((n) => [n, "a\0b"]));
     form("admin", "every id forged, nothing else", ["serverId", "toolId", "providerId", "modelRowId", "inviteId", "membershipId"].map((n) => [n, FORGED_ID]));
-    for (const b of hostileActionBodies([memberChat]).filter((b) => /state and|another's|deep|NUL|missing/.test(b.label))) call("admin", b.label, b.body);
-    for (const b of refusedBodies.slice(0, 3)) call("anonymous", b.label, b.body);
+    for (const b of hostileActionBodies([memberChat]).filter((b) => /state and|another's/.test(b.label))) call("admin", b.label, b.body);
+    call("anonymous", "state and a string for the form", jsonBody([{ ok: false }, "x"]));
   }
   // Forms posted without JavaScript (no Next-Action header): Next decodes the `$ACTION_…` fields itself.
   const mpa = (label: string, fields: [string, string][]) => {
@@ -136,7 +141,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["over 1 MB", chatBody({ message: { role: "user", parts: [{ type: "text", text: "x".repeat(1_100_000) }] } }), "application/json"],
     ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), "application/json"],
     ["forged ids", JSON.stringify({ id: FORGED_ID, message: { role: "user", parts: [{ type: "text", text: "hi" }] }, toolId: FORGED_ID, alwaysAllow: true, servers: [FORGED_ID], tools: [FORGED_ID] }), "application/json"],
-    ...generated(0xc0ffee, 8).jsonBodies.map((v): [string, string, string] => ["generated JSON", JSON.stringify(v), "application/json"]),
+    ...generated(0xc0ffee, 4).jsonBodies.map((v): [string, string, string] => ["generated JSON", JSON.stringify(v), "application/json"]),
   ];
   for (const [method, path, whos] of jsonRoutes)
     for (const who of whos) for (const [label, body, type] of bodies) requests.push({ who, label, method, path, body, headers: type ? { "content-type": type } : {} });
@@ -158,10 +163,14 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
 
   const failures = results.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.who} ${r.method} ${r.path.slice(0, 80)} — ${r.label}`);
   expect(failures).toEqual([]);
-  // The ones that must be refused were refused (a 4xx, or an action's refused state).
-  expect(results.filter((r) => r.label === "over 1 MB" || r.label === "a file over 1 MB").every((r) => r.status === 413)).toBe(true);
-  expect(results.filter((r) => r.label === "text/plain form" || r.label === "urlencoded").every((r) => r.status === 415 || r.status === 401)).toBe(true);
-  expect(results.filter((r) => /^path %(00|E0|ZZ|C0)/.test(r.label)).every((r) => r.status === 400)).toBe(true);
+  // The ones that must be refused were refused, with the right status.
+  const wrong = (pick: (r: Result) => boolean, ok: (status: number) => boolean) =>
+    results.filter((r) => pick(r) && !ok(r.status)).map((r) => `${r.status} ${r.who} ${r.method} ${r.path.slice(0, 60)} — ${r.label}`);
+  // (Authorisation comes first: a member posting to an admin route gets 403 before the body is read.)
+  expect(wrong((r) => /over 1 MB/.test(r.label) && r.who !== "anonymous", (s) => s === 413 || s === 403)).toEqual([]);
+  expect(wrong((r) => /^(text\/plain form|urlencoded)$/.test(r.label) && r.path.startsWith("/api/chat"), (s) => s === 415 || s === 401)).toEqual([]);
+  expect(wrong((r) => /^path %(00|E0|ZZ|C0)/.test(r.label), (s) => s === 400)).toEqual([]);
+  expect(wrong((r) => r.label.includes("another user's chat"), (s) => s === 404)).toEqual([]);
 
   // Nothing was written, as users see it.
   expect(await snapshot(admin, member, page, { teamId, adminChat, memberChat })).toEqual(before);
@@ -205,6 +214,7 @@ async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>)
       while (next < items.length) {
         const i = next++;
         out[i] = await fn(items[i]);
+        if (process.env.FUZZ_PROGRESS && i % 100 === 0) console.log(`[fuzz] ${i}/${items.length}`);
       }
     }),
   );

@@ -5,7 +5,7 @@
 // their body through `interrupts`, which turns refusals into real 401/403/404 responses.
 import { notFound, forbidden, unauthorized, unstable_rethrow } from "next/navigation";
 import { z, ZodError } from "zod";
-import { AppError, badInputFromDatabase } from "./errors";
+import { AppError, clientError } from "./errors";
 import { idField, zodFieldErrors } from "./validation";
 
 export type ActionState = {
@@ -68,7 +68,7 @@ export async function interrupts<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     unstable_rethrow(err);
-    const known = err instanceof AppError ? err : (badInputFromDatabase(err) ?? (err instanceof ZodError ? new AppError("InvalidInput", 400, "Invalid request.") : undefined));
+    const known = clientError(err) ?? (err instanceof ZodError ? new AppError("InvalidInput", 400, "Invalid request.") : undefined);
     if (!known) throw err;
     if (known.status === 401) unauthorized();
     if (known.status === 403) forbidden();
@@ -88,7 +88,7 @@ export async function runAction(fn: () => Promise<ActionState | void>, form?: Fo
   } catch (err) {
     unstable_rethrow(err);
     if (err instanceof ZodError) return { ok: false, status: 400, message: "Please correct the highlighted fields.", fields: zodFieldErrors(err), values };
-    const known = err instanceof AppError ? err : badInputFromDatabase(err);
+    const known = clientError(err);
     if (known) return { ok: false, status: known.status, message: known.message, fields: known.fieldErrors, values };
     console.error("[action] unexpected error:", err);
     return { ok: false, status: 500, message: "Something went wrong on the server. Try again.", values };

@@ -46,3 +46,20 @@ export function badInputFromDatabase(err: unknown): AppError | undefined {
   }
   return undefined;
 }
+
+/**
+ * What a thrown value means for the caller, when it is the caller's fault: an AppError; a database
+ * refusal of a value (above); or a library's HTTP error with a 4xx `statusCode` (better-auth's
+ * APIError). Undefined for server faults, which stay 500s and are logged.
+ */
+export function clientError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const db = badInputFromDatabase(err);
+  if (db) return db;
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    const message = (err as { body?: { message?: unknown } }).body?.message;
+    return new AppError("Refused", status, typeof message === "string" && message ? message : "The request was refused.");
+  }
+  return undefined;
+}

@@ -1,11 +1,11 @@
 // Errors to HTTP responses, in one place: AppError keeps its status and code; anything else is a 500
 // whose details go to the server log, never to the client.
 import { ZodError } from "zod";
-import { AppError, NotFound, badInputFromDatabase } from "./errors";
+import { AppError, NotFound, clientError } from "./errors";
 import { idField, zodFieldErrors } from "./validation";
 
 export function errorResponse(err: unknown): Response {
-  err = badInputFromDatabase(err) ?? err;
+  err = clientError(err) ?? err;
   if (err instanceof ZodError) {
     return Response.json({ error: { code: "InvalidInput", message: "Invalid request.", fields: zodFieldErrors(err) } }, { status: 400 });
   }

@@ -15,7 +15,14 @@ describe("pathProblem", () => {
     expect(pathProblem("/admin/mcp/cm1abc")).toBeUndefined();
   });
   it("never throws, whatever the path", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 64 }), (s) => void pathProblem(s)), { numRuns: 300 });
+    const piece = fc.constantFrom("/", "a", "%", "%E0", "%A4", "%00", "%2F", "%C3%A9", "%ZZ", "%F0%9F", "é", "\uD800");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const problem = pathProblem(parts.join(""));
+        expect(problem === undefined || problem.status === 400).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
   it("reads the raw path of absolute and relative targets", () => {
     expect(rawPathOf("http://localhost:3000/chat/%E0?x=1")).toBe("/chat/%E0");
@@ -83,6 +90,15 @@ describe("server-action bodies", () => {
     bad.append("1_name", "A\0da");
     const badReq = new Request("http://x/", { method: "POST", body: bad });
     expect((await actionBodyProblem(await badReq.arrayBuffer(), info(badReq.headers.get("content-type"))))?.status).toBe(400);
+  });
+  it("accepts the references the app's calls produce, refuses the ones Next would answer with a 500", () => {
+    for (const ok of ['[{"ok":false},"$K1"]', '["$$dollar"]', '["$undefined","$NaN","$-0","$D2026-01-01T00:00:00.000Z"]', `["$n${"9".repeat(300)}"]`]) {
+      expect(jsonProblem(ok, true), ok).toBeUndefined();
+    }
+    for (const bad of ['["$Q1"]', '["$@1"]', '["$B1"]', '["$A1"]', '["$R1"]', '["$h1"]', '["$T1"]', '["$1"]', '["$Z"]', `["$n${"9".repeat(301)}"]`, '["$nabc"]', JSON.stringify(new Array(101).fill(0))]) {
+      expect(jsonProblem(bad, true), bad).toBeDefined();
+    }
+    expect(jsonProblem('["$@1"]', true, new Set([1]))).toBeUndefined(); // a part that is there
   });
   it("an escaped backslash before u0000 is text, not NUL", () => {
     expect(jsonProblem('["\\\\u0000"]', true)).toBeUndefined();
