@@ -70,7 +70,8 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     if (!CREATES_FROM_NAME.test(action.name)) form("member", "generated form", gen.forms[0]);
 
     form("admin", "every field NUL", FIELD_NAMES.map((n) => [n, "a\0b"]));
-    form("admin", "every id forged, nothing else", ["serverId", "toolId", "providerId", "modelRowId", "inviteId", "membershipId"].map((n) => [n, FORGED_ID]));
+    // (Empty model fields would be a valid "no default model": forged ones must be refused.)
+    form("admin", "every id forged, nothing else", ["serverId", "toolId", "providerId", "modelRowId", "inviteId", "membershipId", "defaultModelId", "fallbackModelId"].map((n) => [n, FORGED_ID]));
     for (const b of hostileActionBodies([memberChat]).filter((b) => /state and|another's/.test(b.label))) call("admin", b.label, b.body);
     call("anonymous", "state and a string for the form", jsonBody([{ ok: false }, "x"]));
   }
