@@ -1,4 +1,6 @@
 import type { NextConfig } from "next";
+import { ACTION_BODY_LIMIT } from "./lib/security/action-guard";
+import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   // PGlite ships wasm and data files; bundled, Turbopack would copy them into the public static folder.
@@ -7,7 +9,15 @@ const nextConfig: NextConfig = {
   // A separate build directory lets several builds (e.g. parallel e2e runs) live side by side.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // forbidden() / unauthorized() in pages and actions answer with real 403 / 401 pages.
-  experimental: { authInterrupts: true },
+  // proxy.ts refuses larger action bodies with 413 first (Next itself would answer 500).
+  experimental: { authInterrupts: true, serverActions: { bodySizeLimit: ACTION_BODY_LIMIT } },
+  // Security headers on every response; pages also get a CSP with a nonce from proxy.ts.
+  async headers() {
+    return [
+      { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: NON_PAGE_CSP }] },
+    ];
+  },
   // `npm test` type-checks the whole project (tsc --noEmit) before building; no need to do it twice.
   typescript: { ignoreBuildErrors: true },
 };

@@ -1,5 +1,5 @@
 import type { Metadata, Viewport } from "next";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,10 +15,12 @@ const systemTheme = `if(!document.documentElement.dataset.theme&&matchMedia("(pr
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const theme = (await cookies()).get("parley_theme")?.value;
   const fixed = theme === "light" || theme === "dark" ? theme : undefined;
+  // The Content-Security-Policy's nonce for this request (proxy.ts): inline scripts run only with it.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     <html lang="en" className={fixed === "dark" ? "dark" : undefined} data-theme={fixed} suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: systemTheme }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: systemTheme }} />
       </head>
       <body className="min-h-dvh">{children}</body>
     </html>

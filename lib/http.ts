@@ -1,10 +1,11 @@
 // Errors to HTTP responses, in one place: AppError keeps its status and code; anything else is a 500
 // whose details go to the server log, never to the client.
 import { ZodError } from "zod";
-import { AppError } from "./errors";
-import { zodFieldErrors } from "./validation";
+import { AppError, NotFound, clientError } from "./errors";
+import { idField, zodFieldErrors } from "./validation";
 
 export function errorResponse(err: unknown): Response {
+  err = clientError(err) ?? err;
   if (err instanceof ZodError) {
     return Response.json({ error: { code: "InvalidInput", message: "Invalid request.", fields: zodFieldErrors(err) } }, { status: 400 });
   }
@@ -29,4 +30,11 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
       return errorResponse(err);
     }
   };
+}
+
+/** A route's params, each an id in its shape; 404 (nothing has that id) when one is not. */
+export async function idParams<K extends string>(params: Promise<Record<K, string>>): Promise<Record<K, string>> {
+  const values = await params;
+  for (const v of Object.values<string>(values)) if (!idField.safeParse(v).success) throw NotFound();
+  return values;
 }

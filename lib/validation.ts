@@ -10,6 +10,30 @@ export const emailField = z
   .max(254, "At most 254 characters.")
   .pipe(z.email("Enter a valid email address."));
 export const passwordField = z.string().min(8, "At least 8 characters.").max(128, "At most 128 characters.");
+/** Ids of rows (cuid and better-auth ids): letters, digits, `_` and `-`, at most 64. */
+export const idField = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Not a valid id.");
+/** Invite tokens and other url-safe secrets. */
+export const tokenField = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, "Not a valid link.");
+
+const NUL = "\0";
+/** True when a string anywhere in `value` (nested up to `maxDepth`) holds a NUL byte, or nesting goes deeper. */
+export function hasNulOrTooDeep(value: unknown, maxDepth = 32): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes(NUL)) return true;
+    } else if (v !== null && typeof v === "object") {
+      if (depth >= maxDepth) return true;
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes(NUL)) return true;
+        stack.push([child, depth + 1]);
+      }
+    }
+  }
+  return false;
+}
+
 export const teamNameField = z.string().trim().min(1, "Enter a team name.").max(80, "At most 80 characters.");
 
 export function zodFieldErrors(err: ZodError): Record<string, string> {

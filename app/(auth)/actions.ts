@@ -2,16 +2,18 @@
 // Account actions: first-run setup, sign in, sign out, join through an invite.
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { runAction, type ActionState } from "@/lib/actions";
+import { checkForm, interrupts, runAction, type ActionState } from "@/lib/actions";
 import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { requireUser } from "@/lib/auth/session";
 import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
 import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
 import { rememberTeam } from "@/lib/teams/switch";
-import { parseForm } from "@/lib/validation";
+import { parseForm, tokenField } from "@/lib/validation";
 
 export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form);
+  if (refused) return refused;
   const state = await runAction(async () => {
     const input = parseForm(setupSchema, form);
     const { teamId } = await createFirstAdmin(input, await headers());
@@ -22,6 +24,8 @@ export async function setupAction(_prev: ActionState, form: FormData): Promise<A
 }
 
 export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form);
+  if (refused) return refused;
   const state = await runAction(async () => {
     await signIn(parseForm(signInSchema, form), await headers());
   }, form);
@@ -30,12 +34,14 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
 }
 
 export async function signOutAction(): Promise<void> {
-  await signOut(await headers());
+  await interrupts(async () => signOut(await headers()));
   redirect("/sign-in");
 }
 
 /** New account through an invite link: claim the link, create the account, join the team. */
 export async function joinWithNewAccountAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, { token: tokenField });
+  if (refused) return refused;
   const token = String(form.get("token") ?? "");
   const state = await runAction(async () => {
     const input = parseForm(signUpSchema, form);
@@ -49,6 +55,8 @@ export async function joinWithNewAccountAction(_prev: ActionState, form: FormDat
 
 /** A signed-in user accepts an invite into another team. */
 export async function joinAsCurrentUserAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, { token: tokenField });
+  if (refused) return refused;
   const token = String(form.get("token") ?? "");
   const state = await runAction(async () => {
     const user = await requireUser();

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { runAction, type ActionState } from "@/lib/actions";
+import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
 import { requireAdmin, requireTeam } from "@/lib/teams/context";
 import { createInvite, createInviteSchema, revokeInvite } from "@/lib/teams/invites";
 import { changeRole, changeRoleSchema, createTeam, createTeamSchema, removeMember, removeMemberSchema } from "@/lib/teams/members";
@@ -12,6 +12,8 @@ import { parseForm } from "@/lib/validation";
 import { publicUrl } from "@/lib/config";
 
 export async function createInviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form);
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     const invite = await createInvite(ctx, parseForm(createInviteSchema, form));
@@ -22,6 +24,8 @@ export async function createInviteAction(_prev: ActionState, form: FormData): Pr
 }
 
 export async function revokeInviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("inviteId"));
+  if (refused) return refused;
   return runAction(async () => {
     await revokeInvite(await requireAdmin(), String(form.get("inviteId") ?? ""));
     revalidatePath("/admin/members");
@@ -29,6 +33,8 @@ export async function revokeInviteAction(_prev: ActionState, form: FormData): Pr
 }
 
 export async function changeRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("membershipId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     const input = parseForm(changeRoleSchema, form);
@@ -39,6 +45,8 @@ export async function changeRoleAction(_prev: ActionState, form: FormData): Prom
 }
 
 export async function removeMemberAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("membershipId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     await removeMember(ctx, parseForm(removeMemberSchema, form).membershipId);
@@ -48,6 +56,8 @@ export async function removeMemberAction(_prev: ActionState, form: FormData): Pr
 }
 
 export async function createTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form);
+  if (refused) return refused;
   let teamId = "";
   const state = await runAction(async () => {
     ({ teamId } = await createTeam(await requireTeam(), parseForm(createTeamSchema, form).name));

@@ -1,11 +1,17 @@
 // Request body limits: a JSON body is read with a byte cap and parsed with its zod schema, so an
-// oversized or malformed request is refused (413 / 400) before anything is written.
+// oversized, mistyped (not JSON: 415) or malformed request is refused (413 / 400) before anything is
+// written. No string in it may hold a NUL byte (PostgreSQL refuses them) and nesting is bounded.
 import type { z } from "zod";
 import { AppError, Invalid } from "../errors";
+import { hasNulOrTooDeep } from "../validation";
 
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
 
 export async function readJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = DEFAULT_JSON_LIMIT): Promise<z.infer<T>> {
+  const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+  if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new AppError("UnsupportedMediaType", 415, "Send the request body as JSON (Content-Type: application/json).");
+  }
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new AppError("TooLarge", 413, `The request body is larger than ${maxBytes} bytes.`);
   const text = await readCapped(req, maxBytes);
@@ -15,6 +21,7 @@ export async function readJson<T extends z.ZodType>(req: Request, schema: T, max
   } catch {
     throw Invalid("The request body is not valid JSON.");
   }
+  if (hasNulOrTooDeep(data)) throw Invalid("The request body contains a NUL byte or is nested too deeply.");
   return schema.parse(data);
 }
 

@@ -3,18 +3,20 @@
 // comes back as field errors and nothing is saved.
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { runAction, type ActionState } from "@/lib/actions";
+import { checkArgs, checkForm, idFields, interrupts, runAction, type ActionState } from "@/lib/actions";
 import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
 import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
 import { requireAdmin } from "@/lib/teams/context";
 import { serverPolicySchema, setServerDefaultPolicy, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
-import { parseForm } from "@/lib/validation";
+import { idField, parseForm } from "@/lib/validation";
 
 /** Never echoed back into a rejected form. */
 const SECRET_FIELDS = ["headers", "bearerToken", "env"];
 
 export async function createMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   let id = "";
   const state = await runAction(async () => {
     const ctx = await requireAdmin();
@@ -25,6 +27,8 @@ export async function createMcpServerAction(_prev: ActionState, form: FormData):
 }
 
 export async function updateMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     const id = String(form.get("serverId") ?? "");
@@ -36,6 +40,8 @@ export async function updateMcpServerAction(_prev: ActionState, form: FormData):
 }
 
 export async function setMcpServerEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     const id = String(form.get("serverId") ?? "");
@@ -48,6 +54,8 @@ export async function setMcpServerEnabledAction(_prev: ActionState, form: FormDa
 }
 
 export async function deleteMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   const state = await runAction(async () => {
     const ctx = await requireAdmin();
     await deleteServer(ctx, String(form.get("serverId") ?? ""));
@@ -60,6 +68,8 @@ export async function deleteMcpServerAction(_prev: ActionState, form: FormData):
 }
 
 export async function setMcpToolEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     await setToolEnabled(ctx, String(form.get("toolId") ?? ""), form.get("enabled") === "true");
@@ -69,6 +79,8 @@ export async function setMcpToolEnabledAction(_prev: ActionState, form: FormData
 }
 
 export async function setMcpToolPolicyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     const input = parseForm(toolPolicySchema, form);
@@ -79,6 +91,8 @@ export async function setMcpToolPolicyAction(_prev: ActionState, form: FormData)
 }
 
 export async function setMcpServerPolicyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
   return runAction(async () => {
     const ctx = await requireAdmin();
     const input = parseForm(serverPolicySchema, form);
@@ -89,8 +103,11 @@ export async function setMcpServerPolicyAction(_prev: ActionState, form: FormDat
 }
 
 export async function testMcpServerAction(serverId: string): Promise<ProbeResult> {
-  const ctx = await requireAdmin();
-  const result = await probeServer(ctx, String(serverId));
-  revalidatePath(`/admin/mcp/${serverId}`);
-  return result;
+  const id = checkArgs(idField, serverId);
+  return interrupts(async () => {
+    const ctx = await requireAdmin();
+    const result = await probeServer(ctx, id);
+    revalidatePath(`/admin/mcp/${id}`);
+    return result;
+  });
 }

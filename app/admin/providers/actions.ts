@@ -3,7 +3,7 @@
 // with the form's zod schema, and never echoes a key or header value back to the browser.
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { runAction, type ActionState } from "@/lib/actions";
+import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
 import { createProvider, deleteProvider, providerRow, setProviderEnabled, testProviderSettings, updateProvider } from "@/lib/providers/admin";
 import { deleteModel, enableModels, saveModel, setTeamModels } from "@/lib/providers/models";
 import { describeProbe, listProviderModels } from "@/lib/providers/probe";
@@ -20,6 +20,8 @@ const run = (fn: () => Promise<ActionState | void>, form: FormData) => runAction
 const id = (form: FormData, key: string) => String(form.get(key) ?? "");
 
 export async function createProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   let createdId = "";
   const state = await run(async () => {
     const ctx = await requireAdmin();
@@ -31,6 +33,8 @@ export async function createProviderAction(_prev: ActionState, form: FormData): 
 }
 
 export async function updateProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     await updateProvider(ctx, id(form, "providerId"), parseForm(providerFormSchema, form));
@@ -40,6 +44,8 @@ export async function updateProviderAction(_prev: ActionState, form: FormData): 
 }
 
 export async function toggleProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     const enabled = form.get("enabled") === "true";
@@ -50,6 +56,8 @@ export async function toggleProviderAction(_prev: ActionState, form: FormData): 
 }
 
 export async function deleteProviderAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   const state = await run(async () => {
     await deleteProvider(await requireAdmin(), id(form, "providerId"));
     revalidatePath("/admin/providers", "layout");
@@ -63,6 +71,8 @@ export async function deleteProviderAction(_prev: ActionState, form: FormData): 
  * the provider being edited, for the same origin only), one real request with a timeout. Nothing is saved.
  */
 export async function testConnectionAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     const input = parseForm(providerFormSchema, { ...Object.fromEntries(form.entries()), name: String(form.get("name") || "test") });
@@ -73,6 +83,8 @@ export async function testConnectionAction(_prev: ActionState, form: FormData): 
 
 /** Fetch models: the provider's list, as JSON in data.models (ids only). */
 export async function fetchModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     const row = await providerRow(ctx.team.id, id(form, "providerId"));
@@ -83,6 +95,8 @@ export async function fetchModelsAction(_prev: ActionState, form: FormData): Pro
 }
 
 export async function enableModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     const { modelIds } = enableModelsSchema.parse({ modelIds: form.getAll("modelIds").map(String) });
@@ -93,6 +107,8 @@ export async function enableModelsAction(_prev: ActionState, form: FormData): Pr
 }
 
 export async function saveModelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     const modelRowId = id(form, "modelRowId") || undefined;
@@ -103,6 +119,8 @@ export async function saveModelAction(_prev: ActionState, form: FormData): Promi
 }
 
 export async function deleteModelAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     await deleteModel(await requireAdmin(), id(form, "modelRowId"));
     revalidatePath("/admin/providers", "layout");
@@ -111,6 +129,8 @@ export async function deleteModelAction(_prev: ActionState, form: FormData): Pro
 }
 
 export async function setTeamModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("providerId", "modelRowId"));
+  if (refused) return refused;
   return run(async () => {
     const ctx = await requireAdmin();
     await setTeamModels(ctx, parseForm(teamModelsSchema, form));

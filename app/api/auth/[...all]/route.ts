@@ -11,15 +11,19 @@ async function dispatch(req: Request): Promise<Response> {
   if (new URL(req.url).pathname.startsWith("/api/auth/sign-up")) {
     return errorResponse(Forbidden("Accounts are created through an invite link."));
   }
-  const res = await (await getAuth()).handler(new Request(req, { headers: withClientAddress(req.headers) }));
-  // better-auth's own limiter says when to retry as X-Retry-After; browsers and clients read Retry-After.
-  const retry = res.headers.get("x-retry-after");
-  if (res.status === 429 && retry && !res.headers.has("retry-after")) {
-    const headers = new Headers(res.headers);
-    headers.set("retry-after", retry);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  try {
+    const res = await (await getAuth()).handler(new Request(req, { headers: withClientAddress(req.headers) }));
+    // better-auth's own limiter says when to retry as X-Retry-After; browsers and clients read Retry-After.
+    const retry = res.headers.get("x-retry-after");
+    if (res.status === 429 && retry && !res.headers.has("retry-after")) {
+      const headers = new Headers(res.headers);
+      headers.set("retry-after", retry);
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    }
+    return res;
+  } catch (err) {
+    return errorResponse(err);
   }
-  return res;
 }
 
 export const GET = dispatch;

@@ -1,6 +1,6 @@
 // GET ?before=<seq>: an older page of a chat's messages (for long histories).
 import { z } from "zod";
-import { handle } from "@/lib/http";
+import { handle, idParams } from "@/lib/http";
 import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
 import { requireTeam } from "@/lib/teams/context";
@@ -9,7 +9,7 @@ const query = z.object({ before: z.coerce.number().int().positive().optional() }
 
 export const GET = handle(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const ctx = await requireTeam();
-  const chat = await getChat(ctx, (await params).id);
+  const chat = await getChat(ctx, (await idParams(params)).id);
   const { before } = query.parse(Object.fromEntries(new URL(req.url).searchParams));
   return Response.json(await loadMessagePage(chat.id, { beforeSeq: before }));
 });

@@ -1,10 +1,10 @@
 // POST: stop the running turn of a chat on the server (the upstream request is cancelled; what
 // streamed so far is kept and the message is marked stopped).
-import { handle } from "@/lib/http";
+import { handle, idParams } from "@/lib/http";
 import { stopTurn } from "@/lib/chat/turn";
 import { requireTeam } from "@/lib/teams/context";
 
 export const POST = handle(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const ctx = await requireTeam();
-  return Response.json(await stopTurn(ctx, (await params).id));
+  return Response.json(await stopTurn(ctx, (await idParams(params)).id));
 });

@@ -1,6 +1,6 @@
 // GET: the team's MCP servers (live status, enabled tools) and this chat's tool selection.
 // PUT: save the selection; ids of another team's servers or tools are 404 and nothing is saved.
-import { handle } from "@/lib/http";
+import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/lib/teams/context";
 import { chatTools, setChatTools } from "@/lib/tools/chat-tools";
@@ -10,11 +10,11 @@ type Params = { params: Promise<{ id: string }> };
 
 export const GET = handle(async (_req: Request, { params }: Params) => {
   const ctx = await requireTeam();
-  return Response.json(await chatTools(ctx, (await params).id));
+  return Response.json(await chatTools(ctx, (await idParams(params)).id));
 });
 
 export const PUT = handle(async (req: Request, { params }: Params) => {
   const ctx = await requireTeam();
   const selection = await readJson(req, toolSelectionSchema);
-  return Response.json({ selection: await setChatTools(ctx, (await params).id, selection) });
+  return Response.json({ selection: await setChatTools(ctx, (await idParams(params)).id, selection) });
 });

@@ -1,5 +1,5 @@
 // GET: open invites. POST: create an invite link. Admins only.
-import { handle } from "@/lib/http";
+import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { requireAdmin } from "@/lib/teams/context";
 import { createInvite, createInviteSchema, listOpenInvites } from "@/lib/teams/invites";
@@ -7,12 +7,12 @@ import { createInvite, createInviteSchema, listOpenInvites } from "@/lib/teams/i
 type Params = { params: Promise<{ teamId: string }> };
 
 export const GET = handle(async (_req: Request, { params }: Params) => {
-  const ctx = await requireAdmin((await params).teamId);
+  const ctx = await requireAdmin((await idParams(params)).teamId);
   return Response.json({ invites: await listOpenInvites(ctx) });
 });
 
 export const POST = handle(async (req: Request, { params }: Params) => {
-  const ctx = await requireAdmin((await params).teamId);
+  const ctx = await requireAdmin((await idParams(params)).teamId);
   const invite = await createInvite(ctx, await readJson(req, createInviteSchema));
   return Response.json({ id: invite.id, role: invite.role, expiresAt: invite.expiresAt, path: `/invite/${invite.token}` }, { status: 201 });
 });

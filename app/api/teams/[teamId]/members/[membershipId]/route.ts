@@ -1,6 +1,6 @@
 // PATCH: change a member's role. DELETE: remove a member. Admins only; the last admin stays.
 import { z } from "zod";
-import { handle } from "@/lib/http";
+import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { requireAdmin } from "@/lib/teams/context";
 import { changeRole, changeRoleSchema, removeMember } from "@/lib/teams/members";
@@ -8,7 +8,7 @@ import { changeRole, changeRoleSchema, removeMember } from "@/lib/teams/members"
 type Params = { params: Promise<{ teamId: string; membershipId: string }> };
 
 export const PATCH = handle(async (req: Request, { params }: Params) => {
-  const { teamId, membershipId } = await params;
+  const { teamId, membershipId } = await idParams(params);
   const ctx = await requireAdmin(teamId);
   const { role } = await readJson(req, z.object({ role: changeRoleSchema.shape.role }));
   await changeRole(ctx, membershipId, role);
@@ -16,7 +16,7 @@ export const PATCH = handle(async (req: Request, { params }: Params) => {
 });
 
 export const DELETE = handle(async (_req: Request, { params }: Params) => {
-  const { teamId, membershipId } = await params;
+  const { teamId, membershipId } = await idParams(params);
   await removeMember(await requireAdmin(teamId), membershipId);
   return Response.json({ ok: true });
 });
