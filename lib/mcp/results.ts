@@ -54,7 +54,8 @@ export function capResult(result: CallToolResult, maxChars: number): CappedResul
   const sizes = content.map(size);
   const structured = result.structuredContent === undefined ? 0 : size(result.structuredContent);
   const rest = size({ ...result, content: [], structuredContent: undefined });
-  const received = rest + sizes.reduce((a, b) => a + b + 1, 0) + structured;
+  // The result's JSON size, from its parts (the commas between blocks, the structured content's key).
+  const received = rest + sizes.reduce((a, b) => a + b, 0) + Math.max(0, sizes.length - 1) + (result.structuredContent === undefined ? 0 : structured + 21);
   if (received <= maxChars) return result;
   let budget = maxChars - rest - 200;
   const kept: Block[] = [];
@@ -75,9 +76,8 @@ export function capResult(result: CallToolResult, maxChars: number): CappedResul
   const keepStructured = result.structuredContent !== undefined && structured <= budget;
   const out: CappedResult = { ...result, content: kept };
   if (!keepStructured) delete out.structuredContent;
-  const truncation: Truncation = { receivedChars: received, keptChars: 0, droppedBlocks: dropped, droppedStructured: result.structuredContent !== undefined && !keepStructured };
-  out.parleyTruncated = truncation;
-  truncation.keptChars = size(out);
+  const droppedStructured = result.structuredContent !== undefined && !keepStructured;
+  out.parleyTruncated = { receivedChars: received, keptChars: size(out), droppedBlocks: dropped, droppedStructured };
   return out;
 }
 
