@@ -21,6 +21,8 @@ import { withTurnSlot } from "./rate-limits";
 import { prepareTurn, type PreparedTurn } from "./turn-model";
 import { startTurn, type TurnRequest } from "./turn-start";
 import { turnStream } from "./turn-stream";
+import { answerCap } from "./answer-cap";
+import { config } from "../config";
 
 /**
  * The stream's headers. `no-transform` keeps Next's gzip off the event stream: compressing it flushed
@@ -165,7 +167,7 @@ async function startStreaming(ctx: TeamContext, req: TurnRequest, opts: TurnOpti
         return lastError.message;
       },
     })
-    .pipeThrough(turnStream({ notices: turn.notices, lastError: () => lastError, stepLimit, store: feed }));
+    .pipeThrough(turnStream({ notices: turn.notices, lastError: () => lastError, stepLimit, store: feed, cap: answerCap(config().PARLEY_MAX_ANSWER_CHARS, () => controller.abort()) }));
 
   void storeTurn(feed, {
     ctx,

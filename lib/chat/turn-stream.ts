@@ -5,11 +5,13 @@
 // - makes every ending a part that is stored like any other, so a turn never ends in silence: an
 //   upstream error becomes a `data-error` part, a stop a `data-notice`, an empty answer a notice,
 //   and a turn cut by its step limit says so;
+// - keeps the answer within PARLEY_MAX_ANSWER_CHARS (answer-cap.ts);
 // - hands the chunk to the store (store-feed.ts), which may hold the stream back so that the browser
 //   never runs far ahead of what is stored;
 // - passes it on to the browser as a server-sent event.
 // One stage instead of one per job: every stage costs promises per chunk (npm run bench).
 import type { UIMessageChunk } from "ai";
+import type { AnswerCap } from "./answer-cap";
 import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
 import type { StoreFeed } from "./store-feed";
 import type { TurnError } from "./turn-errors";
@@ -25,11 +27,13 @@ export type TurnStreamOptions = {
   lastError: () => TurnError | undefined;
   stepLimit: number;
   store: StoreFeed;
+  /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
+  cap?: AnswerCap;
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
-export function turnStream({ notices, lastError, stepLimit, store }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, lastError, stepLimit, store, cap }: TurnStreamOptions): TransformStream<Chunk, string> {
   let started = false;
   let content = false;
   let steps = 0;
@@ -66,7 +70,7 @@ export function turnStream({ notices, lastError, stepLimit, store }: TurnStreamO
 
       let text = "";
       let held: Promise<void> | undefined;
-      for (const c of out) {
+      for (const c of cap ? cap(out) : out) {
         held = store.write(c) ?? held;
         text += sse(c);
       }
