@@ -3,6 +3,7 @@
 // PARLEY_MAX_ANSWER_CHARS, 1,000,000 by default) with a visible note; the model is told a result
 // was cut; the chat page loads with them and shows them collapsed with their size.
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { ADMIN_STATE, answer, send } from "./helpers";
 
@@ -31,9 +32,14 @@ test.afterAll(() => {
   server?.kill("SIGKILL");
 });
 
-/** Adds fixtures to the running upstream (aimock's control API). */
+/**
+ * Puts fixtures in front of the running upstream's (aimock's control API): its list ends with a
+ * catch-all and new fixtures go to the end, so the list is rebuilt as these, then the files' own.
+ */
 async function script(fixtures: object[]) {
-  const res = await fetch(`${UPSTREAM}/__aimock/fixtures`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ fixtures }) });
+  const files = ["e2e/fixtures/mcp.json", "e2e/fixtures/chat.json"].flatMap((f) => (JSON.parse(fs.readFileSync(f, "utf8")) as { fixtures: object[] }).fixtures);
+  expect((await fetch(`${UPSTREAM}/__aimock/fixtures`, { method: "DELETE" })).ok).toBe(true);
+  const res = await fetch(`${UPSTREAM}/__aimock/fixtures`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ fixtures: [...fixtures, ...files] }) });
   expect(res.ok).toBe(true);
 }
 
