@@ -8,7 +8,7 @@ import { runTurn } from "./run-turn";
 import { parseSse, storedAnswer, teamWithProvider, textOf } from "./test-turns";
 import { storedTurn, turnHarness } from "./turn-harness";
 
-const delta = (type: string, d: string) => ({ type, id: "t", delta: d });
+const delta = (type: string, d: string) => (type === "tool-input-delta" ? { type, toolCallId: "c", inputTextDelta: d } : { type, id: "t", delta: d });
 
 describe("answerCap", () => {
   it("passes chunks untouched (the same array) while under the limit", () => {

@@ -12,7 +12,13 @@ type Chunk = UIMessageChunk<ParleyMetadata, { notice: NoticeData }>;
 /** Applied to the chunks the stage is about to send; returns them (the same array when untouched). */
 export type AnswerCap = <C extends { type: string }>(chunks: C[]) => C[];
 
-const COUNTED = new Set(["text-delta", "reasoning-delta", "tool-input-delta"]);
+/** The counted chunks and the field holding their characters. */
+const COUNTED = new Map([
+  ["text-delta", "delta"],
+  ["reasoning-delta", "delta"],
+  ["tool-input-delta", "inputTextDelta"],
+]);
+const lengthOf = (c: { type: string }) => ((c as Record<string, unknown>)[COUNTED.get(c.type)!] as string | undefined)?.length ?? 0;
 
 /** The notice at the point where an answer was cut. */
 export function truncatedNotice(maxChars: number): NoticeData {
@@ -30,9 +36,13 @@ export function answerCap(maxChars: number, onLimit?: () => void): AnswerCap {
   let used = 0;
   let cut = false;
   return <C extends { type: string }>(chunks: C[]): C[] => {
-    if (!cut && !chunks.some((c) => COUNTED.has(c.type) && used + (c as { delta?: string }).delta!.length > maxChars)) {
-      for (const c of chunks) if (COUNTED.has(c.type)) used += (c as { delta?: string }).delta!.length;
-      return chunks;
+    if (!cut) {
+      let total = used;
+      for (const c of chunks) if (COUNTED.has(c.type)) total += lengthOf(c);
+      if (total <= maxChars) {
+        used = total;
+        return chunks;
+      }
     }
     const out: C[] = [];
     for (const c of chunks) {
@@ -47,7 +57,8 @@ export function answerCap(maxChars: number, onLimit?: () => void): AnswerCap {
         out.push(c);
         continue;
       }
-      const delta = (chunk as { delta: string }).delta;
+      const field = COUNTED.get(chunk.type)!;
+      const delta = ((c as Record<string, unknown>)[field] as string | undefined) ?? "";
       if (used + delta.length <= maxChars) {
         used += delta.length;
         out.push(c);
@@ -58,7 +69,7 @@ export function answerCap(maxChars: number, onLimit?: () => void): AnswerCap {
       const kept = delta.slice(0, room > 0 && /[\uD800-\uDBFF]/.test(delta[room - 1]) ? room - 1 : room);
       used = maxChars;
       cut = true;
-      if (kept) out.push({ ...c, delta: kept });
+      if (kept) out.push({ ...c, [field]: kept });
       out.push({ type: "data-notice", data: truncatedNotice(maxChars) } satisfies Chunk as unknown as C);
       onLimit?.();
     }

@@ -46,7 +46,7 @@ describe("boundedFetch", () => {
     const text = await res.text();
     expect(text.startsWith(progress)).toBe(true);
     const answer = JSON.parse(text.slice(progress.length).split("data: ")[1]);
-    expect(answer).toMatchObject({ id: 7, result: { isError: true, content: [{ type: "text", text: expect.stringMatching(/larger than 0\.1 MB/) }] } });
+    expect(answer).toMatchObject({ id: 7, result: { isError: true, content: [{ type: "text", text: expect.stringMatching(/larger than 100,000 bytes/) }] } });
     expect(server.read()).toBeLessThan(200_000); // the server's stream was cancelled, not drained
   });
 

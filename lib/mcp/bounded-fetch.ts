@@ -27,7 +27,7 @@ function requestsOf(body: unknown): RequestRef[] {
   }
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / 100_000) / 10} MB`;
+const mb = (bytes: number) => (bytes < 1_000_000 ? `${bytes.toLocaleString("en")} bytes` : `${Math.round(bytes / 100_000) / 10} MB`);
 
 /** The answer given in place of a message that was too large. */
 function tooLarge(req: RequestRef, limit: number): object {
