@@ -14,7 +14,7 @@ const SHOWN_CHARS = 1_000_000;
 
 export function formatSize(chars: number): string {
   if (chars < 1_000) return `${chars} characters`;
-  if (chars < 1_000_000) return `${(chars / 1_000).toFixed(chars < 10_000 ? 1 : 0)} thousand characters`;
+  if (chars < 999_500) return `${(chars / 1_000).toFixed(chars < 9_950 ? 1 : 0)} thousand characters`;
   return `${(chars / 1_000_000).toFixed(1)} million characters`;
 }
 
