@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A small MCP server of ours for the failure cases a real server rarely shows on demand: a tool that
 // hangs, one that crashes the server mid-call, one that returns isError, one that changes the tool
-// list (notifications/tools/list_changed), slow progress, and search-like results with URLs.
+// list (notifications/tools/list_changed), slow progress, search-like results with URLs, and results
+// of any size (huge).
 // Usage: node e2e/mcp-test-server.mjs --port 4331 [--host 127.0.0.1] [--hang]   (Streamable HTTP on /mcp)
 //        node e2e/mcp-test-server.mjs --stdio
 // --hang accepts connections and never answers (a server that is up but stuck).
@@ -58,6 +59,20 @@ function makeServer() {
         { title: "Second source", url: "https://example.org/second", snippet: "More." },
       ];
       return { content: [{ type: "text", text: JSON.stringify({ results }) }], structuredContent: { results } };
+    },
+  );
+  server.registerTool(
+    "huge",
+    {
+      description: "Returns a result of the given size: one text block of `chars` characters (`kind` text), or that many characters split into 1,000-character blocks (`kind` blocks)",
+      inputSchema: { chars: z.number().int().min(1).max(200_000_000), kind: z.enum(["text", "blocks"]).optional() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ chars, kind }) => {
+      const line = "All work and no play makes Jack a dull boy. ";
+      const text = (n) => line.repeat(Math.ceil(n / line.length)).slice(0, n);
+      if (kind === "blocks") return { content: Array.from({ length: Math.ceil(chars / 1000) }, (_, i) => ({ type: "text", text: `${i}:${text(1000)}` })) };
+      return { content: [{ type: "text", text: `START ${text(chars)} END` }] };
     },
   );
   let added = 0;

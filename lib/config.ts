@@ -70,6 +70,8 @@ const schema = z.object({
   PARLEY_ALLOW_STDIO_MCP: flag,
   PARLEY_ALLOW_PRIVATE_URLS: flag,
   PARLEY_MCP_BACKOFF_MS: int(1_000, 1),
+  PARLEY_MAX_TOOL_RESULT_CHARS: int(1_000_000, 1_000, 100_000_000),
+  PARLEY_MAX_ANSWER_CHARS: int(1_000_000, 1_000, 100_000_000),
 });
 
 type Env = z.infer<typeof schema>;

@@ -5,9 +5,11 @@ import { memo, useMemo } from "react";
 import { Streamdown } from "streamdown";
 import { code } from "@streamdown/code";
 import { AlertTriangle, Info, RotateCcw } from "lucide-react";
+import { isToolUIPart } from "ai";
 import type { CitationView } from "@/lib/chat/citations";
 import type { ParleyPart } from "@/lib/chat/parts";
 import { CitationMark, withCitationMarks } from "./citations";
+import { LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { ToolBlock } from "./tool-block";
 
 const plugins = { code };
@@ -41,6 +43,7 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
   switch (part.type) {
     case "text": {
       const annotations = (part.providerMetadata?.openai as { annotations?: Parameters<typeof withCitationMarks>[1] } | undefined)?.annotations;
+      if (part.text.length > MARKDOWN_MAX_CHARS) return <LargeText text={part.text} label="Long answer" />;
       const marked = citations?.length && annotations?.length ? withCitationMarks(part.text, annotations, citations) : part.text;
       return <Markdown text={marked} streaming={part.state === "streaming"} citations={marked === part.text ? undefined : citations} />;
     }
@@ -50,7 +53,13 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
           <summary className="cursor-pointer select-none text-zinc-600 dark:text-zinc-400">
             {part.state === "streaming" ? "Thinking…" : "Reasoning"}
           </summary>
-          <div className="mt-2 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{part.text}</div>
+          {part.text.length > MARKDOWN_MAX_CHARS ? (
+            <div className="mt-2">
+              <LargeText text={part.text} label="Long reasoning" />
+            </div>
+          ) : (
+            <div className="mt-2 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{part.text}</div>
+          )}
         </details>
       );
     case "data-error":
@@ -89,7 +98,7 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
     case "step-start":
       return null; // sources are listed under the message; steps need no mark
     default:
-      if (part.type === "dynamic-tool" || part.type.startsWith("tool-")) return <ToolBlock part={part as Parameters<typeof ToolBlock>[0]["part"]} />;
+      if (isToolUIPart(part)) return <ToolBlock part={part} />;
       return null;
   }
 }

@@ -3,17 +3,15 @@
 // result, coded error, denial). MCP results render by content type: text as markdown, images,
 // audio, resource links as links, embedded resources, structured content as a collapsible JSON
 // view.
-import { CheckCircle2, CircleSlash, Link2, Loader2, Wrench, XCircle } from "lucide-react";
+import { CheckCircle2, CircleSlash, Link2, Loader2, Scissors, Wrench, XCircle } from "lucide-react";
 import { Streamdown } from "streamdown";
-import type { DynamicToolUIPart, ToolUIPart } from "ai";
+import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import { parseToolError } from "@/lib/tools/error-codes";
+import type { Truncation } from "@/lib/mcp/results";
 import { ApprovalCard } from "./approval";
+import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
-
-export function toolNameOf(part: ToolPart): string {
-  return part.type === "dynamic-tool" ? part.toolName : part.type.slice(5);
-}
 
 type McpContent =
   | { type: "text"; text: string }
@@ -21,7 +19,7 @@ type McpContent =
   | { type: "resource_link"; uri: string; name?: string; title?: string; description?: string }
   | { type: "resource"; resource: { uri: string; text?: string; blob?: string; mimeType?: string } }
   | { type: string; [k: string]: unknown };
-type McpResult = { content: McpContent[]; structuredContent?: unknown };
+type McpResult = { content: McpContent[]; structuredContent?: unknown; parleyTruncated?: Truncation };
 type Running = { running: true; progress?: { progress: number; total?: number; message?: string } };
 
 const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object" && Array.isArray((o as McpResult).content);
@@ -33,23 +31,18 @@ function codedError(text: string | undefined): { code?: string; message: string 
   return parseToolError(text) ?? { message: text ?? "The tool failed." };
 }
 
-function Json({ value, label, open = false }: { value: unknown; label: string; open?: boolean }) {
-  return (
-    <details open={open} className="group">
-      <summary className="cursor-pointer select-none text-xs font-medium text-zinc-500">{label}</summary>
-      <pre className="mt-1 max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{JSON.stringify(value, null, 2)}</pre>
-    </details>
-  );
-}
-
 function ContentBlock({ block }: { block: McpContent }) {
   switch (block.type) {
-    case "text":
-      return (
+    case "text": {
+      const text = (block as { text: string }).text;
+      return text.length > MARKDOWN_MAX_CHARS ? (
+        <LargeText text={text} label="Long text" />
+      ) : (
         <Streamdown mode="static" className="prose-chat">
-          {(block as { text: string }).text}
+          {text}
         </Streamdown>
       );
+    }
     case "image": {
       const b = block as { data: string; mimeType: string };
       // eslint-disable-next-line @next/next/no-img-element -- tool output, a data URL
@@ -85,7 +78,9 @@ function ContentBlock({ block }: { block: McpContent }) {
       return (
         <div>
           <p className="font-mono text-xs text-zinc-500">{r.uri}</p>
-          {r.text !== undefined ? <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-500">Binary resource ({r.mimeType ?? "unknown type"})</p>}
+          {r.text !== undefined && r.text.length > MARKDOWN_MAX_CHARS ? (
+            <LargeText text={r.text} label="Long resource" />
+          ) : r.text !== undefined ? <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-500">Binary resource ({r.mimeType ?? "unknown type"})</p>}
         </div>
       );
     }
@@ -94,9 +89,24 @@ function ContentBlock({ block }: { block: McpContent }) {
   }
 }
 
+/** What was cut from a result too large to keep, and what the model received. */
+function TruncatedNote({ t }: { t: Truncation }) {
+  const left = [t.droppedBlocks ? `${t.droppedBlocks} more content block${t.droppedBlocks === 1 ? "" : "s"}` : "", t.droppedStructured ? "the structured content" : ""].filter(Boolean).join(" and ");
+  return (
+    <p role="note" data-truncated className="flex items-start gap-1.5 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+      <Scissors className="mt-0.5 size-3.5 shrink-0" aria-hidden />
+      <span>
+        Truncated: the tool returned {formatSize(t.receivedChars)}; the first {formatSize(t.keptChars)} are shown and stored{left ? ` (${left} left out)` : ""}. The model
+        received this first part with a note that the result was cut.
+      </span>
+    </p>
+  );
+}
+
 function McpResultView({ result }: { result: McpResult }) {
   return (
     <div className="flex flex-col gap-2" data-tool-result="mcp">
+      {result.parleyTruncated && <TruncatedNote t={result.parleyTruncated} />}
       {result.content.map((b, i) => (
         <ContentBlock key={i} block={b} />
       ))}
@@ -132,7 +142,7 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
 }
 
 export function ToolBlock({ part }: { part: ToolPart }) {
-  const name = toolNameOf(part);
+  const name = getToolName(part);
   const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string } }).toolMetadata;
   const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
   const running =

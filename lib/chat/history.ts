@@ -1,7 +1,7 @@
 // A chat's history from the database: stored messages and blocks -> UI messages (for the browser,
 // in pages from the newest) and -> model messages (for the next turn). The client never supplies
 // history.
-import { convertToModelMessages, type ModelMessage } from "ai";
+import { convertToModelMessages, isToolUIPart, type ModelMessage } from "ai";
 import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { citationView } from "./citations";
@@ -187,5 +187,5 @@ function explainDenials(m: ParleyUIMessage): ParleyUIMessage {
 
 /** A message the model can read: text, files or tool calls (not only errors or notices). */
 function hasModelContent(m: ParleyUIMessage): boolean {
-  return m.parts.some((p) => (p.type === "text" && p.text.trim() !== "") || p.type === "file" || p.type.startsWith("tool-") || p.type === "dynamic-tool" || p.type === "reasoning");
+  return m.parts.some((p) => (p.type === "text" && p.text.trim() !== "") || p.type === "file" || isToolUIPart(p) || p.type === "reasoning");
 }

@@ -8,6 +8,7 @@
 // - ends every tool call still open when the turn ends (stop, error, step limit) with an aborted
 //   `tool-output-error` (tool-states.ts), so no card is left waiting or running; calls waiting for a
 //   person at a normal finish stay waiting;
+// - keeps the answer within PARLEY_MAX_ANSWER_CHARS (answer-cap.ts);
 // - hands the chunk to the store (store-feed.ts), which may hold the stream back so that the browser
 //   never runs far ahead of what is stored;
 // - passes it on to the browser as a server-sent event.
@@ -15,6 +16,7 @@
 // stored, and otherwise gets a visible `NotSaved` notice.
 // One stage instead of one per job: every stage costs promises per chunk (npm run bench).
 import type { UIMessageChunk } from "ai";
+import type { AnswerCap } from "./answer-cap";
 import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
 import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
@@ -37,6 +39,8 @@ export type TurnStreamOptions = {
   stored: Promise<StoredTurn>;
   /** Calls already open when the stream starts (an answer continued after decisions). */
   open?: readonly OpenCall[];
+  /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
+  cap?: AnswerCap;
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
@@ -44,7 +48,7 @@ const notice = (code: string, message: string): Chunk => ({ type: "data-notice",
 
 export const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [] }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   let steps = 0;
   let awaitingApproval = false;
@@ -120,7 +124,7 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
   function emit(out: Chunk[], controller: TransformStreamDefaultController<string>): Promise<void> | undefined {
     let text = "";
     let held: Promise<void> | undefined;
-    for (const c of out) {
+    for (const c of cap ? cap(out) : out) {
       held = store.write(c) ?? held;
       text += sse(c);
     }

@@ -14,6 +14,7 @@
 // its stream; nothing is shared with callbacks. Tests and the benchmark inject through `TurnDeps`.
 import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
 import { config } from "../config";
+import { answerCap } from "./answer-cap";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { toolErrorText } from "../tools/error-codes";
@@ -57,6 +58,8 @@ export type TurnDeps = {
   extraTools?: ToolSet;
   stepLimit: () => number;
   idleTimeoutMs: () => number;
+  /** The most text, reasoning and tool input one answer may write (answer-cap.ts). */
+  maxAnswerChars: () => number;
   store: StoreDeps;
 };
 
@@ -67,6 +70,7 @@ export function turnDeps(overrides: Partial<TurnDeps> = {}): TurnDeps {
     tools: assembleTools,
     stepLimit: () => config().PARLEY_STEP_LIMIT,
     idleTimeoutMs: () => config().PARLEY_PROVIDER_IDLE_TIMEOUT_MS,
+    maxAnswerChars: () => config().PARLEY_MAX_ANSWER_CHARS,
     store: { db, throttleMs: 150, retry: DEFAULT_RETRY },
     ...overrides,
   };
@@ -198,7 +202,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         },
       })
       // The one stage for answer-wide stages such as caps goes here, before turnStream (it feeds the store).
-      .pipeThrough(turnStream({ notices: prepared.notices, stepLimit, store: feed, stored, open }));
+      .pipeThrough(turnStream({ notices: prepared.notices, stepLimit, store: feed, stored, open, cap: answerCap(deps.maxAnswerChars(), () => controller.abort()) }));
 
     const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
     return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };

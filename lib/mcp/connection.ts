@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { checkTarget, OutboundRefused } from "../security/outbound-fetch";
+import { boundedFetch } from "./bounded-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
 import { classifyFailure, McpFailure } from "./failures";
 
@@ -61,12 +62,14 @@ function makeTransport(config: McpServerConfig, stderr: { text: string }): Trans
   if (config.transport === "sse") {
     return new SSEClientTransport(url, {
       requestInit,
-      // The SSE GET goes through EventSource; give it the same headers.
-      eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(config.headers ?? {}) } }) },
+      // The SSE GET goes through EventSource; give it the same headers. Oversized events are dropped.
+      eventSourceInit: { fetch: boundedFetch(undefined, (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(config.headers ?? {}) } })) },
     });
   }
   return new StreamableHTTPClientTransport(url, {
     requestInit,
+    // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts).
+    fetch: boundedFetch(),
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
   });
 }

@@ -2,7 +2,8 @@
 // selected, from servers that answer now. Servers are reached in parallel, each within its connect
 // timeout; one that is down or slow leaves the turn with its tools removed and a notice for the
 // answer. Every tool is wrapped (wrap.ts) with the server's call timeout, the turn's abort signal
-// and error codes. Built-in tools can join the same set later.
+// and error codes; a result is cut to PARLEY_MAX_TOOL_RESULT_CHARS (mcp/results.ts). Built-in tools
+// can join the same set later.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JSONSchema7, ToolSet } from "ai";
 import { db } from "../db/client";
@@ -10,7 +11,8 @@ import type { ToolPolicy } from "../db/generated/client";
 import type { McpServerConfig } from "../mcp/config";
 import { classifyFailure, type McpFailure } from "../mcp/failures";
 import { acquire, callTool } from "../mcp/pool";
-import { errorText, resultText } from "../mcp/results";
+import { capResult, errorText, resultText, type CappedResult } from "../mcp/results";
+import { config as settings } from "../config";
 import { citationsFromResult, type ResultCitation } from "../mcp/result-citations";
 import { serverConfig } from "../mcp/servers";
 import { syncToolRows } from "../mcp/tool-rows";
@@ -135,7 +137,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
       const decision = decide?.(info) ?? { offer: true };
       if (!decision.offer) continue;
       offered.push(info);
-      tools[modelName] = wrapTool<CallToolResult>({
+      tools[modelName] = wrapTool<CappedResult>({
         description: live.description,
         title: live.title ?? `${server.name} · ${row.name}`,
         inputSchema: { type: "object", properties: {}, ...(live.inputSchema as JSONSchema7) },
@@ -145,9 +147,11 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         run: async (input, { signal, toolCallId, onProgress }) => {
           const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress });
           if (result.isError) throw resultError(result);
-          const cites = citationsFromResult(result);
+          // What the block shows and stores, and the model reads, is bounded (a cut result says so).
+          const kept = capResult(result, settings().PARLEY_MAX_TOOL_RESULT_CHARS);
+          const cites = citationsFromResult(kept);
           if (cites.length) opts.onCitations?.(cites, { toolCallId, modelName });
-          return result;
+          return kept;
         },
         classify: (err, ctx) => codeForFailure(classifyFailure(err), ctx),
         modelText: resultText,
