@@ -14,8 +14,6 @@ export type ActionState = {
   data?: Record<string, string>;
 };
 
-export const initialActionState: ActionState = { ok: false };
-
 /**
  * Runs an action and turns what it throws into a state. With `form`, a rejected state echoes its
  * inputs, less passwords, `$`-prefixed (React) entries and the `secret` field names.

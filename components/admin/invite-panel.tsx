@@ -2,8 +2,8 @@
 // Create single-use, expiring invite links (shown once, with a copy button) and revoke open ones.
 import { useActionState, useState } from "react";
 import { Check, Copy } from "lucide-react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";

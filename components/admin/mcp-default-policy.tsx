@@ -1,8 +1,8 @@
 "use client";
 // The server's default approval policy for tools without one of their own.
 import { useActionState } from "react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { FormMessage } from "../ui/field";
 import { PolicySelect } from "./policy-select";
 

@@ -1,8 +1,8 @@
 "use client";
 // Disable / enable and delete (with a confirmation) an MCP server.
 import { useActionState, useState } from "react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";

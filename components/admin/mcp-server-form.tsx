@@ -4,7 +4,7 @@
 // Secrets are write-only: the form shows what is stored as names and masks, never the values.
 import { useState } from "react";
 import type { ActionState } from "@/lib/actions";
-import { ActionForm, type FormAction } from "../auth/action-form";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { Field } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 

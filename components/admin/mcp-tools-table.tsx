@@ -2,9 +2,9 @@
 // The server's tools as stored: enable or disable each one for the team (admins), set its approval
 // policy, with its description and annotations.
 import { useActionState } from "react";
-import { initialActionState } from "@/lib/actions";
+import { initialActionState } from "@/components/ui/form-state";
 import type { McpToolView } from "@/lib/mcp/servers";
-import type { FormAction } from "../auth/action-form";
+import type { FormAction } from "@/components/ui/action-form";
 import { FormMessage } from "../ui/field";
 import { AnnotationBadges } from "./mcp-test-panel";
 import { PolicySelect } from "./policy-select";

@@ -1,8 +1,8 @@
 "use client";
 // Team members with their role (changeable) and removal behind a confirmation.
 import { useActionState, useState } from "react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 

@@ -3,9 +3,9 @@
 // edit a model's name, capability flags, context window and advanced options, or delete it.
 import { useActionState, useState } from "react";
 import { Trash2 } from "lucide-react";
-import { initialActionState } from "@/lib/actions";
+import { initialActionState } from "@/components/ui/form-state";
 import type { ModelView, ProviderView } from "@/lib/providers/admin";
-import type { FormAction } from "../../auth/action-form";
+import type { FormAction } from "@/components/ui/action-form";
 import { Field, FormMessage } from "../../ui/field";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";

@@ -4,10 +4,10 @@
 // shows the result (or the provider's own error) next to the buttons.
 import { useActionState, useState } from "react";
 import { Loader2, PlugZap } from "lucide-react";
-import { initialActionState, type ActionState } from "@/lib/actions";
+import { initialActionState, type ActionState } from "@/components/ui/form-state";
 import type { ProviderView } from "@/lib/providers/admin";
 import type { KindInfo } from "@/lib/providers/kinds";
-import type { FormAction } from "../../auth/action-form";
+import type { FormAction } from "@/components/ui/action-form";
 import { Field, FormMessage } from "../../ui/field";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";

@@ -2,9 +2,9 @@
 // The team's default model (new chats, and chats whose model is gone) and its fallback model (used
 // once when the chosen provider fails before answering).
 import { useActionState } from "react";
-import { initialActionState } from "@/lib/actions";
+import { initialActionState } from "@/components/ui/form-state";
 import type { PickerGroup } from "@/lib/providers/models";
-import type { FormAction } from "../../auth/action-form";
+import type { FormAction } from "@/components/ui/action-form";
 import { FormMessage } from "../../ui/field";
 import { SubmitButton } from "../../ui/submit-button";
 import { inputClass } from "./provider-form";
