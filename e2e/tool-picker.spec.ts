@@ -1,0 +1,88 @@
+// The Tools control keeps what a person clicks: a load of the chat's choice that was in flight when
+// they clicked (opening the picker reloads it) never puts back the older choice, and the next click
+// builds on what they see. Focus moves into the picker on open and back to "Tools" on Escape.
+import { expect, test, type Page } from "@playwright/test";
+import { MCP_URL, startEverything, stopEverything } from "./everything";
+import { ADMIN, ADMIN_STATE, chooseOption, newChat } from "./helpers";
+
+test.use({ storageState: ADMIN_STATE });
+test.beforeAll(startEverything);
+test.afterAll(stopEverything);
+
+async function addServer(page: Page, name: string) {
+  await page.goto("/admin/mcp");
+  const form = page.getByRole("form", { name: "New MCP server" });
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  await page.getByRole("button", { name: "Test connection" }).click();
+  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
+}
+
+/** Resolves once the page has handled everything queued so far (two animation frames). */
+const settled = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+
+test("quick clicks right after opening Tools stick, and the next click builds on them", async ({ page }) => {
+  // A team of its own, so the other specs' servers stay as they are.
+  await page.goto("/teams/new");
+  await page.getByLabel("Team name").fill("Tool Pickers");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(/\/admin\/members$/);
+  await addServer(page, "alpha");
+  await addServer(page, "beta");
+  await newChat(page);
+  const chatId = page.url().split("/").pop()!;
+  const saved = async () => ((await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { selection: { servers: string[]; tools: string[] } }).selection;
+
+  const tools = page.getByRole("button", { name: /^Tools/ });
+  await expect(tools).toBeVisible();
+  // From now on the chat's choice loads slowly: the server answers at once, the answer reaches the
+  // page only when the test lets it (a load in flight while the person clicks).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/chat/${chatId}/tools`, async (route) => {
+    if (route.request().method() !== "GET") return route.continue();
+    const response = await route.fetch();
+    await held;
+    await route.fulfill({ response });
+  });
+
+  await tools.click();
+  const picker = page.getByRole("dialog", { name: "Tools for this chat" });
+  await expect(picker).toBeVisible();
+  await expect.poll(() => picker.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await picker.getByRole("checkbox", { name: "Use alpha", exact: true }).click();
+  await picker.getByRole("checkbox", { name: "Use beta", exact: true }).click();
+  await expect.poll(async () => (await saved()).servers.length).toBe(2);
+  const both = (await saved()).tools.length;
+
+  // The stale load arrives: both choices stay.
+  const stale = page.waitForResponse((r) => r.url().endsWith(`/api/chat/${chatId}/tools`) && r.request().method() === "GET");
+  release();
+  await stale;
+  await settled(page);
+  await expect(picker.getByRole("checkbox", { name: "Use alpha", exact: true })).toBeChecked();
+  await expect(picker.getByRole("checkbox", { name: "Use beta", exact: true })).toBeChecked();
+  // The next click changes only what it says.
+  await picker.getByRole("checkbox", { name: "Use alpha echo", exact: true }).uncheck();
+  await expect.poll(async () => (await saved()).tools.length).toBe(both - 1);
+  expect((await saved()).servers).toHaveLength(2);
+
+  await page.keyboard.press("Escape");
+  await expect(picker).toBeHidden();
+  await expect(tools).toBeFocused();
+
+  await page.unrouteAll({ behavior: "wait" });
+  await page.reload();
+  await page.getByRole("button", { name: /^Tools/ }).click();
+  await expect(picker.getByRole("checkbox", { name: "Use alpha", exact: true })).toBeChecked();
+  await expect(picker.getByRole("checkbox", { name: "Use beta", exact: true })).toBeChecked();
+  await expect(picker.getByRole("checkbox", { name: "Use alpha echo", exact: true })).not.toBeChecked();
+  await expect(picker.getByRole("checkbox", { name: "Use beta echo", exact: true })).toBeChecked();
+  await page.keyboard.press("Escape");
+
+  // Back to the admin's first team for the specs that follow.
+  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
+  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+});
