@@ -21,7 +21,7 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
           checked={tool.enabled}
           aria-label={`Enable ${tool.name}`}
           onChange={(e) => e.currentTarget.form?.requestSubmit()}
-          className="size-4"
+          className="size-4 accent-accent"
         />
       </form>
       <div className="flex min-w-0 flex-col gap-1">
@@ -38,7 +38,7 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
           value={tool.policy}
           defaultLabel="Default (from annotations)"
           aria-label={`Approval policy of ${tool.name}`}
-          className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+          size="xs"
         />
       </form>
     </li>

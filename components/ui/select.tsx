@@ -91,11 +91,13 @@ export function OptionSelect({ options, value, defaultValue, onValueChange, name
       disabled={disabled}
       onValueChange={(item) => {
         const next = fromItem(item);
-        flushSync(() => {
+        const apply = () => {
           setOwn(next);
           onValueChange?.(next);
-        });
-        if (submitOnChange) (hidden.current?.form ?? anchor.current?.closest("form"))?.requestSubmit();
+        };
+        if (!submitOnChange) return apply();
+        flushSync(apply); // the hidden input holds the new value before the form is submitted
+        (hidden.current?.form ?? anchor.current?.closest("form"))?.requestSubmit();
       }}
     >
       <SelectPrimitive.Trigger ref={anchor} id={id} data-value={current} className={cn(selectTriggerVariants({ size }), className)} {...aria}>
