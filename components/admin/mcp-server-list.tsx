@@ -10,7 +10,7 @@ const TRANSPORT: Record<string, string> = { http: "Streamable HTTP", sse: "SSE",
 
 export function McpServerList({ servers }: { servers: McpServerRow[] }) {
   const statuses = useMcpStatuses("/api/mcp/servers", Object.fromEntries(servers.map((s) => [s.id, s.status])));
-  if (!servers.length) return <p className="text-sm text-zinc-500">No MCP servers yet. Add one below.</p>;
+  if (!servers.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No MCP servers yet. Add one below.</p>;
   return (
     <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-label="MCP servers">
       {servers.map((s) => (
@@ -19,7 +19,7 @@ export function McpServerList({ servers }: { servers: McpServerRow[] }) {
             <Link href={`/admin/mcp/${s.id}`} className="font-medium text-accent hover:underline">
               {s.name}
             </Link>
-            <span className="truncate text-xs text-zinc-500">
+            <span className="truncate text-xs text-zinc-600 dark:text-zinc-400">
               {TRANSPORT[s.transport] ?? s.transport} · {s.target} · {s.toolCount} tools
             </span>
           </div>

@@ -48,7 +48,7 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
 export function McpToolsTable({ serverId, tools, setEnabled, setPolicy }: { serverId: string; tools: McpToolView[]; setEnabled: FormAction; setPolicy: FormAction }) {
   const [state, action] = useActionState(setEnabled, initialActionState);
   const [policyState, policyAction] = useActionState(setPolicy, initialActionState);
-  if (!tools.length) return <p className="text-sm text-zinc-500">No tools known yet: test the connection to list them.</p>;
+  if (!tools.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools known yet: test the connection to list them.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={state.ok ? undefined : state.message} />

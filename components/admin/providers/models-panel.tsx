@@ -57,7 +57,7 @@ function FetchModels({ provider, actions }: { provider: ProviderView; actions: M
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="modelIds" value={id} disabled={added.has(id)} defaultChecked={added.has(id)} />
                   <span className="truncate font-mono text-xs">{id}</span>
-                  {added.has(id) && <span className="text-xs text-zinc-500">enabled</span>}
+                  {added.has(id) && <span className="text-xs text-zinc-600 dark:text-zinc-400">enabled</span>}
                 </label>
               </li>
             ))}
@@ -73,7 +73,7 @@ function FetchModels({ provider, actions }: { provider: ProviderView; actions: M
 
 function ModelList({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
   const [removeState, removeAction] = useActionState(actions.remove, initialActionState);
-  if (!provider.models.length) return <p className="text-sm text-zinc-500">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
+  if (!provider.models.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={removeState.message} ok={removeState.ok} />
@@ -83,8 +83,8 @@ function ModelList({ provider, webSearchKind, actions }: { provider: ProviderVie
             <details>
               <summary className="flex cursor-pointer items-center gap-2 text-sm">
                 <span className="font-medium">{m.displayName}</span>
-                {m.displayName !== m.modelId && <span className="font-mono text-xs text-zinc-500">{m.modelId}</span>}
-                <span className="ml-auto flex gap-1 text-xs text-zinc-500">
+                {m.displayName !== m.modelId && <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{m.modelId}</span>}
+                <span className="ml-auto flex gap-1 text-xs text-zinc-600 dark:text-zinc-400">
                   {!m.enabled && <Badge>disabled</Badge>}
                   {m.toolCalling !== "native" && <Badge>tools: {m.toolCalling}</Badge>}
                   {m.vision && <Badge>vision</Badge>}

@@ -39,7 +39,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       ) : (
         <>
           <JoinWithNewAccountForm action={joinWithNewAccountAction} token={token} teamName={status.teamName} />
-          <p className="mt-4 text-xs text-zinc-500">
+          <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
             Already have an account?{" "}
             <Link className="text-accent underline" href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>
               Sign in first

@@ -30,7 +30,7 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
           ← Providers
         </Link>
         <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
-        <p className="text-sm text-zinc-500">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
           {kind.label}
           {!provider.enabled && " · disabled"}
         </p>
