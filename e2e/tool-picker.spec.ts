@@ -20,8 +20,8 @@ async function addServer(page: Page, name: string) {
   await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
 }
 
-/** Resolves once the page has handled everything queued so far (two animation frames). */
-const settled = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+/** Resolves once the page has handled what it received so far (frames and a task in between). */
+const settled = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => r())))));
 
 test("quick clicks right after opening Tools stick, and the next click builds on them", async ({ page }) => {
   // A team of its own, so the other specs' servers stay as they are.
@@ -37,15 +37,17 @@ test("quick clicks right after opening Tools stick, and the next click builds on
 
   const tools = page.getByRole("button", { name: /^Tools/ });
   await expect(tools).toBeVisible();
-  // From now on the chat's choice loads slowly: the server answers at once, the answer reaches the
-  // page only when the test lets it (a load in flight while the person clicks).
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
+  // From now on the chat's choice loads slowly: each load is answered by the server at once but
+  // reaches the page only when the test lets it, the load made on opening last (it was in flight
+  // while the person clicked, and an older answer arriving late is what must not win).
+  let holding = true;
+  const pending: ((tag: string) => Promise<void>)[] = [];
   await page.route(`**/api/chat/${chatId}/tools`, async (route) => {
     if (route.request().method() !== "GET") return route.continue();
     const response = await route.fetch();
-    await held;
-    await route.fulfill({ response });
+    const deliver = (tag: string) => route.fulfill({ response, headers: { ...response.headers(), "x-load": tag } });
+    if (!holding) return deliver("later");
+    await new Promise<void>((done) => pending.push((tag) => deliver(tag).then(done)));
   });
 
   await tools.click();
@@ -57,13 +59,16 @@ test("quick clicks right after opening Tools stick, and the next click builds on
   await expect.poll(async () => (await saved()).servers.length).toBe(2);
   const both = (await saved()).tools.length;
 
-  // The stale load arrives: both choices stay.
-  const stale = page.waitForResponse((r) => r.url().endsWith(`/api/chat/${chatId}/tools`) && r.request().method() === "GET");
-  release();
+  // The load made on opening arrives, after the later ones: both choices stay.
+  const stale = page.waitForResponse((r) => r.headers()["x-load"] === "opening");
+  holding = false;
+  const [opening, ...later] = pending;
+  for (const deliver of later) await deliver("later");
+  await opening("opening");
   await stale;
   await settled(page);
-  await expect(picker.getByRole("checkbox", { name: "Use alpha", exact: true })).toBeChecked();
-  await expect(picker.getByRole("checkbox", { name: "Use beta", exact: true })).toBeChecked();
+  expect(await picker.getByRole("checkbox", { name: "Use alpha", exact: true }).isChecked()).toBe(true);
+  expect(await picker.getByRole("checkbox", { name: "Use beta", exact: true }).isChecked()).toBe(true);
   // The next click changes only what it says.
   await picker.getByRole("checkbox", { name: "Use alpha echo", exact: true }).uncheck();
   await expect.poll(async () => (await saved()).tools.length).toBe(both - 1);
