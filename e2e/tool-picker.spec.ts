@@ -3,9 +3,14 @@
 // builds on what they see. Focus moves into the picker on open and back to "Tools" on Escape.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, ADMIN_STATE, chooseOption, newChat } from "./helpers";
+import { ADMIN, SIGNED_OUT, chooseOption, newChat, signIn } from "./helpers";
 
-test.use({ storageState: ADMIN_STATE });
+// Signed in afresh: sign-in.spec signs the stored admin session out.
+test.use(SIGNED_OUT);
+test.beforeEach(async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/chat$/);
+});
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);
 

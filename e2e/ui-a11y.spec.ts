@@ -4,10 +4,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, ADMIN_STATE, SIGNED_OUT, answer, chooseOption, newChat, send } from "./helpers";
+import { ADMIN, SIGNED_OUT, answer, chooseOption, newChat, send, signIn } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+// Signed in afresh: sign-in.spec signs the stored admin session out.
+test.use(SIGNED_OUT);
+test.beforeEach(async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/chat$/);
+});
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);
 
