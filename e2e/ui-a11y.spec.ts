@@ -6,10 +6,10 @@ import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
 import { ADMIN, SIGNED_OUT, answer, chooseOption, newChat, send, signIn } from "./helpers";
 
-test.describe.configure({ mode: "serial" });
 // Signed in afresh: sign-in.spec signs the stored admin session out.
 test.use(SIGNED_OUT);
-test.beforeEach(async ({ page }) => {
+test.beforeEach(async ({ page }, info) => {
+  if (info.title.startsWith("the sign-in page")) return;
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/chat$/);
 });
@@ -18,7 +18,7 @@ test.afterAll(stopEverything);
 
 const THEMES = ["light", "dark"] as const;
 
-async function useTheme(page: Page, theme: (typeof THEMES)[number]) {
+async function applyTheme(page: Page, theme: (typeof THEMES)[number]) {
   await page.context().addCookies([{ name: "parley_theme", value: theme, url: test.info().project.use.baseURL! }]);
 }
 
@@ -30,9 +30,9 @@ async function violations(page: Page): Promise<string[]> {
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`));
 }
 
-let chatUrl = "";
-
-test("set-up: a team with server-everything and a chat with an answer and a tool card", async ({ page }) => {
+test("signed-in pages have no serious violations, in light and dark", async ({ page }) => {
+  test.setTimeout(240_000);
+  // A team with server-everything and a chat with an answer and a tool card.
   await page.goto("/teams/new");
   await page.getByLabel("Team name").fill("Accessible Engines");
   await page.getByRole("button", { name: "Create team" }).click();
@@ -47,7 +47,7 @@ test("set-up: a team with server-everything and a chat with an answer and a tool
   await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
 
   await newChat(page);
-  chatUrl = page.url();
+  const chatUrl = page.url();
   await page.getByRole("button", { name: /^Tools/ }).click();
   await page.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
   await page.keyboard.press("Escape");
@@ -55,34 +55,32 @@ test("set-up: a team with server-everything and a chat with an answer and a tool
   await send(page, "Echo via MCP");
   await expect(answer(page).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
   await expect(answer(page)).toContainText("The server echoed it back.");
-});
 
-for (const theme of THEMES) {
-  test(`signed-in pages have no serious violations (${theme})`, async ({ page }) => {
-    await useTheme(page, theme);
-    const found: string[] = [];
+  const found: string[] = [];
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
     for (const path of [chatUrl, "/admin/providers", "/admin/mcp", "/admin/members", "/settings"]) {
       await page.goto(path);
       await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
-      if (path === chatUrl) await expect(answer(page).locator('[data-tool-name="everything__echo"]')).toBeVisible();
-      found.push(...(await violations(page)).map((v) => `${path}: ${v}`));
+      if (path === chatUrl) await expect(page.locator('[data-tool-name="everything__echo"]')).toBeVisible();
+      found.push(...(await violations(page)).map((v) => `${theme} ${path}: ${v}`));
     }
-    expect(found).toEqual([]);
-  });
+  }
+  expect(found).toEqual([]);
 
+  // Back to the admin's first team for the specs that follow.
+  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
+  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+});
+
+for (const theme of THEMES) {
   test(`the sign-in page has no serious violations (${theme})`, async ({ browser }) => {
     const context = await browser.newContext(SIGNED_OUT);
     const page = await context.newPage();
-    await useTheme(page, theme);
+    await applyTheme(page, theme);
     await page.goto("/sign-in");
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
     expect(await violations(page)).toEqual([]);
     await context.close();
   });
 }
-
-test("back to the admin's first team", async ({ page }) => {
-  await page.goto("/chat");
-  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
-  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
-});

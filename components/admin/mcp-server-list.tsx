@@ -16,7 +16,7 @@ export function McpServerList({ servers }: { servers: McpServerRow[] }) {
       {servers.map((s) => (
         <li key={s.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-server={s.name}>
           <div className="flex min-w-0 flex-1 flex-col">
-            <Link href={`/admin/mcp/${s.id}`} className="font-medium text-accent hover:underline">
+            <Link href={`/admin/mcp/${s.id}`} className="font-medium text-accent-text hover:underline">
               {s.name}
             </Link>
             <span className="truncate text-xs text-zinc-600 dark:text-zinc-400">

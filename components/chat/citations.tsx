@@ -49,7 +49,7 @@ export function CitationMark({ citation }: { citation: CitationView }) {
         rel="noreferrer"
         data-citation={citation.n}
         aria-label={`Source ${citation.n}: ${citation.title ?? domainOf(citation.url)}`}
-        className="rounded px-0.5 font-medium text-accent no-underline hover:underline focus-visible:underline"
+        className="rounded px-0.5 font-medium text-accent-text no-underline hover:underline focus-visible:underline"
       >
         {citation.n}
       </a>

@@ -84,7 +84,7 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
       return part.mediaType.startsWith("image/") ? (
         <GatedImage src={part.url} alt={part.filename ?? "Attached image"} className="max-h-80 rounded-md" />
       ) : (
-        <a href={part.url} className="text-accent underline" target="_blank" rel="noreferrer">
+        <a href={part.url} className="text-accent-text underline" target="_blank" rel="noreferrer">
           {part.filename ?? "Attached file"}
         </a>
       );

@@ -65,7 +65,7 @@ function ContentBlock({ block }: { block: McpContent }) {
           <Link2 className="mt-0.5 size-3.5 shrink-0 text-zinc-600 dark:text-zinc-400" aria-hidden />
           <span>
             {isHttp(b.uri) ? (
-              <a href={b.uri} target="_blank" rel="noreferrer noopener" className="text-accent underline">
+              <a href={b.uri} target="_blank" rel="noreferrer noopener" className="text-accent-text underline">
                 {label}
               </a>
             ) : (

@@ -22,7 +22,7 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
     <div className="flex h-dvh overflow-hidden">
       <SidebarFrame>
         <div className="flex items-center gap-2 px-4 pb-2 pt-4 text-base font-semibold">
-          <MessagesSquare className="size-5 text-accent" aria-hidden /> Parley
+          <MessagesSquare className="size-5 text-accent-text" aria-hidden /> Parley
         </div>
         <div className="px-4 py-2">
           <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />

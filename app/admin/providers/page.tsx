@@ -32,7 +32,7 @@ export default async function ProvidersPage() {
           <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
             {providers.map((p) => (
               <li key={p.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
-                <Link href={`/admin/providers/${p.id}`} className="font-medium text-accent underline">
+                <Link href={`/admin/providers/${p.id}`} className="font-medium text-accent-text underline">
                   {p.name}
                 </Link>
                 <span className="text-zinc-600 dark:text-zinc-400">{kindInfo(p.kind).label}</span>
