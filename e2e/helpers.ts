@@ -1,5 +1,5 @@
 // Shared steps for the e2e specs: the first admin's credentials, signing in, inviting and joining.
-import { expect, type Browser, type Page } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page } from "@playwright/test";
 
 export const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery", team: "Analytical Engines" };
 /**
@@ -28,7 +28,7 @@ export async function signIn(page: Page, email: string, password: string) {
 /** As an admin (on `page`), create an invite link for the current team and return its URL. */
 export async function createInvite(page: Page, role: "member" | "admin" = "member"): Promise<string> {
   await page.goto("/admin/members");
-  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await chooseOption(page.getByLabel("Role", { exact: true }), role === "admin" ? "Admin" : "Member");
   await page.getByRole("button", { name: "Create invite link" }).click();
   const field = page.getByLabel("Invite link", { exact: true });
   await expect(field).toHaveValue(/\/invite\/[A-Za-z0-9_-]{20,}$/);
@@ -64,3 +64,10 @@ export async function send(page: Page, text: string) {
 
 /** The newest answer in the open chat. */
 export const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
+
+/** Picks an option of a select (the UI kit's select: a combobox button that opens a listbox). */
+export async function chooseOption(select: Locator, option: string | RegExp) {
+  await select.click();
+  await select.page().getByRole("listbox").getByRole("option", { name: option, exact: typeof option === "string" }).click();
+  await expect(select.page().getByRole("listbox")).toHaveCount(0);
+}

@@ -2,40 +2,9 @@
 // MCP server on loopback), tests the connection and sees its tools; a member picks the tools for a chat,
 // asks, and sees the tool's result; a long-running tool shows a moving progress bar; when the server
 // stops, the status shows the error and the chat still answers.
-import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, createInvite, joinWithNewAccount, send, answer } from "./helpers";
-
-const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
-const MCP_URL = `http://127.0.0.1:${MCP_PORT}/mcp`;
-let everything: ChildProcess | undefined;
-
-async function startEverything(): Promise<void> {
-  // It binds all interfaces; Parley reaches it on loopback. Its output is not printed.
-  everything = spawn(process.execPath, ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"], {
-    env: { ...process.env, PORT: String(MCP_PORT) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server-everything did not start")), 15_000);
-    everything!.stderr!.on("data", (d: Buffer) => {
-      if (/listening on port/i.test(d.toString())) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-}
-
-async function stopEverything(): Promise<void> {
-  const child = everything;
-  everything = undefined;
-  if (!child || child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
+import { MCP_URL, startEverything, stopEverything } from "./everything";
+import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount, send, answer } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
@@ -55,13 +24,13 @@ test("an admin adds server-everything, tests the connection and sees its tools",
   await form.getByLabel("URL", { exact: true }).fill("not a url");
   await form.getByRole("button", { name: "Add server" }).click();
   await expect(form.getByText("Enter a valid http:// or https:// URL")).toBeVisible();
-  await form.getByLabel("Transport", { exact: true }).selectOption("stdio");
+  await chooseOption(form.getByLabel("Transport", { exact: true }), /^stdio/);
   await form.getByLabel("Command", { exact: true }).fill("npx");
   await form.getByRole("button", { name: "Add server" }).click();
   await expect(form.getByText("stdio servers are turned off on this instance")).toBeVisible();
   await expect(page.getByText("No MCP servers yet.")).toBeVisible();
 
-  await form.getByLabel("Transport", { exact: true }).selectOption("http");
+  await chooseOption(form.getByLabel("Transport", { exact: true }), "Streamable HTTP");
   await form.getByLabel("Name", { exact: true }).fill("everything");
   await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
   await form.getByLabel("Bearer token", { exact: true }).fill("e2e-token-not-needed-1234");
@@ -125,7 +94,7 @@ test("a long-running tool shows a progress bar that moves", async () => {
 test("an admin makes echo ask first; the member approves, denies with a reason, and decides after a reload", async ({ page }) => {
   await page.goto("/admin/mcp");
   await page.locator('[data-server="everything"]').getByRole("link").first().click();
-  await page.getByLabel("Approval policy of echo").selectOption("ask");
+  await chooseOption(page.getByLabel("Approval policy of echo"), "Ask every time");
   await expect(page.getByText("Policy saved.")).toBeVisible();
 
   const card = () => answer(member).getByRole("group", { name: /^Approve everything · echo\?/ });

@@ -18,8 +18,6 @@ export type ActionState = {
   data?: Record<string, string>;
 };
 
-export const initialActionState: ActionState = { ok: false };
-
 const MAX_FIELDS = 500;
 const MAX_FIELD_CHARS = 100_000;
 const MAX_NAME_CHARS = 200;

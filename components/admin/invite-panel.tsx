@@ -2,15 +2,15 @@
 // Create single-use, expiring invite links (shown once, with a copy button) and revoke open ones.
 import { useActionState, useState } from "react";
 import { Check, Copy } from "lucide-react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
-import { FormMessage } from "../ui/field";
+import { FormField, FormMessage } from "../ui/field";
+import { Input } from "../ui/input";
+import { OptionSelect } from "../ui/select";
 import { SubmitButton } from "../ui/submit-button";
 
 type Invite = { id: string; role: "admin" | "member"; expiresAt: Date; createdAt: Date; createdBy: { name: string } };
-
-const selectClass = "h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; create: FormAction; revoke: FormAction }) {
   const [state, createAction] = useActionState(create, initialActionState);
@@ -19,25 +19,24 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
   return (
     <div className="flex flex-col gap-6">
       <form action={createAction} className="flex flex-wrap items-end gap-3" aria-label="New invite">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="invite-role" className="text-sm font-medium">
-            Role
-          </label>
-          <select id="invite-role" name="role" defaultValue="member" className={selectClass}>
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="invite-days" className="text-sm font-medium">
-            Expires after
-          </label>
-          <select id="invite-days" name="days" defaultValue="7" className={selectClass}>
-            <option value="1">1 day</option>
-            <option value="7">7 days</option>
-            <option value="30">30 days</option>
-          </select>
-        </div>
+        <FormField label="Role">
+          {(control) => <OptionSelect {...control} name="role" defaultValue="member" className="w-32" options={[{ value: "member", label: "Member" }, { value: "admin", label: "Admin" }]} />}
+        </FormField>
+        <FormField label="Expires after">
+          {(control) => (
+            <OptionSelect
+              {...control}
+              name="days"
+              defaultValue="7"
+              className="w-32"
+              options={[
+                { value: "1", label: "1 day" },
+                { value: "7", label: "7 days" },
+                { value: "30", label: "30 days" },
+              ]}
+            />
+          )}
+        </FormField>
         <SubmitButton pendingText="Creating…">Create invite link</SubmitButton>
       </form>
       <FormMessage message={state.message} ok={state.ok} />
@@ -46,7 +45,7 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
         <h3 className="mb-2 text-sm font-semibold">Open invites</h3>
         <FormMessage message={revokeState.ok ? undefined : revokeState.message} />
         {invites.length === 0 ? (
-          <p className="text-sm text-zinc-500">No open invites.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">No open invites.</p>
         ) : (
           <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
             {invites.map((i) => (
@@ -72,12 +71,10 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
 function CopyField({ url }: { url: string }) {
   const [copied, setCopied] = useState(false);
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor="invite-url" className="text-sm font-medium">
-        Invite link
-      </label>
+    <FormField label="Invite link">
+      {(control) => (
       <div className="flex gap-2">
-        <input id="invite-url" readOnly value={url} className="h-10 min-w-0 flex-1 rounded-md border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-900" onFocus={(e) => e.currentTarget.select()} />
+        <Input {...control} readOnly value={url} className="flex-1 bg-zinc-50 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
         <Button
           variant="secondary"
           onClick={async () => {
@@ -89,6 +86,7 @@ function CopyField({ url }: { url: string }) {
           {copied ? "Copied" : "Copy"}
         </Button>
       </div>
-    </div>
+      )}
+    </FormField>
   );
 }

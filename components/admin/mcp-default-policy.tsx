@@ -1,9 +1,10 @@
 "use client";
 // The server's default approval policy for tools without one of their own.
 import { useActionState } from "react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { FormMessage } from "../ui/field";
+import { Label } from "../ui/label";
 import { PolicySelect } from "./policy-select";
 
 export function McpDefaultPolicy({ serverId, value, action }: { serverId: string; value: "ask" | "auto" | "deny" | null; action: FormAction }) {
@@ -11,14 +12,13 @@ export function McpDefaultPolicy({ serverId, value, action }: { serverId: string
   return (
     <form action={formAction} className="flex flex-col gap-2">
       <input type="hidden" name="serverId" value={serverId} />
-      <label htmlFor="server-default-policy" className="text-sm font-medium">
-        Default approval policy
-      </label>
+      <Label htmlFor="server-default-policy">Default approval policy</Label>
       <PolicySelect
         id="server-default-policy"
         value={value}
         defaultLabel="From each tool's annotations (read-only runs, others ask)"
-        className="h-9 max-w-md rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        size="sm"
+        className="max-w-md"
       />
       <FormMessage message={state.message} ok={state.ok} />
     </form>

@@ -1,9 +1,10 @@
 "use client";
-// Disable / enable and delete (with a confirmation) an MCP server.
+// Disable / enable and delete (behind a confirmation dialog) an MCP server.
 import { useActionState, useState } from "react";
-import { initialActionState } from "@/lib/actions";
-import type { FormAction } from "../auth/action-form";
+import { initialActionState } from "@/components/ui/form-state";
+import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
+import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
 import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 
@@ -23,20 +24,30 @@ export function McpServerDanger({ serverId, name, enabled, setEnabled, remove }:
           <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
           <SubmitButton variant="secondary">{enabled ? "Disable server" : "Enable server"}</SubmitButton>
         </form>
-        {!confirming ? (
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            Delete server
-          </Button>
-        ) : (
-          <form action={removeAction} onSubmit={() => setLast("remove")} className="flex items-center gap-2">
-            <input type="hidden" name="serverId" value={serverId} />
-            <span className="text-sm">Delete {name} and its tool settings?</span>
-            <SubmitButton variant="danger">Yes, delete</SubmitButton>
-            <Button variant="ghost" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </form>
-        )}
+        <AlertDialog open={confirming} onOpenChange={setConfirming}>
+          <AlertDialogTrigger asChild>
+            <Button variant="danger">Delete server</Button>
+          </AlertDialogTrigger>
+          <AlertDialogContent>
+            <AlertDialogTitle>Delete {name}?</AlertDialogTitle>
+            <AlertDialogDescription>Delete {name} and its tool settings? Chats stop offering its tools.</AlertDialogDescription>
+            <form
+              action={removeAction}
+              onSubmit={() => {
+                setLast("remove");
+                setConfirming(false);
+              }}
+            >
+              <input type="hidden" name="serverId" value={serverId} />
+              <AlertDialogFooter>
+                <AlertDialogCancel>Cancel</AlertDialogCancel>
+                <Button type="submit" variant="danger">
+                  Yes, delete
+                </Button>
+              </AlertDialogFooter>
+            </form>
+          </AlertDialogContent>
+        </AlertDialog>
       </div>
     </div>
   );

@@ -4,8 +4,9 @@
 // Secrets are write-only: the form shows what is stored as names and masks, never the values.
 import { useState } from "react";
 import type { ActionState } from "@/lib/actions";
-import { ActionForm, type FormAction } from "../auth/action-form";
-import { Field } from "../ui/field";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
+import { CheckboxField, Field, FormField, TextareaField } from "../ui/field";
+import { OptionSelect } from "../ui/select";
 import { SubmitButton } from "../ui/submit-button";
 
 export type McpServerFormValues = {
@@ -21,20 +22,8 @@ export type McpServerFormValues = {
   secrets?: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
 };
 
-const inputClass = "rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900 aria-[invalid]:border-red-500";
-
-function TextArea({ id, label, name, error, hint, defaultValue, placeholder }: { id: string; label: string; name: string; error?: string; hint?: string; defaultValue?: string; placeholder?: string }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <textarea id={id} name={name} rows={3} defaultValue={defaultValue} placeholder={placeholder} aria-invalid={error ? true : undefined} aria-describedby={`${id}-note`} className={`${inputClass} font-mono`} autoComplete="off" spellCheck={false} />
-      <p id={`${id}-note`} className={error ? "text-sm text-red-600 dark:text-red-400" : "text-xs text-zinc-500"}>
-        {error ?? hint}
-      </p>
-    </div>
-  );
+function TextArea(props: { id: string; label: string; name: string; error?: string; hint?: string; defaultValue?: string; placeholder?: string }) {
+  return <TextareaField {...props} rows={3} className="[&_textarea]:font-mono" autoComplete="off" spellCheck={false} />;
 }
 
 export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { action: FormAction; initial?: McpServerFormValues; stdioAllowed: boolean; submitLabel: string }) {
@@ -50,27 +39,21 @@ export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { 
           <>
             {initial?.serverId && <input type="hidden" name="serverId" value={initial.serverId} />}
             <Field label="Name" name="name" required maxLength={60} defaultValue={v("name", initial?.name ?? "")} error={f.name} hint="Tools are offered to the model as <name>__<tool>." />
-            <div className="flex flex-col gap-1">
-              <label htmlFor="mcp-transport" className="text-sm font-medium">
-                Transport
-              </label>
-              <select
-                id="mcp-transport"
-                name="transport"
-                value={transport}
-                onChange={(e) => setTransport(e.target.value as typeof transport)}
-                aria-invalid={f.transport ? true : undefined}
-                aria-describedby="mcp-transport-note"
-                className={`h-10 ${inputClass} py-0`}
-              >
-                <option value="http">Streamable HTTP</option>
-                <option value="sse">SSE (older servers)</option>
-                <option value="stdio">stdio (runs a command on this server){stdioAllowed ? "" : " — turned off"}</option>
-              </select>
-              <p id="mcp-transport-note" className={f.transport ? "text-sm text-red-600 dark:text-red-400" : "text-xs text-zinc-500"}>
-                {f.transport ?? (stdioAllowed ? "stdio is allowed on this instance." : "stdio needs PARLEY_ALLOW_STDIO_MCP=1 on the server.")}
-              </p>
-            </div>
+            <FormField label="Transport" error={f.transport} hint={stdioAllowed ? "stdio is allowed on this instance." : "stdio needs PARLEY_ALLOW_STDIO_MCP=1 on the server."}>
+              {(control) => (
+                <OptionSelect
+                  {...control}
+                  name="transport"
+                  value={transport}
+                  onValueChange={(t) => setTransport(t as typeof transport)}
+                  options={[
+                    { value: "http", label: "Streamable HTTP" },
+                    { value: "sse", label: "SSE (older servers)" },
+                    { value: "stdio", label: `stdio (runs a command on this server)${stdioAllowed ? "" : " — turned off"}` },
+                  ]}
+                />
+              )}
+            </FormField>
             {transport === "stdio" ? (
               <>
                 <Field label="Command" name="command" defaultValue={v("command", initial?.command ?? "")} error={f.command} placeholder="npx" />
@@ -97,18 +80,14 @@ export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { 
               </>
             )}
             {initial?.serverId && (s?.headerNames.length || s?.bearerHint || s?.envNames.length) ? (
-              <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="clearSecrets" /> Remove the stored headers, token and environment
-              </label>
+              <CheckboxField name="clearSecrets" label="Remove the stored headers, token and environment" />
             ) : null}
-            {s?.unreadable && <p className="text-sm text-red-600">The stored secrets cannot be decrypted with this instance&apos;s key. Enter them again.</p>}
+            {s?.unreadable && <p className="text-sm text-red-700 dark:text-red-400">The stored secrets cannot be decrypted with this instance&apos;s key. Enter them again.</p>}
             <div className="grid grid-cols-2 gap-3">
               <Field label="Connect timeout (s)" name="connectTimeoutSec" type="number" min={1} max={120} defaultValue={v("connectTimeoutSec", String(initial?.connectTimeoutSec ?? 10))} error={f.connectTimeoutSec} />
               <Field label="Call timeout (s)" name="callTimeoutSec" type="number" min={1} max={3600} defaultValue={v("callTimeoutSec", String(initial?.callTimeoutSec ?? 60))} error={f.callTimeoutSec} />
             </div>
-            <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="enabled" defaultChecked={state.values ? state.values.enabled === "on" : (initial?.enabled ?? true)} /> Enabled
-            </label>
+            <CheckboxField name="enabled" label="Enabled" defaultChecked={state.values ? state.values.enabled === "on" : (initial?.enabled ?? true)} />
             <SubmitButton pendingText="Saving…" className="self-start">
               {submitLabel}
             </SubmitButton>

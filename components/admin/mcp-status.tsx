@@ -57,11 +57,11 @@ export function McpStatusBadge({ status, detailed = false }: { status: McpStatus
       <span className="inline-flex items-center gap-1.5 text-xs">
         <span className={`size-2 shrink-0 rounded-full ${DOT[status.state]}`} aria-hidden />
         <span>{LABEL[status.state]}</span>
-        {status.state === "connected" && status.toolCount !== undefined && <span className="text-zinc-500">· {status.toolCount} tools</span>}
+        {status.state === "connected" && status.toolCount !== undefined && <span className="text-zinc-600 dark:text-zinc-400">· {status.toolCount} tools</span>}
       </span>
       {detailed && status.state === "error" && status.error && (
         <span className="text-xs text-red-700 dark:text-red-300">
-          {status.error.message} <span className="text-zinc-500">({when})</span>
+          {status.error.message} <span className="text-zinc-600 dark:text-zinc-400">({when})</span>
         </span>
       )}
     </span>

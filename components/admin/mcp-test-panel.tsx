@@ -54,7 +54,7 @@ export function McpTestPanel({ serverId, test, status }: { serverId: string; tes
                 </div>
                 {t.description && <p className="mt-1 text-zinc-600 dark:text-zinc-400">{t.description}</p>}
                 <details className="mt-1">
-                  <summary className="cursor-pointer text-xs text-zinc-500">Input schema</summary>
+                  <summary className="cursor-pointer text-xs text-zinc-600 dark:text-zinc-400">Input schema</summary>
                   <pre className="mt-1 max-h-48 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{JSON.stringify(t.inputSchema, null, 2)}</pre>
                 </details>
               </li>

@@ -2,9 +2,9 @@
 // The server's tools as stored: enable or disable each one for the team (admins), set its approval
 // policy, with its description and annotations.
 import { useActionState } from "react";
-import { initialActionState } from "@/lib/actions";
+import { initialActionState } from "@/components/ui/form-state";
 import type { McpToolView } from "@/lib/mcp/servers";
-import type { FormAction } from "../auth/action-form";
+import type { FormAction } from "@/components/ui/action-form";
 import { FormMessage } from "../ui/field";
 import { AnnotationBadges } from "./mcp-test-panel";
 import { PolicySelect } from "./policy-select";
@@ -21,7 +21,7 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
           checked={tool.enabled}
           aria-label={`Enable ${tool.name}`}
           onChange={(e) => e.currentTarget.form?.requestSubmit()}
-          className="size-4"
+          className="size-4 accent-accent"
         />
       </form>
       <div className="flex min-w-0 flex-col gap-1">
@@ -38,7 +38,7 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
           value={tool.policy}
           defaultLabel="Default (from annotations)"
           aria-label={`Approval policy of ${tool.name}`}
-          className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+          size="xs"
         />
       </form>
     </li>
@@ -48,7 +48,7 @@ function ToolRow({ tool, serverId, action, policyAction }: { tool: McpToolView; 
 export function McpToolsTable({ serverId, tools, setEnabled, setPolicy }: { serverId: string; tools: McpToolView[]; setEnabled: FormAction; setPolicy: FormAction }) {
   const [state, action] = useActionState(setEnabled, initialActionState);
   const [policyState, policyAction] = useActionState(setPolicy, initialActionState);
-  if (!tools.length) return <p className="text-sm text-zinc-500">No tools known yet: test the connection to list them.</p>;
+  if (!tools.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools known yet: test the connection to list them.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={state.ok ? undefined : state.message} />

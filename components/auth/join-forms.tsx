@@ -1,6 +1,6 @@
 "use client";
 // The two ways to accept an invite: a new account, or the account already signed in.
-import { ActionForm, type FormAction } from "./action-form";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { AccountFields } from "./account-fields";
 import { SubmitButton } from "../ui/submit-button";
 

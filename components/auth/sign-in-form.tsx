@@ -1,5 +1,5 @@
 "use client";
-import { ActionForm, type FormAction } from "./action-form";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { Field } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 

@@ -4,6 +4,8 @@
 // decision goes through a context so deep tool blocks reach the chat without prop drilling.
 import { createContext, useContext, useState } from "react";
 import { Check, ShieldCheck, X } from "lucide-react";
+import { Button } from "../ui/button";
+import { Input } from "../ui/input";
 
 export type ApprovalDecision = { approvalId: string; approved: boolean; reason?: string; alwaysAllowToolId?: string };
 export const ApprovalContext = createContext<((d: ApprovalDecision) => void) | undefined>(undefined);
@@ -22,24 +24,19 @@ export function ApprovalCard({ approvalId, toolLabel, toolId }: { approvalId: st
       <p className="text-sm font-medium text-amber-900 dark:text-amber-100">{toolLabel} wants to run with the input above. Allow it?</p>
       <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
         Reason for denying (optional)
-        <input
-          value={reason}
-          maxLength={1000}
-          onChange={(e) => setReason(e.target.value)}
-          className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-        />
+        <Input size="sm" value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} />
       </label>
       <div className="flex flex-wrap gap-2">
-        <button type="button" disabled={sent} onClick={() => send({ approved: true })} className="inline-flex h-8 items-center gap-1 rounded-md bg-green-700 px-3 text-sm font-medium text-white hover:bg-green-800 disabled:opacity-60">
+        <Button variant="success" size="sm" disabled={sent} onClick={() => send({ approved: true })}>
           <Check className="size-4" aria-hidden /> Approve
-        </button>
-        <button type="button" disabled={sent} onClick={() => send({ approved: false, reason: reason.trim() || undefined })} className="inline-flex h-8 items-center gap-1 rounded-md bg-red-700 px-3 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60">
+        </Button>
+        <Button variant="danger" size="sm" disabled={sent} onClick={() => send({ approved: false, reason: reason.trim() || undefined })}>
           <X className="size-4" aria-hidden /> Deny
-        </button>
+        </Button>
         {toolId && (
-          <button type="button" disabled={sent} onClick={() => send({ approved: true, alwaysAllowToolId: toolId })} className="inline-flex h-8 items-center gap-1 rounded-md border border-zinc-300 bg-white px-3 text-sm font-medium hover:bg-zinc-50 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900">
+          <Button variant="secondary" size="sm" disabled={sent} onClick={() => send({ approved: true, alwaysAllowToolId: toolId })}>
             <ShieldCheck className="size-4" aria-hidden /> Always allow
-          </button>
+          </Button>
         )}
       </div>
     </div>

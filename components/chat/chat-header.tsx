@@ -1,13 +1,17 @@
 "use client";
-// The chat's title bar: rename in place, delete behind a confirmation.
+// The chat's title bar: rename in place, delete behind a confirmation dialog.
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Pencil, Trash2 } from "lucide-react";
 import { Button } from "../ui/button";
+import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
+import { Input } from "../ui/input";
+import { Tooltip } from "../ui/tooltip";
 
 export function ChatHeader({ chatId, title }: { chatId: string; title: string }) {
   const router = useRouter();
-  const [mode, setMode] = useState<"view" | "rename" | "delete">("view");
+  const [mode, setMode] = useState<"view" | "rename">("view");
+  const [confirming, setConfirming] = useState(false);
   const [draft, setDraft] = useState(title);
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -41,7 +45,7 @@ export function ChatHeader({ chatId, title }: { chatId: string; title: string })
           <label htmlFor="chat-title" className="sr-only">
             Chat title
           </label>
-          <input id="chat-title" autoFocus value={draft} maxLength={120} onChange={(e) => setDraft(e.target.value)} className="h-8 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900" />
+          <Input id="chat-title" size="sm" autoFocus value={draft} maxLength={120} onChange={(e) => setDraft(e.target.value)} className="flex-1" />
           <Button type="submit" size="sm" disabled={pending}>
             Save
           </Button>
@@ -52,40 +56,49 @@ export function ChatHeader({ chatId, title }: { chatId: string; title: string })
       ) : (
         <>
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title}</h1>
-          {mode === "delete" ? (
-            <span className="flex items-center gap-2 text-sm">
-              Delete this chat?
-              <Button
-                size="sm"
-                variant="danger"
-                disabled={pending}
-                onClick={async () => {
-                  if (await call("DELETE")) {
-                    router.push("/chat");
-                    router.refresh();
-                  }
-                }}
-              >
-                Delete chat
-              </Button>
-              <Button size="sm" variant="secondary" onClick={() => setMode("view")}>
-                Cancel
-              </Button>
-            </span>
-          ) : (
-            <>
-              <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
-                <Pencil className="size-4" aria-hidden />
-              </Button>
-              <Button size="sm" variant="ghost" aria-label="Delete chat" onClick={() => setMode("delete")}>
-                <Trash2 className="size-4" aria-hidden />
-              </Button>
-            </>
-          )}
+          <Tooltip content="Rename chat">
+            <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
+              <Pencil className="size-4" aria-hidden />
+            </Button>
+          </Tooltip>
+          <AlertDialog open={confirming} onOpenChange={setConfirming}>
+            <Tooltip content="Delete chat">
+              <AlertDialogTrigger asChild>
+                <Button size="sm" variant="ghost" aria-label="Delete chat">
+                  <Trash2 className="size-4" aria-hidden />
+                </Button>
+              </AlertDialogTrigger>
+            </Tooltip>
+            <AlertDialogContent>
+              <AlertDialogTitle>Delete this chat?</AlertDialogTitle>
+              <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
+              {error && (
+                <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+                  {error}
+                </p>
+              )}
+              <AlertDialogFooter>
+                <AlertDialogCancel>Cancel</AlertDialogCancel>
+                <Button
+                  variant="danger"
+                  disabled={pending}
+                  onClick={async () => {
+                    if (await call("DELETE")) {
+                      setConfirming(false);
+                      router.push("/chat");
+                      router.refresh();
+                    }
+                  }}
+                >
+                  Delete chat
+                </Button>
+              </AlertDialogFooter>
+            </AlertDialogContent>
+          </AlertDialog>
         </>
       )}
-      {error && (
-        <p role="alert" className="text-sm text-red-600">
+      {error && !confirming && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {error}
         </p>
       )}

@@ -12,6 +12,7 @@ import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
+import { Button } from "../ui/button";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
@@ -171,11 +172,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={busy}>
         <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
           {older.hasMore && (
-            <button type="button" onClick={loadEarlier} disabled={older.loading} className="self-center rounded-md border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900">
+            <Button variant="secondary" size="sm" onClick={loadEarlier} disabled={older.loading} className="self-center">
               {older.loading ? "Loading…" : "Load earlier messages"}
-            </button>
+            </Button>
           )}
-          {messages.length === 0 && <p className="mt-20 text-center text-zinc-500">Send a message to start.</p>}
+          {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>}
           {messages.map((m) => (
             <MessageItem
               key={m.id}
@@ -185,7 +186,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
             />
           ))}
           {status === "submitted" && (
-            <p className="text-sm text-zinc-500" role="status">
+            <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
               Waiting for the model…
             </p>
           )}

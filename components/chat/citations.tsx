@@ -49,7 +49,7 @@ export function CitationMark({ citation }: { citation: CitationView }) {
         rel="noreferrer"
         data-citation={citation.n}
         aria-label={`Source ${citation.n}: ${citation.title ?? domainOf(citation.url)}`}
-        className="rounded px-0.5 font-medium text-accent no-underline hover:underline focus-visible:underline"
+        className="rounded px-0.5 font-medium text-accent-text no-underline hover:underline focus-visible:underline"
       >
         {citation.n}
       </a>
@@ -58,7 +58,7 @@ export function CitationMark({ citation }: { citation: CitationView }) {
         className="pointer-events-none invisible absolute bottom-full left-1/2 z-20 mb-1 w-64 -translate-x-1/2 rounded-md border border-zinc-200 bg-white p-2 text-left text-xs leading-snug text-zinc-800 opacity-0 shadow-lg transition-opacity group-focus-within/cite:visible group-focus-within/cite:opacity-100 group-hover/cite:visible group-hover/cite:opacity-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
       >
         <span className="block font-medium">{citation.title ?? citation.url}</span>
-        <span className="block text-zinc-500">{domainOf(citation.url)}</span>
+        <span className="block text-zinc-600 dark:text-zinc-400">{domainOf(citation.url)}</span>
         {citation.snippet && <span className="mt-1 block text-zinc-600 dark:text-zinc-400">{citation.snippet}</span>}
       </span>
     </span>

@@ -2,6 +2,8 @@
 // The message box: Enter sends, Shift+Enter adds a line; Send, or Stop while a reply is written.
 import { useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
+import { Button } from "../ui/button";
+import { Textarea } from "../ui/input";
 
 export function Composer({
   busy,
@@ -41,7 +43,7 @@ export function Composer({
         <label htmlFor="composer" className="sr-only">
           Message
         </label>
-        <textarea
+        <Textarea
           id="composer"
           ref={ref}
           value={text}
@@ -56,21 +58,21 @@ export function Composer({
               send();
             }
           }}
-          className="max-h-48 min-h-10 flex-1 resize-none rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm [field-sizing:content] dark:border-zinc-700 dark:bg-zinc-900"
+          className="max-h-48 min-h-10 flex-1 resize-none rounded-xl [field-sizing:content]"
         />
         {busy ? (
-          <button type="button" onClick={onStop} className="inline-flex h-10 items-center gap-1 rounded-xl bg-zinc-800 px-3 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-200 dark:text-zinc-900">
+          <Button variant="inverted" onClick={onStop} className="gap-1 rounded-xl px-3">
             <Square className="size-3 fill-current" aria-hidden /> Stop
-          </button>
+          </Button>
         ) : (
-          <button type="submit" disabled={!canSend} className="inline-flex h-10 items-center gap-1 rounded-xl bg-accent px-3 text-sm font-medium text-white hover:bg-accent-strong disabled:opacity-50">
+          <Button type="submit" disabled={!canSend} className="gap-1 rounded-xl px-3">
             <ArrowUp className="size-4" aria-hidden /> Send
-          </button>
+          </Button>
         )}
       </div>
       {toolbar && <div className="mx-auto mt-2 flex max-w-3xl flex-wrap items-center gap-3">{toolbar}</div>}
       {tooLong && (
-        <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-red-600">
+        <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-red-700 dark:text-red-400">
           The message is {text.length.toLocaleString()} characters; the limit is {maxChars.toLocaleString()}.
         </p>
       )}

@@ -6,6 +6,8 @@ import { Check, Copy } from "lucide-react";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
 import { PartView } from "./message-parts";
 import { SourcesList } from "./citations";
+import { Button } from "../ui/button";
+import { Tooltip } from "../ui/tooltip";
 
 function plainText(message: ParleyUIMessage): string {
   return message.parts
@@ -17,19 +19,20 @@ function plainText(message: ParleyUIMessage): string {
 function CopyButton({ text }: { text: string }) {
   const [copied, setCopied] = useState(false);
   return (
-    <button
-      type="button"
-      aria-label="Copy message"
-      title="Copy message"
-      onClick={async () => {
-        await navigator.clipboard?.writeText(text).catch(() => {});
-        setCopied(true);
-        setTimeout(() => setCopied(false), 1500);
-      }}
-      className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-    >
-      {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-    </button>
+    <Tooltip content={copied ? "Copied" : "Copy message"}>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Copy message"
+        onClick={async () => {
+          await navigator.clipboard?.writeText(text).catch(() => {});
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        }}
+      >
+        {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
+      </Button>
+    </Tooltip>
   );
 }
 

@@ -11,14 +11,19 @@ import type { ParleyPart } from "@/lib/chat/parts";
 import { CitationMark, withCitationMarks } from "./citations";
 import { LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { ToolBlock } from "./tool-block";
+import { GatedImage, MarkdownImage } from "./gated-image";
+import { Button } from "../ui/button";
 
 const plugins = { code };
+/** Remote images wait for a click (see GatedImage). */
+const baseComponents = { img: MarkdownImage };
 
 export const Markdown = memo(function Markdown({ text, streaming, citations }: { text: string; streaming: boolean; citations?: CitationView[] }) {
   // A link whose text is a citation's number is that citation's superscript (see withCitationMarks).
   const components = useMemo(() => {
-    if (!citations?.length) return undefined;
+    if (!citations?.length) return baseComponents;
     return {
+      ...baseComponents,
       a: ({ href, children, ...rest }: React.AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) => {
         const label = typeof children === "string" ? children : Array.isArray(children) && children.length === 1 ? children[0] : undefined;
         const cited = typeof label === "string" && /^\d+$/.test(label) ? citations.find((c) => c.n === Number(label)) : undefined;
@@ -72,24 +77,23 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
             </span>
           </p>
           {onRegenerate && (
-            <button type="button" onClick={onRegenerate} className="inline-flex w-fit items-center gap-1 rounded-md border border-red-300 bg-white px-2 py-1 text-xs font-medium text-red-900 hover:bg-red-100 dark:border-red-800 dark:bg-red-900 dark:text-red-50">
+            <Button variant="secondary" size="xs" onClick={onRegenerate} className="w-fit gap-1">
               <RotateCcw className="size-3" aria-hidden /> Regenerate
-            </button>
+            </Button>
           )}
         </div>
       );
     case "data-notice":
       return (
-        <p className="flex items-center gap-2 text-sm text-zinc-500" data-notice={part.data.code}>
+        <p className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400" data-notice={part.data.code}>
           <Info className="size-4" aria-hidden /> {part.data.message}
         </p>
       );
     case "file":
       return part.mediaType.startsWith("image/") ? (
-        // eslint-disable-next-line @next/next/no-img-element -- user and model files are arbitrary URLs
-        <img src={part.url} alt={part.filename ?? "Attached image"} className="max-h-80 rounded-md" />
+        <GatedImage src={part.url} alt={part.filename ?? "Attached image"} className="max-h-80 rounded-md" />
       ) : (
-        <a href={part.url} className="text-accent underline" target="_blank" rel="noreferrer">
+        <a href={part.url} className="text-accent-text underline" target="_blank" rel="noreferrer">
           {part.filename ?? "Attached file"}
         </a>
       );

@@ -2,32 +2,25 @@
 // The model picker in the composer: the team's enabled models grouped by provider. The choice goes
 // with the next message and the server remembers it for the chat.
 import type { PickerGroup } from "@/lib/providers/models";
+import { Label } from "../ui/label";
+import { OptionSelect } from "../ui/select";
 
 export function ModelPicker({ groups, value, onChange, disabled }: { groups: PickerGroup[]; value: string; onChange: (id: string) => void; disabled?: boolean }) {
   if (!groups.length) return null;
   return (
     <div className="flex items-center gap-1.5">
-      <label htmlFor="model-picker" className="text-xs text-zinc-500">
+      <Label htmlFor="model-picker" className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
         Model
-      </label>
-      <select
+      </Label>
+      <OptionSelect
         id="model-picker"
+        size="xs"
+        className="max-w-56"
         value={value}
         disabled={disabled}
-        onChange={(e) => onChange(e.target.value)}
-        className="h-7 max-w-56 truncate rounded-md border border-zinc-300 bg-white px-1.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
-      >
-        {groups.map((g) => (
-          <optgroup key={g.provider} label={g.provider}>
-            {g.models.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-                {m.webSearch ? " · web search" : ""}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
+        onValueChange={onChange}
+        options={groups.map((g) => ({ label: g.provider, options: g.models.map((m) => ({ value: m.id, label: `${m.name}${m.webSearch ? " · web search" : ""}` })) }))}
+      />
     </div>
   );
 }

@@ -6,10 +6,13 @@
 import { CheckCircle2, CircleSlash, Link2, Loader2, Scissors, Wrench, XCircle } from "lucide-react";
 import { Streamdown } from "streamdown";
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
-import { parseToolError } from "@/lib/tools/error-codes";
 import type { Truncation } from "@/lib/mcp/results";
 import { ApprovalCard } from "./approval";
+import { MarkdownImage } from "./gated-image";
 import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
+import { codedError } from "./tool-error";
+
+const markdownComponents = { img: MarkdownImage };
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
 
@@ -26,11 +29,6 @@ const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object"
 const isRunning = (o: unknown): o is Running => !!o && typeof o === "object" && (o as Running).running === true;
 const isHttp = (u: string) => /^https?:\/\//i.test(u);
 
-/** `[ERROR:<code>] message` -> code and message; any other text is the message as it is. */
-function codedError(text: string | undefined): { code?: string; message: string } {
-  return parseToolError(text) ?? { message: text ?? "The tool failed." };
-}
-
 function ContentBlock({ block }: { block: McpContent }) {
   switch (block.type) {
     case "text": {
@@ -38,7 +36,7 @@ function ContentBlock({ block }: { block: McpContent }) {
       return text.length > MARKDOWN_MAX_CHARS ? (
         <LargeText text={text} label="Long text" />
       ) : (
-        <Streamdown mode="static" className="prose-chat">
+        <Streamdown mode="static" className="prose-chat" components={markdownComponents}>
           {text}
         </Streamdown>
       );
@@ -57,18 +55,18 @@ function ContentBlock({ block }: { block: McpContent }) {
       const label = b.title ?? b.name ?? b.uri;
       return (
         <p className="flex items-start gap-1.5">
-          <Link2 className="mt-0.5 size-3.5 shrink-0 text-zinc-500" aria-hidden />
+          <Link2 className="mt-0.5 size-3.5 shrink-0 text-zinc-600 dark:text-zinc-400" aria-hidden />
           <span>
             {isHttp(b.uri) ? (
-              <a href={b.uri} target="_blank" rel="noreferrer noopener" className="text-accent underline">
+              <a href={b.uri} target="_blank" rel="noreferrer noopener" className="text-accent-text underline">
                 {label}
               </a>
             ) : (
               <span title={b.uri} className="font-medium">
-                {label} <span className="font-mono text-xs text-zinc-500">{b.uri}</span>
+                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span>
               </span>
             )}
-            {b.description && <span className="block text-xs text-zinc-500">{b.description}</span>}
+            {b.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{b.description}</span>}
           </span>
         </p>
       );
@@ -77,10 +75,10 @@ function ContentBlock({ block }: { block: McpContent }) {
       const r = (block as { resource: { uri: string; text?: string; mimeType?: string } }).resource;
       return (
         <div>
-          <p className="font-mono text-xs text-zinc-500">{r.uri}</p>
+          <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.uri}</p>
           {r.text !== undefined && r.text.length > MARKDOWN_MAX_CHARS ? (
             <LargeText text={r.text} label="Long resource" />
-          ) : r.text !== undefined ? <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-500">Binary resource ({r.mimeType ?? "unknown type"})</p>}
+          ) : r.text !== undefined ? <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-600 dark:text-zinc-400">Binary resource ({r.mimeType ?? "unknown type"})</p>}
         </div>
       );
     }
@@ -132,7 +130,7 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
         <div className={`h-full bg-accent transition-[width] ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct === undefined ? undefined : { width: `${pct}%` }} />
       </div>
       {progress && (
-        <p className="text-xs text-zinc-500">
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
           {total ? `${progress.progress} of ${total}` : `${progress.progress}`}
           {progress.message ? ` · ${progress.message}` : ""}
         </p>
@@ -155,20 +153,20 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   return (
     <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-tool-state={running ? "running" : aborted ? "aborted" : part.state} data-tool-name={name}>
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
-        <Wrench className="size-4 text-zinc-500" aria-hidden />
+        <Wrench className="size-4 text-zinc-600 dark:text-zinc-400" aria-hidden />
         {meta?.source === "mcp" ? (
           <span className="text-xs">
-            <span className="text-zinc-500">{meta.serverName} · </span>
+            <span className="text-zinc-600 dark:text-zinc-400">{meta.serverName} · </span>
             <span className="font-mono">{meta.toolName}</span>
           </span>
         ) : (
           <span className="font-mono text-xs">{name}</span>
         )}
-        <span className="ml-auto flex items-center gap-1 text-xs text-zinc-500">
+        <span className="ml-auto flex items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
           {running && <Loader2 className="size-3 animate-spin" aria-hidden />}
           {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
-          {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-600" aria-hidden />}
-          {aborted && <CircleSlash className="size-3 text-zinc-500" aria-hidden />}
+          {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-700 dark:text-red-400" aria-hidden />}
+          {aborted && <CircleSlash className="size-3 text-zinc-600 dark:text-zinc-400" aria-hidden />}
           {running ? (part.state === "input-streaming" ? "Preparing" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
         </span>
       </div>
@@ -187,7 +185,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
         {part.state === "approval-responded" && (
           <p className="text-zinc-600 dark:text-zinc-400">{part.approval.approved ? "Approved by you. Running…" : "Denied by you. Telling the model…"}</p>
         )}
-        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && <p className="text-xs text-zinc-500">Approved by you.</p>}
+        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && <p className="text-xs text-zinc-600 dark:text-zinc-400">Approved by you.</p>}
         {part.state === "output-denied" && <p className="text-zinc-600">Denied{part.approval.reason ? `: ${part.approval.reason}` : "."}</p>}
       </div>
     </div>

@@ -2,132 +2,106 @@
 // The tool picker in the composer: the team's MCP servers with their live status and enabled tools;
 // a member turns servers and single tools on or off for this chat (saved at once, used from the next
 // message). Servers that are down are shown with their error; their tools are skipped in a turn.
-import { useCallback, useEffect, useState } from "react";
+// A Radix popover: focus moves in on open, Escape closes and returns focus to the Tools button.
+import { useEffect, useState } from "react";
 import { Wrench } from "lucide-react";
 import type { McpServerView } from "@/lib/mcp/servers";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { McpStatusBadge } from "../admin/mcp-status";
+import { Button } from "../ui/button";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { useToolChoice } from "./use-tool-choice";
 
-type Data = { servers: McpServerView[]; selection: ToolSelection };
+const POLL_MS = 3000;
 
-async function fetchTools(chatId: string): Promise<Data | undefined> {
-  const res = await fetch(`/api/chat/${chatId}/tools`, { cache: "no-store" }).catch(() => undefined);
-  return res?.ok ? ((await res.json()) as Data) : undefined;
+function withServer(sel: ToolSelection, s: McpServerView, on: boolean): ToolSelection {
+  const ids = s.tools.map((t) => t.id);
+  return {
+    servers: on ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id),
+    tools: on ? [...new Set([...sel.tools, ...ids])] : sel.tools.filter((x) => !ids.includes(x)),
+  };
+}
+
+function withTool(sel: ToolSelection, s: McpServerView, toolId: string, on: boolean): ToolSelection {
+  const tools = on ? [...new Set([...sel.tools, toolId])] : sel.tools.filter((x) => x !== toolId);
+  const anyOn = s.tools.some((t) => tools.includes(t.id));
+  return { servers: anyOn ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id), tools };
 }
 
 export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: boolean }) {
-  const [data, setData] = useState<Data>();
+  const { servers, selection: sel, error, load, change } = useToolChoice(chatId);
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string>();
 
-  const load = useCallback(() => {
-    fetchTools(chatId).then((d) => d && setData(d));
-  }, [chatId]);
-
-  useEffect(() => load(), [load]);
-
+  useEffect(() => void load(), [load]);
   useEffect(() => {
     if (!open) return;
-    const timer = setInterval(load, 3000);
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener("keydown", onKey);
-    };
+    void load(); // fresh statuses on open; the live status is polled while it is open
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
   }, [open, load]);
 
-  async function save(selection: ToolSelection) {
-    if (!data) return;
-    const previous = data.selection;
-    setData({ ...data, selection });
-    setError(undefined);
-    const res = await fetch(`/api/chat/${chatId}/tools`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(selection) }).catch(() => undefined);
-    if (!res?.ok) {
-      setData((d) => (d ? { ...d, selection: previous } : d));
-      setError("Could not save the tool choice. Try again.");
-    }
-  }
-
-  if (!data || !data.servers.length) return null;
-  const sel = data.selection;
-  const activeTools = data.servers.filter((s) => s.enabled && sel.servers.includes(s.id)).flatMap((s) => s.tools.filter((t) => sel.tools.includes(t.id)));
-
-  function toggleServer(s: McpServerView, on: boolean) {
-    const ids = s.tools.map((t) => t.id);
-    void save({
-      servers: on ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id),
-      tools: on ? [...new Set([...sel.tools, ...ids])] : sel.tools.filter((x) => !ids.includes(x)),
-    });
-  }
-
-  function toggleTool(s: McpServerView, toolId: string, on: boolean) {
-    const tools = on ? [...new Set([...sel.tools, toolId])] : sel.tools.filter((x) => x !== toolId);
-    const anyOn = s.tools.some((t) => tools.includes(t.id));
-    void save({ servers: anyOn ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id), tools });
-  }
+  if (!servers?.length || !sel) return null;
+  const activeTools = servers.filter((s) => s.enabled && sel.servers.includes(s.id)).flatMap((s) => s.tools.filter((t) => sel.tools.includes(t.id)));
 
   return (
-    <div className="relative">
-      <button
-        type="button"
-        onClick={() => {
-          if (!open) load();
-          setOpen((o) => !o);
-        }}
-        disabled={disabled}
-        aria-expanded={open}
-        aria-controls="tool-picker-panel"
-        className="inline-flex h-7 items-center gap-1 rounded-md border border-zinc-300 bg-white px-2 text-xs hover:bg-zinc-50 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
-      >
-        <Wrench className="size-3" aria-hidden /> Tools{activeTools.length ? ` (${activeTools.length})` : ""}
-      </button>
-      {open && (
-        <div
-          id="tool-picker-panel"
-          role="dialog"
-          aria-label="Tools for this chat"
-          className="absolute bottom-9 left-0 z-20 max-h-96 w-80 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-2 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-950"
-        >
-          {error && (
-            <p role="alert" className="mb-2 text-xs text-red-600">
-              {error}
-            </p>
-          )}
-          <ul className="flex flex-col gap-2">
-            {data.servers.map((s) => {
-              const on = s.enabled && sel.servers.includes(s.id) && s.tools.some((t) => sel.tools.includes(t.id));
-              return (
-                <li key={s.id} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800" data-server={s.name}>
-                  <label className="flex items-start gap-2">
-                    <input type="checkbox" className="mt-0.5" checked={on} disabled={!s.enabled || !s.tools.length} onChange={(e) => toggleServer(s, e.target.checked)} aria-label={`Use ${s.name}`} />
-                    <span className="flex min-w-0 flex-1 flex-col gap-0.5">
-                      <span className="font-medium">{s.name}</span>
-                      <McpStatusBadge status={s.status} detailed />
-                      {!s.tools.length && s.enabled && <span className="text-xs text-zinc-500">No tools listed yet.</span>}
-                    </span>
-                  </label>
-                  {s.enabled && s.tools.length > 0 && (
-                    <ul className="ml-6 mt-1 flex flex-col gap-1">
-                      {s.tools.map((t) => (
-                        <li key={t.id}>
-                          <label className="flex items-start gap-2 text-xs" title={t.description ?? undefined}>
-                            <input type="checkbox" checked={sel.servers.includes(s.id) && sel.tools.includes(t.id)} onChange={(e) => toggleTool(s, t.id, e.target.checked)} aria-label={`Use ${s.name} ${t.name}`} />
-                            <span className="min-w-0">
-                              <span className="font-mono">{t.name}</span>
-                              {t.description && <span className="block truncate text-zinc-500">{t.description}</span>}
-                            </span>
-                          </label>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      )}
-    </div>
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
+        <Button variant="secondary" size="xs" disabled={disabled}>
+          <Wrench className="size-3" aria-hidden /> Tools{activeTools.length ? ` (${activeTools.length})` : ""}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent side="top" aria-label="Tools for this chat" className="max-h-96">
+        {error && (
+          <p role="alert" className="mb-2 text-xs text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <ul className="flex flex-col gap-2">
+          {servers.map((s) => {
+            const on = s.enabled && sel.servers.includes(s.id) && s.tools.some((t) => sel.tools.includes(t.id));
+            return (
+              <li key={s.id} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800" data-server={s.name}>
+                <label className="flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 size-4 accent-accent"
+                    checked={on}
+                    disabled={!s.enabled || !s.tools.length}
+                    onChange={(e) => change((current) => withServer(current, s, e.target.checked))}
+                    aria-label={`Use ${s.name}`}
+                  />
+                  <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+                    <span className="font-medium">{s.name}</span>
+                    <McpStatusBadge status={s.status} detailed />
+                    {!s.tools.length && s.enabled && <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools listed yet.</span>}
+                  </span>
+                </label>
+                {s.enabled && s.tools.length > 0 && (
+                  <ul className="mt-1 ml-6 flex flex-col gap-1">
+                    {s.tools.map((t) => (
+                      <li key={t.id}>
+                        <label className="flex items-start gap-2 text-xs" title={t.description ?? undefined}>
+                          <input
+                            type="checkbox"
+                            className="accent-accent"
+                            checked={sel.servers.includes(s.id) && sel.tools.includes(t.id)}
+                            onChange={(e) => change((current) => withTool(current, s, t.id, e.target.checked))}
+                            aria-label={`Use ${s.name} ${t.name}`}
+                          />
+                          <span className="min-w-0">
+                            <span className="font-mono">{t.name}</span>
+                            {t.description && <span className="block truncate text-zinc-600 dark:text-zinc-400">{t.description}</span>}
+                          </span>
+                        </label>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </PopoverContent>
+    </Popover>
   );
 }

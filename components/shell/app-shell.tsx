@@ -7,6 +7,8 @@ import { SidebarFrame } from "./mobile-sidebar";
 import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
+import { Button } from "../ui/button";
+import { Tooltip } from "../ui/tooltip";
 
 export type ShellActions = {
   switchTeam: (teamId: string) => Promise<void>;
@@ -20,23 +22,20 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
     <div className="flex h-dvh overflow-hidden">
       <SidebarFrame>
         <div className="flex items-center gap-2 px-4 pb-2 pt-4 text-base font-semibold">
-          <MessagesSquare className="size-5 text-accent" aria-hidden /> Parley
+          <MessagesSquare className="size-5 text-accent-text" aria-hidden /> Parley
         </div>
         <div className="px-4 py-2">
           <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />
           {ctx.teams.some((t) => t.role === "admin") && (
-            <Link href="/teams/new" className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400">
+            <Link href="/teams/new" className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
               Create a team
             </Link>
           )}
         </div>
         <form action={actions.newChat} className="px-4 py-2">
-          <button
-            type="submit"
-            className="flex h-9 w-full items-center justify-center gap-2 rounded-md bg-accent text-sm font-medium text-white hover:bg-accent-strong"
-          >
+          <Button type="submit" className="h-9 w-full">
             <MessageSquarePlus className="size-4" aria-hidden /> New chat
-          </button>
+          </Button>
         </form>
         <nav aria-label="Chats" className="min-h-0 flex-1 overflow-y-auto px-2 py-2">
           <ChatList chats={chats} />
@@ -53,13 +52,15 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           <div className="flex items-center gap-1 px-2 pt-1">
             <div className="min-w-0 flex-1">
               <p className="truncate text-sm font-medium">{ctx.user.name}</p>
-              <p className="truncate text-xs text-zinc-500">{ctx.user.email}</p>
+              <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{ctx.user.email}</p>
             </div>
             <ThemeToggle />
             <form action={actions.signOut}>
-              <button type="submit" className="rounded-md p-2 text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800" aria-label="Sign out" title="Sign out">
-                <LogOut className="size-4" aria-hidden />
-              </button>
+              <Tooltip content="Sign out">
+                <Button type="submit" variant="ghost" size="icon" className="text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300" aria-label="Sign out">
+                  <LogOut className="size-4" aria-hidden />
+                </Button>
+              </Tooltip>
             </form>
           </div>
         </div>

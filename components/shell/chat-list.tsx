@@ -6,7 +6,7 @@ import type { ChatSummary } from "@/lib/chat/chats";
 
 export function ChatList({ chats }: { chats: ChatSummary[] }) {
   const pathname = usePathname();
-  if (!chats.length) return <p className="px-2 py-1 text-sm text-zinc-500">No chats yet.</p>;
+  if (!chats.length) return <p className="px-2 py-1 text-sm text-zinc-600 dark:text-zinc-400">No chats yet.</p>;
   return (
     <ul className="flex flex-col gap-0.5">
       {chats.map((c) => {

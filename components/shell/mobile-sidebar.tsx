@@ -1,8 +1,11 @@
 "use client";
-// On narrow screens the sidebar is a drawer behind a "Menu" button; on wide screens it is always shown.
+// On wide screens the sidebar is always shown; on narrow ones it is a Sheet (a modal drawer: focus
+// trapped, Escape closes) behind a "Menu" button, closed again after navigating.
 import { useEffect, useState } from "react";
 import { usePathname } from "next/navigation";
-import { Menu, X } from "lucide-react";
+import { Menu } from "lucide-react";
+import { Button } from "../ui/button";
+import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "../ui/sheet";
 
 export function SidebarFrame({ children }: { children: React.ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -11,25 +14,18 @@ export function SidebarFrame({ children }: { children: React.ReactNode }) {
   useEffect(() => setOpen(false), [pathname]);
   return (
     <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className="fixed left-2 top-2 z-30 rounded-md border border-zinc-300 bg-white p-2 md:hidden dark:border-zinc-700 dark:bg-zinc-900"
-        aria-label="Open menu"
-        aria-expanded={open}
-        aria-controls="sidebar"
-      >
-        <Menu className="size-4" aria-hidden />
-      </button>
-      {open && <div className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setOpen(false)} aria-hidden />}
-      <aside
-        id="sidebar"
-        aria-label="Sidebar"
-        className={`fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-zinc-200 bg-zinc-50 transition-transform md:static md:translate-x-0 dark:border-zinc-800 dark:bg-zinc-900 ${open ? "translate-x-0" : "-translate-x-full max-md:invisible"}`}
-      >
-        <button type="button" onClick={() => setOpen(false)} className="absolute right-2 top-2 rounded-md p-2 md:hidden" aria-label="Close menu">
-          <X className="size-4" aria-hidden />
-        </button>
+      <Sheet open={open} onOpenChange={setOpen}>
+        <SheetTrigger asChild>
+          <Button variant="secondary" size="icon" className="fixed top-2 left-2 z-30 size-9 md:hidden" aria-label="Open menu">
+            <Menu className="size-4" aria-hidden />
+          </Button>
+        </SheetTrigger>
+        <SheetContent aria-label="Sidebar" aria-describedby={undefined} closeLabel="Close menu" className="md:hidden">
+          <SheetTitle className="sr-only">Menu</SheetTitle>
+          {children}
+        </SheetContent>
+      </Sheet>
+      <aside aria-label="Sidebar" className="hidden w-72 flex-col border-r border-zinc-200 bg-zinc-50 md:flex dark:border-zinc-800 dark:bg-zinc-900">
         {children}
       </aside>
     </>

@@ -1,39 +1,35 @@
 "use client";
 // Chooses the team the user works in. Switching reloads the team's data.
-import { useTransition } from "react";
+import { useId, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { TeamSummary } from "@/lib/teams/context";
+import { Label } from "../ui/label";
+import { OptionSelect } from "../ui/select";
 
 export function TeamSwitcher({ teams, currentId, onSwitch }: { teams: TeamSummary[]; currentId: string; onSwitch: (teamId: string) => Promise<void> }) {
   const router = useRouter();
   const [pending, start] = useTransition();
+  const id = useId();
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor="team-switcher" className="text-xs font-medium uppercase tracking-wide text-zinc-500">
+      <Label htmlFor={id} className="text-xs tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
         Team
-      </label>
-      <select
-        id="team-switcher"
+      </Label>
+      <OptionSelect
+        id={id}
+        size="sm"
         value={currentId}
         disabled={pending || teams.length < 2}
         aria-busy={pending || undefined}
-        onChange={(e) => {
-          const id = e.target.value;
+        options={teams.map((t) => ({ value: t.id, label: `${t.name}${t.role === "admin" ? " (admin)" : ""}` }))}
+        onValueChange={(teamId) =>
           start(async () => {
-            await onSwitch(id);
+            await onSwitch(teamId);
             router.push("/chat");
             router.refresh();
-          });
-        }}
-        className="h-9 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-      >
-        {teams.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name}
-            {t.role === "admin" ? " (admin)" : ""}
-          </option>
-        ))}
-      </select>
+          })
+        }
+      />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 // Light / dark switch, remembered in a cookie so the server renders the right theme.
 import { Moon, Sun } from "lucide-react";
+import { Button } from "../ui/button";
+import { Tooltip } from "../ui/tooltip";
 
 export function ThemeToggle() {
   function toggle() {
@@ -11,9 +13,11 @@ export function ThemeToggle() {
     document.cookie = `parley_theme=${dark ? "dark" : "light"}; path=/; max-age=31536000; samesite=lax`;
   }
   return (
-    <button type="button" onClick={toggle} className="rounded-md p-2 text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800" aria-label="Toggle dark mode">
-      <Sun className="hidden size-4 dark:block" aria-hidden />
-      <Moon className="size-4 dark:hidden" aria-hidden />
-    </button>
+    <Tooltip content="Toggle dark mode">
+      <Button variant="ghost" size="icon" onClick={toggle} aria-label="Toggle dark mode" className="text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300">
+        <Sun className="hidden size-4 dark:block" aria-hidden />
+        <Moon className="size-4 dark:hidden" aria-hidden />
+      </Button>
+    </Tooltip>
   );
 }

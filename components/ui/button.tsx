@@ -1,29 +1,35 @@
-// Buttons: one component, a few variants. Always a real <button>.
-import { forwardRef } from "react";
+// Buttons: one component, variants through cva. Always a real <button> (or, with asChild, the one child).
+import { Slot } from "radix-ui";
+import { cva, type VariantProps } from "class-variance-authority";
+import { cn } from "./cn";
 
-type Variant = "primary" | "secondary" | "ghost" | "danger";
+export const buttonVariants = cva(
+  "inline-flex shrink-0 items-center justify-center gap-2 rounded-md font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60",
+  {
+    variants: {
+      variant: {
+        primary: "bg-accent text-white hover:bg-accent-strong",
+        secondary:
+          "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
+        ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
+        danger: "bg-red-700 text-white hover:bg-red-800",
+        success: "bg-green-700 text-white hover:bg-green-800",
+        inverted: "bg-zinc-800 text-white hover:bg-zinc-700 dark:bg-zinc-200 dark:text-zinc-900 dark:hover:bg-zinc-300",
+      },
+      size: {
+        xs: "h-7 px-2 text-xs",
+        sm: "h-8 px-2.5 text-sm",
+        md: "h-10 px-4 text-sm",
+        icon: "size-8 p-0",
+      },
+    },
+    defaultVariants: { variant: "primary", size: "md" },
+  },
+);
 
-const styles: Record<Variant, string> = {
-  primary: "bg-accent text-white hover:bg-accent-strong disabled:opacity-60",
-  secondary:
-    "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
-  ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
-  danger: "bg-red-600 text-white hover:bg-red-700 disabled:opacity-60",
-};
+export type ButtonProps = React.ComponentProps<"button"> & VariantProps<typeof buttonVariants> & { asChild?: boolean };
 
-export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" };
-
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = "primary", size = "md", className = "", type = "button", ...props },
-  ref,
-) {
-  const sizing = size === "sm" ? "h-8 px-2.5 text-sm" : "h-10 px-4 text-sm";
-  return (
-    <button
-      ref={ref}
-      type={type}
-      className={`inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed ${sizing} ${styles[variant]} ${className}`}
-      {...props}
-    />
-  );
-});
+export function Button({ className, variant, size, asChild = false, type = "button", ...props }: ButtonProps) {
+  const Comp = asChild ? Slot.Root : "button";
+  return <Comp type={asChild ? undefined : type} className={cn(buttonVariants({ variant, size }), className)} {...props} />;
+}

@@ -15,7 +15,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <>
       <h1 className="mb-5 text-lg font-semibold">Sign in</h1>
       <SignInForm action={signInAction} next={next} />
-      <p className="mt-4 text-xs text-zinc-500">New here? Ask an admin of your team for an invite link.</p>
+      <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">New here? Ask an admin of your team for an invite link.</p>
     </>
   );
 }

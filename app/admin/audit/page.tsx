@@ -1,5 +1,6 @@
 import { adminPage } from "@/lib/teams/page-guards";
 import { listAuditEvents } from "@/lib/audit-log";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 export const metadata = { title: "Audit log" };
 
@@ -12,30 +13,28 @@ export default async function AuditPage() {
         Audit log
       </h1>
       {events.length === 0 ? (
-        <p className="text-sm text-zinc-500">Nothing recorded yet.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Nothing recorded yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-          <table className="w-full text-sm">
-            <thead className="bg-zinc-50 text-left text-xs uppercase tracking-wide text-zinc-500 dark:bg-zinc-900">
-              <tr>
-                <th scope="col" className="px-3 py-2">When</th>
-                <th scope="col" className="px-3 py-2">Who</th>
-                <th scope="col" className="px-3 py-2">What</th>
-                <th scope="col" className="px-3 py-2">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.id} className="border-t border-zinc-200 align-top dark:border-zinc-800">
-                  <td className="whitespace-nowrap px-3 py-2">{e.createdAt.toISOString().replace("T", " ").slice(0, 19)} UTC</td>
-                  <td className="px-3 py-2">{e.actor?.name ?? "—"}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{e.action}</td>
-                  <td className="px-3 py-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{e.data ? JSON.stringify(e.data) : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table>
+          <TableHeader>
+            <tr>
+              <TableHead>When</TableHead>
+              <TableHead>Who</TableHead>
+              <TableHead>What</TableHead>
+              <TableHead>Details</TableHead>
+            </tr>
+          </TableHeader>
+          <TableBody>
+            {events.map((e) => (
+              <TableRow key={e.id} className="align-top">
+                <TableCell className="whitespace-nowrap">{e.createdAt.toISOString().replace("T", " ").slice(0, 19)} UTC</TableCell>
+                <TableCell>{e.actor?.name ?? "—"}</TableCell>
+                <TableCell className="font-mono text-xs">{e.action}</TableCell>
+                <TableCell className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{e.data ? JSON.stringify(e.data) : ""}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       )}
     </section>
   );

@@ -3,13 +3,14 @@
 // edit a model's name, capability flags, context window and advanced options, or delete it.
 import { useActionState, useState } from "react";
 import { Trash2 } from "lucide-react";
-import { initialActionState } from "@/lib/actions";
+import { initialActionState } from "@/components/ui/form-state";
 import type { ModelView, ProviderView } from "@/lib/providers/admin";
-import type { FormAction } from "../../auth/action-form";
-import { Field, FormMessage } from "../../ui/field";
+import type { FormAction } from "@/components/ui/action-form";
+import { CheckboxField, Field, FormField, FormMessage } from "../../ui/field";
+import { Textarea } from "../../ui/input";
+import { OptionSelect } from "../../ui/select";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";
-import { inputClass } from "./provider-form";
 
 export type ModelActions = { fetch: FormAction; enable: FormAction; save: FormAction; remove: FormAction };
 
@@ -56,7 +57,7 @@ function FetchModels({ provider, actions }: { provider: ProviderView; actions: M
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="modelIds" value={id} disabled={added.has(id)} defaultChecked={added.has(id)} />
                   <span className="truncate font-mono text-xs">{id}</span>
-                  {added.has(id) && <span className="text-xs text-zinc-500">enabled</span>}
+                  {added.has(id) && <span className="text-xs text-zinc-600 dark:text-zinc-400">enabled</span>}
                 </label>
               </li>
             ))}
@@ -72,7 +73,7 @@ function FetchModels({ provider, actions }: { provider: ProviderView; actions: M
 
 function ModelList({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
   const [removeState, removeAction] = useActionState(actions.remove, initialActionState);
-  if (!provider.models.length) return <p className="text-sm text-zinc-500">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
+  if (!provider.models.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={removeState.message} ok={removeState.ok} />
@@ -82,8 +83,8 @@ function ModelList({ provider, webSearchKind, actions }: { provider: ProviderVie
             <details>
               <summary className="flex cursor-pointer items-center gap-2 text-sm">
                 <span className="font-medium">{m.displayName}</span>
-                {m.displayName !== m.modelId && <span className="font-mono text-xs text-zinc-500">{m.modelId}</span>}
-                <span className="ml-auto flex gap-1 text-xs text-zinc-500">
+                {m.displayName !== m.modelId && <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{m.modelId}</span>}
+                <span className="ml-auto flex gap-1 text-xs text-zinc-600 dark:text-zinc-400">
                   {!m.enabled && <Badge>disabled</Badge>}
                   {m.toolCalling !== "native" && <Badge>tools: {m.toolCalling}</Badge>}
                   {m.vision && <Badge>vision</Badge>}
@@ -126,16 +127,20 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Model id" name="modelId" defaultValue={v?.modelId ?? model?.modelId} error={f.modelId} required />
         <Field label="Display name" name="displayName" defaultValue={v?.displayName ?? model?.displayName} error={f.displayName} hint="Shown in the model picker." />
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`tc-${model?.id ?? "new"}`} className="text-sm font-medium">
-            Tool calling
-          </label>
-          <select id={`tc-${model?.id ?? "new"}`} name="toolCalling" defaultValue={v?.toolCalling ?? model?.toolCalling ?? "native"} className={`h-10 ${inputClass}`}>
-            <option value="native">Native</option>
-            <option value="prompt">Prompt-based</option>
-            <option value="none">None</option>
-          </select>
-        </div>
+        <FormField label="Tool calling">
+          {(control) => (
+            <OptionSelect
+              {...control}
+              name="toolCalling"
+              defaultValue={v?.toolCalling ?? model?.toolCalling ?? "native"}
+              options={[
+                { value: "native", label: "Native" },
+                { value: "prompt", label: "Prompt-based" },
+                { value: "none", label: "None" },
+              ]}
+            />
+          )}
+        </FormField>
         <Field
           label="Context window (tokens)"
           name="contextWindow"
@@ -147,23 +152,21 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
       </div>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className="sr-only">Capabilities</legend>
-        <label className="flex items-center gap-2">
-          <input type="checkbox" name="enabled" defaultChecked={checked("enabled", model?.enabled ?? true)} /> Enabled
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="checkbox" name="vision" defaultChecked={checked("vision", model?.vision ?? false)} /> Vision
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="checkbox" name="reasoning" defaultChecked={checked("reasoning", model?.reasoning ?? false)} /> Reasoning
-        </label>
-        <label className="flex items-center gap-2" title={webSearchKind ? undefined : "Only OpenAI (Responses API) providers offer web search."}>
-          <input type="checkbox" name="webSearch" defaultChecked={checked("webSearch", model?.webSearch ?? false)} aria-invalid={f.webSearch ? true : undefined} /> Web search
-        </label>
+        <CheckboxField name="enabled" label="Enabled" defaultChecked={checked("enabled", model?.enabled ?? true)} />
+        <CheckboxField name="vision" label="Vision" defaultChecked={checked("vision", model?.vision ?? false)} />
+        <CheckboxField name="reasoning" label="Reasoning" defaultChecked={checked("reasoning", model?.reasoning ?? false)} />
+        <CheckboxField
+          name="webSearch"
+          label="Web search"
+          title={webSearchKind ? undefined : "Only OpenAI (Responses API) providers offer web search."}
+          defaultChecked={checked("webSearch", model?.webSearch ?? false)}
+          aria-invalid={f.webSearch ? true : undefined}
+        />
       </fieldset>
-      {f.webSearch && <p className="text-sm text-red-600">{f.webSearch}</p>}
+      {f.webSearch && <p className="text-sm text-red-700 dark:text-red-400">{f.webSearch}</p>}
       <details open={Boolean(f.providerOptions || options)}>
         <summary className="cursor-pointer text-sm">Advanced: provider options (JSON)</summary>
-        <textarea
+        <Textarea
           name="providerOptions"
           rows={4}
           value={options}
@@ -172,9 +175,9 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
           aria-label="Provider options (JSON)"
           aria-invalid={f.providerOptions ? true : undefined}
           placeholder='{"openai": {"reasoningEffort": "low"}}'
-          className={`mt-2 w-full py-2 font-mono text-xs ${inputClass}`}
+          className="mt-2 font-mono text-xs"
         />
-        {f.providerOptions && <p className="text-sm text-red-600">{f.providerOptions}</p>}
+        {f.providerOptions && <p className="text-sm text-red-700 dark:text-red-400">{f.providerOptions}</p>}
       </details>
       <SubmitButton className="self-start" pendingText="Saving…">
         {model ? "Save model" : "Add model"}

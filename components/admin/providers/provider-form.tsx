@@ -4,15 +4,14 @@
 // shows the result (or the provider's own error) next to the buttons.
 import { useActionState, useState } from "react";
 import { Loader2, PlugZap } from "lucide-react";
-import { initialActionState, type ActionState } from "@/lib/actions";
+import { initialActionState, type ActionState } from "@/components/ui/form-state";
 import type { ProviderView } from "@/lib/providers/admin";
 import type { KindInfo } from "@/lib/providers/kinds";
-import type { FormAction } from "../../auth/action-form";
-import { Field, FormMessage } from "../../ui/field";
+import type { FormAction } from "@/components/ui/action-form";
+import { CheckboxField, Field, FormField, FormMessage, TextareaField } from "../../ui/field";
+import { OptionSelect } from "../../ui/select";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";
-
-export const inputClass = "rounded-md border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900 aria-[invalid]:border-red-500";
 
 export function ProviderForm({
   provider,
@@ -68,19 +67,9 @@ export function ProviderForm({
         </p>
       )}
       <Field label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} error={f.name} required maxLength={100} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor="provider-kind" className="text-sm font-medium">
-          Kind
-        </label>
-        <select id="provider-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} className={`h-10 ${inputClass}`} aria-invalid={f.kind ? true : undefined}>
-          {kinds.map((k) => (
-            <option key={k.kind} value={k.kind}>
-              {k.label}
-            </option>
-          ))}
-        </select>
-        {f.kind && <p className="text-sm text-red-600">{f.kind}</p>}
-      </div>
+      <FormField label="Kind" error={f.kind}>
+        {(control) => <OptionSelect {...control} name="kind" value={kind} onValueChange={(k) => setKind(k as typeof kind)} options={kinds.map((k) => ({ value: k.kind, label: k.label }))} />}
+      </FormField>
       <Field label="Base URL" name="baseUrl" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} error={f.baseUrl} hint={info?.hint} placeholder={info?.defaultBaseUrl} />
       <div className="flex flex-col gap-1">
         <Field
@@ -94,41 +83,25 @@ export function ProviderForm({
           placeholder={provider?.apiKeyHint ? `${provider.apiKeyHint} (stored)` : "Optional for local servers"}
           hint={provider?.apiKeyHint ? `Stored key: ${provider.apiKeyHint}. Leave empty to keep it; a base URL on another server needs the key again.` : "Stored encrypted; never shown again."}
         />
-        {provider?.apiKeyHint && (
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="clearApiKey" /> Remove the stored key
-          </label>
-        )}
+        {provider?.apiKeyHint && <CheckboxField name="clearApiKey" label="Remove the stored key" />}
       </div>
       <div className="flex flex-col gap-1">
-        <label htmlFor="provider-headers" className="text-sm font-medium">
-          Extra headers
-        </label>
-        <textarea
-          id="provider-headers"
+        <TextareaField
+          label="Extra headers"
           name="headers"
           rows={2}
           value={headers}
           onChange={(e) => setHeaders(e.target.value)}
           autoComplete="off"
           spellCheck={false}
-          aria-invalid={f.headers ? true : undefined}
-          aria-describedby="provider-headers-hint"
+          error={f.headers}
+          hint={`One "Name: value" per line. Stored encrypted.${provider?.headerNames.length ? " Leave empty to keep the stored headers." : ""}`}
           placeholder={provider?.headerNames.length ? `${provider.headerNames.join(", ")} (stored; values hidden)` : "HTTP-Referer: https://chat.example.com"}
-          className={`py-2 font-mono ${inputClass}`}
+          className="[&_textarea]:font-mono"
         />
-        <p id="provider-headers-hint" className={`text-xs ${f.headers ? "text-red-600" : "text-zinc-500"}`}>
-          {f.headers ?? `One "Name: value" per line. Stored encrypted.${provider?.headerNames.length ? " Leave empty to keep the stored headers." : ""}`}
-        </p>
-        {provider && provider.headerNames.length > 0 && (
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="clearHeaders" /> Remove the stored headers
-          </label>
-        )}
+        {provider && provider.headerNames.length > 0 && <CheckboxField name="clearHeaders" label="Remove the stored headers" />}
       </div>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="enabled" defaultChecked={v ? v.enabled === "on" : (provider?.enabled ?? true)} /> Enabled
-      </label>
+      <CheckboxField name="enabled" label="Enabled" defaultChecked={v ? v.enabled === "on" : (provider?.enabled ?? true)} />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pendingText="Saving…">{provider ? "Save provider" : "Add provider"}</SubmitButton>
         <Button type="submit" variant="secondary" formAction={testAction} disabled={testing} aria-busy={testing || undefined}>

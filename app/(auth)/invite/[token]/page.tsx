@@ -17,7 +17,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         <p role="alert" className="text-sm text-zinc-700 dark:text-zinc-300">
           {status.message}
         </p>
-        <Link href="/sign-in" className="mt-4 inline-block text-sm text-accent underline">
+        <Link href="/sign-in" className="mt-4 inline-block text-sm text-accent-text underline">
           Go to sign in
         </Link>
       </>
@@ -39,9 +39,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       ) : (
         <>
           <JoinWithNewAccountForm action={joinWithNewAccountAction} token={token} teamName={status.teamName} />
-          <p className="mt-4 text-xs text-zinc-500">
+          <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
             Already have an account?{" "}
-            <Link className="text-accent underline" href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>
+            <Link className="text-accent-text underline" href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>
               Sign in first
             </Link>
             , then open this link again.

@@ -20,7 +20,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
   return (
     <div className="flex flex-col gap-10">
       <div>
-        <Link href="/admin/mcp" className="text-sm text-accent hover:underline">
+        <Link href="/admin/mcp" className="text-sm text-accent-text hover:underline">
           ← MCP servers
         </Link>
         <h1 className="mt-2 text-lg font-semibold">{server.name}</h1>

@@ -27,11 +27,11 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
   return (
     <div className="flex flex-col gap-10">
       <div>
-        <Link href="/admin/providers" className="text-sm text-accent underline">
+        <Link href="/admin/providers" className="text-sm text-accent-text underline">
           ← Providers
         </Link>
         <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
-        <p className="text-sm text-zinc-500">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
           {kind.label}
           {!provider.enabled && " · disabled"}
         </p>

@@ -1,9 +1,9 @@
 "use client";
-// A form bound to a server action with useActionState: shows the action's message and passes each
-// field its error. Children get the state through a render function.
+// The form pattern for server actions: useActionState, the action's message in a live region
+// (FormMessage), and each field's error through the render function's state (see Field).
 import { useActionState } from "react";
-import { initialActionState, type ActionState } from "@/lib/actions";
-import { FormMessage } from "../ui/field";
+import { initialActionState, type ActionState } from "./form-state";
+import { FormMessage } from "./field";
 
 export type FormAction = (prev: ActionState, form: FormData) => Promise<ActionState>;
 

@@ -1,0 +1,23 @@
+"use client";
+// Popover on Radix: focus moves into the content on open and back to the trigger on Escape or close.
+import { Popover as PopoverPrimitive } from "radix-ui";
+import { cn } from "./cn";
+
+export const Popover = PopoverPrimitive.Root;
+export const PopoverTrigger = PopoverPrimitive.Trigger;
+
+export function PopoverContent({ className, sideOffset = 6, align = "start", ...props }: React.ComponentProps<typeof PopoverPrimitive.Content>) {
+  return (
+    <PopoverPrimitive.Portal>
+      <PopoverPrimitive.Content
+        sideOffset={sideOffset}
+        align={align}
+        className={cn(
+          "z-50 max-h-(--radix-popover-content-available-height) w-80 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-2 text-sm text-zinc-900 shadow-lg outline-none dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100",
+          className,
+        )}
+        {...props}
+      />
+    </PopoverPrimitive.Portal>
+  );
+}

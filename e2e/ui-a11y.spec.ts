@@ -1,0 +1,86 @@
+// Accessibility of the main pages, checked with axe-core in light and dark: sign-in, a chat with an
+// answer and a tool card, admin providers, admin MCP servers, members and settings. No serious or
+// critical violation is allowed.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { MCP_URL, startEverything, stopEverything } from "./everything";
+import { ADMIN, SIGNED_OUT, answer, chooseOption, newChat, send, signIn } from "./helpers";
+
+// Signed in afresh: sign-in.spec signs the stored admin session out.
+test.use(SIGNED_OUT);
+test.beforeEach(async ({ page }, info) => {
+  if (info.title.startsWith("the sign-in page")) return;
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/chat$/);
+});
+test.beforeAll(startEverything);
+test.afterAll(stopEverything);
+
+const THEMES = ["light", "dark"] as const;
+
+async function applyTheme(page: Page, theme: (typeof THEMES)[number]) {
+  await page.context().addCookies([{ name: "parley_theme", value: theme, url: test.info().project.use.baseURL! }]);
+}
+
+/** Serious and critical violations on the page as it is now, one line each. */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`));
+}
+
+test("signed-in pages have no serious violations, in light and dark", async ({ page }) => {
+  test.setTimeout(240_000);
+  // A team with server-everything and a chat with an answer and a tool card.
+  await page.goto("/teams/new");
+  await page.getByLabel("Team name").fill("Accessible Engines");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(/\/admin\/members$/);
+  await page.goto("/admin/mcp");
+  const form = page.getByRole("form", { name: "New MCP server" });
+  await form.getByLabel("Name", { exact: true }).fill("everything");
+  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  await page.getByRole("button", { name: "Test connection" }).click();
+  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
+
+  await newChat(page);
+  const chatUrl = page.url();
+  await page.getByRole("button", { name: /^Tools/ }).click();
+  await page.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: /^Tools \(\d+\)/ })).toBeVisible();
+  await send(page, "Echo via MCP");
+  await expect(answer(page).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
+  await expect(answer(page)).toContainText("The server echoed it back.");
+
+  const found: string[] = [];
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
+    for (const path of [chatUrl, "/admin/providers", "/admin/mcp", "/admin/members", "/settings"]) {
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
+      if (path === chatUrl) await expect(page.locator('[data-tool-name="everything__echo"]')).toBeVisible();
+      found.push(...(await violations(page)).map((v) => `${theme} ${path}: ${v}`));
+    }
+  }
+  expect(found).toEqual([]);
+
+  // Back to the admin's first team for the specs that follow.
+  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
+  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+});
+
+for (const theme of THEMES) {
+  test(`the sign-in page has no serious violations (${theme})`, async ({ browser }) => {
+    const context = await browser.newContext(SIGNED_OUT);
+    const page = await context.newPage();
+    await applyTheme(page, theme);
+    await page.goto("/sign-in");
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await context.close();
+  });
+}
