@@ -92,12 +92,14 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       (err: unknown) => ({ err }),
     );
     const controller = new AbortController();
+    let continuedId: string | undefined;
     release = () => {
       controller.abort();
-      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded).catch(() => {})));
+      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded, continuedId).catch(() => {})));
       slot.release();
     };
     const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId };
+    if (claimed.continued) continuedId = claimed.assistantId;
     const { continued, assistantId } = claimed;
 
     // prepare: MCP tools the chat has selected, from servers that answer now (each within its connect
