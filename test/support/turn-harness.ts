@@ -31,7 +31,8 @@ export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSiz
     ({ stop } = await startTestApp(opts.driver ?? DRIVERS[0]));
     mock = await startUpstream(opts);
     onUpstream(mock);
-  });
+    // Migrating a fresh database takes a minute and more when the machine is busy.
+  }, 180_000);
   afterAll(async () => {
     await mock?.stop();
     await stop?.();
