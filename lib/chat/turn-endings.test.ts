@@ -179,6 +179,15 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect((await done.promise).status).toBe("done");
     });
 
+    it("a call whose input still streams carries its tool's metadata from its first chunk (the card's name)", async () => {
+      const named = { ...quick, metadata: { source: "mcp", serverName: "Faults", toolName: "explode" } };
+      mock.addFixture({ match: { userMessage: "end: named", hasToolResult: false }, response: { toolCalls: [{ name: "Faults__explode", arguments: '{"q":"a long input in chunks"}', id: "c_named" }] } });
+      mock.addFixture({ match: { userMessage: "end: named", hasToolResult: true }, response: { content: "Exploded." } });
+      const { ctx, chat } = await teamWithProvider(mock.url);
+      const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "end: named" }, { tools: { Faults__explode: named } }));
+      expect(chunks.find((c) => c.type === "tool-input-start")).toMatchObject({ toolName: "Faults__explode", toolMetadata: { serverName: "Faults", toolName: "explode" } });
+    });
+
     it("step limit: every call of the last step is final and the notice is stored", async () => {
       mock.addFixture({ match: { userMessage: "end: step limit" }, response: { toolCalls: [{ name: "quick", arguments: '{"q":"again"}' }] } });
       const { ctx, chat } = await teamWithProvider(mock.url);

@@ -200,7 +200,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         },
       })
       // The one stage for answer-wide stages such as caps goes here, before turnStream (it feeds the store).
-      .pipeThrough(turnStream({ notices: prepared.notices, stepLimit, store: feed, stored, open }));
+      .pipeThrough(turnStream({ notices: prepared.notices, stepLimit, store: feed, stored, open, toolMetadata: (name) => prepared.tools?.[name]?.metadata }));
 
     const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
     return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };
