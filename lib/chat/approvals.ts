@@ -9,7 +9,7 @@ import { db } from "../db/client";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, Conflict, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
-import { abortedText } from "./tool-states";
+import { abortedText, SUPERSEDED } from "./tool-states";
 
 export const decisionSchema = z.object({
   approvalId: z.string().min(1).max(200),
@@ -18,7 +18,7 @@ export const decisionSchema = z.object({
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
-export const SUPERSEDED = "superseded by a new message";
+export { SUPERSEDED };
 
 type Client = PrismaClient | Prisma.TransactionClient;
 
