@@ -34,7 +34,7 @@ export default defineConfig({
   webServer: [
     {
       // The scripted OpenAI-compatible upstream the app's seeded provider talks to.
-      command: `node node_modules/@copilotkit/aimock/dist/cli.js -f e2e/fixtures/mcp.json -f e2e/fixtures/chat.json -p ${UPSTREAM_PORT} -h 127.0.0.1 -c 6 --validate-on-load --log-level warn`,
+      command: `node node_modules/@copilotkit/aimock/dist/cli.js -f e2e/fixtures/mcp.json -f e2e/fixtures/turn-endings.json -f e2e/fixtures/chat.json -p ${UPSTREAM_PORT} -h 127.0.0.1 -c 6 --validate-on-load --log-level warn`,
       url: `http://127.0.0.1:${UPSTREAM_PORT}/health`,
       timeout: 30_000,
       reuseExistingServer: false,

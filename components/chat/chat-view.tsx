@@ -23,6 +23,14 @@ function decisionsOf(message: ParleyUIMessage | undefined) {
   return decided.length ? decided.map((p) => ({ approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}) })) : undefined;
 }
 
+/** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
+async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessage | undefined> {
+  const res = await fetch(`/api/chat/${chatId}/messages`).catch(() => undefined);
+  if (!res?.ok) return undefined;
+  const page = (await res.json().catch(() => undefined)) as { messages: ParleyUIMessage[] } | undefined;
+  return page?.messages.find((m) => m.id === id);
+}
+
 export type ChatViewProps = {
   chatId: string;
   initialMessages: ParleyUIMessage[];
@@ -33,6 +41,8 @@ export type ChatViewProps = {
   maxChars: number;
   /** Enabled models grouped by provider, and the one this chat uses now. */
   models?: { groups: PickerGroup[]; selected: string | null };
+  /** The server's faces of calls a new message supersedes (lib/chat/tool-states.ts). */
+  supersededFaces: { denied: string; aborted: string };
 };
 
 function errorMessage(err: Error | undefined): string | undefined {
@@ -46,7 +56,7 @@ function errorMessage(err: Error | undefined): string | undefined {
   return err.message || "Something went wrong.";
 }
 
-export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models }: ChatViewProps) {
+export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces }: ChatViewProps) {
   const [modelId, setModelId] = useState(models?.selected ?? "");
   const transport = useMemo(
     () =>
@@ -76,6 +86,8 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
 
+  const last = messages[messages.length - 1];
+
   const decide = useCallback(
     async (d: ApprovalDecision) => {
       if (d.alwaysAllowToolId) {
@@ -90,36 +102,46 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     [addToolApprovalResponse],
   );
 
-  /** A new message while calls wait: the server denies them as superseded; show that here too. */
+  /**
+   * A new message while calls wait (or were decided but never ran): the server ends them as superseded
+   * (approvals.ts supersedePending); show that here too, with the server's faces.
+   */
   const supersede = useCallback(() => {
+    const open = (p: Decided) => p.state === "approval-requested" || p.state === "approval-responded";
+    const end = (p: Decided): Decided =>
+      p.state === "approval-requested"
+        ? { ...p, state: "output-denied", approval: { ...p.approval!, approved: false, reason: supersededFaces.denied } }
+        : p.approval?.approved
+          ? ({ ...p, state: "output-error", errorText: supersededFaces.aborted } as Decided)
+          : { ...p, state: "output-denied" };
     setMessages((current) =>
-      current.map((m) =>
-        m.role === "assistant" && m.parts.some((p) => (p as Decided).state === "approval-requested")
-          ? {
-              ...m,
-              parts: m.parts.map((p) =>
-                (p as Decided).state === "approval-requested"
-                  ? ({ ...p, state: "output-denied", approval: { ...(p as Decided).approval!, approved: false, reason: "superseded by a new message" } } as typeof p)
-                  : p,
-              ),
-            }
-          : m,
-      ),
+      current.map((m) => (m.role === "assistant" && (m.parts as Decided[]).some(open) ? { ...m, parts: m.parts.map((p) => (open(p as Decided) ? (end(p as Decided) as typeof p) : p)) } : m)),
     );
-  }, [setMessages]);
-  // Decisions the server refused (the answer changed meanwhile, a network failure): the cards go back
-  // to their pending face, and the error shows below, so the card never claims "Running…" for nothing.
+  }, [setMessages, supersededFaces]);
+  // Decisions the server refused show what the server holds, never a guess: the stored answer replaces
+  // the local one. Still waiting (a network failure, a busy server): the cards go back to Approve/Deny
+  // with the error below. Decided elsewhere (another tab won): the error says so and the card shows that
+  // decision, then its result as it is stored (the poll below). No answer from the server: the cards go
+  // back to their pending face. Either way no card claims "Running…" for a decision that was not taken.
+  const refusedId = status === "error" && last?.role === "assistant" && (last.parts as Decided[]).some((p) => p.state === "approval-responded") ? last.id : undefined;
   useEffect(() => {
-    if (status !== "error") return;
-    setMessages((current) => {
-      const last = current[current.length - 1];
-      if (last?.role !== "assistant" || !(last.parts as Decided[]).some((p) => p.state === "approval-responded")) return current;
-      const parts = last.parts.map((p) =>
-        (p as Decided).state === "approval-responded" ? ({ ...p, state: "approval-requested", approval: { id: (p as Decided).approval!.id } } as typeof p) : p,
+    if (!refusedId) return;
+    let cancelled = false;
+    void storedMessage(chatId, refusedId).then((fresh) => {
+      if (cancelled) return;
+      setMessages((current) =>
+        current.map((m) => {
+          if (m.id !== refusedId) return m;
+          if (fresh) return fresh;
+          const parts = m.parts.map((p) => ((p as Decided).state === "approval-responded" ? ({ ...p, state: "approval-requested", approval: { id: (p as Decided).approval!.id } } as typeof p) : p));
+          return { ...m, parts };
+        }),
       );
-      return [...current.slice(0, -1), { ...last, parts }];
     });
-  }, [status, setMessages]);
+    return () => {
+      cancelled = true;
+    };
+  }, [refusedId, chatId, setMessages]);
   const [older, setOlder] = useState({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
 
@@ -145,22 +167,18 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     [regenerate, clearError, modelId],
   );
 
-  const last = messages[messages.length - 1];
-
-  // A page rendered while the server was finalising a turn shows the answer as streaming, and there is
-  // then nothing left to resume: fetch the stored answer (a few tries) instead of showing it as
-  // streaming for ever.
-  const staleId = status === "ready" && last?.role === "assistant" && last.metadata?.status === "streaming" ? last.id : undefined;
+  // An answer the server is still writing while this page does not follow its stream (the page was
+  // rendered while the turn was being finalised, or another tab's decision continues it): the stored
+  // answer is read again until it ends, each read shown as it is.
+  const staleId = (status === "ready" || status === "error") && last?.role === "assistant" && last.metadata?.status === "streaming" ? last.id : undefined;
   useEffect(() => {
     if (!staleId) return;
     let tries = 0;
     let timer: ReturnType<typeof setTimeout>;
     const refresh = async () => {
-      const res = await fetch(`/api/chat/${chatId}/messages`).catch(() => undefined);
-      const page = res?.ok ? ((await res.json()) as { messages: ParleyUIMessage[] }) : undefined;
-      const fresh = page?.messages.find((m) => m.id === staleId);
-      if (fresh && fresh.metadata?.status !== "streaming") setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
-      else if (++tries < 10) timer = setTimeout(refresh, 500 * tries);
+      const fresh = await storedMessage(chatId, staleId);
+      if (fresh) setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
+      if ((!fresh || fresh.metadata?.status === "streaming") && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
     };
     timer = setTimeout(refresh, 300);
     return () => clearTimeout(timer);

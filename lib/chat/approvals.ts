@@ -9,6 +9,7 @@ import { db } from "../db/client";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, Conflict, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
+import { abortedText, SUPERSEDED } from "./tool-states";
 
 export const decisionSchema = z.object({
   approvalId: z.string().min(1).max(200),
@@ -17,7 +18,7 @@ export const decisionSchema = z.object({
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
-export const SUPERSEDED = "superseded by a new message";
+export { SUPERSEDED };
 
 type Client = PrismaClient | Prisma.TransactionClient;
 
@@ -79,13 +80,30 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
 }
 
 /**
- * A new message while calls wait: they are denied with the reason "superseded by a new message".
- * Runs inside the transaction that stores the new message (turn-start.ts).
+ * A new message while calls of the last answer are open for a person's sake: a call still waiting is
+ * denied with the reason "superseded by a new message"; a call already decided whose answer never went
+ * on (its turn failed before the call ran) ends too — approved ones `aborted` ("Not run: a new message
+ * was sent."), denied ones `output-denied` with their reason. Runs inside the transaction that stores the
+ * new message (turn-load.ts's claimTurn).
  */
 export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamContext, chatId: string): Promise<number> {
-  const { pending } = await pendingOf(tx, chatId);
+  const last = await tx.message.findFirst({
+    where: { chatId },
+    orderBy: { seq: "desc" },
+    select: { id: true, role: true, blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, orderBy: { ordinal: "asc" } } },
+  });
+  if (!last || last.role !== "assistant") return 0;
   const now = new Date();
-  for (const block of pending) {
+  for (const block of last.blocks) {
+    if (block.status === "approval-responded") {
+      await tx.block.updateMany({
+        where: { id: block.id, status: "approval-responded" },
+        data: block.approved
+          ? { status: "aborted", errorCode: "Aborted", errorText: abortedText("superseded", false), finishedAt: now }
+          : { status: "output-denied", finishedAt: now },
+      });
+      continue;
+    }
     await tx.block.updateMany({
       where: { id: block.id, status: "approval-requested" },
       data: { status: "output-denied", approved: false, decisionReason: SUPERSEDED, decidedById: ctx.user.id, decidedAt: now, finishedAt: now },
@@ -99,5 +117,9 @@ export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamCo
       data: { chatId, tool: block.toolName, inputHash: inputHash(block.input), reason: SUPERSEDED },
     });
   }
-  return pending.length;
+  // An answer left streaming by a continuation that failed before it streamed is over now.
+  if (last.blocks.some((b) => b.status === "approval-responded")) {
+    await tx.message.updateMany({ where: { id: last.id, status: "streaming" }, data: { status: "error", finishReason: "error" } });
+  }
+  return last.blocks.length;
 }

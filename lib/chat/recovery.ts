@@ -7,7 +7,7 @@
 // its own process as soon as the database takes a write again (markNotSaved), without waiting.
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { retryDelay, type RetryPolicy } from "./block-writer";
-import { abortedText, FINAL_STATES } from "./tool-states";
+import { abortedText, FINAL_STATES, type AbortReason } from "./tool-states";
 
 export const HEARTBEAT_MS = 30_000;
 export const STALE_MS = 4 * HEARTBEAT_MS;
@@ -20,15 +20,18 @@ const OPEN_TOOL: Prisma.BlockWhereInput = {
   OR: [{ status: { notIn: [...FINAL_STATES] } }, { status: "output-available", extras: { path: ["preliminary"], equals: true } }],
 };
 
-/** Closes what the messages left open: tool calls aborted as interrupted, streaming text final. */
-async function closeBlocks(prisma: PrismaClient | Prisma.TransactionClient, messageIds: string[]) {
+/**
+ * Closes what the messages left open: tool calls aborted (as interrupted unless told why; `neverRan` when
+ * no call can have started), streaming text final.
+ */
+export async function closeBlocks(prisma: PrismaClient | Prisma.TransactionClient, messageIds: string[], reason: AbortReason = "interrupted", neverRan = false) {
   const now = new Date();
   const open = await prisma.block.findMany({ where: { messageId: { in: messageIds }, ...OPEN_TOOL }, select: { id: true, status: true, approved: true } });
   for (const b of open) {
-    const started = b.status === "input-available" || b.status === "output-available" || (b.status === "approval-responded" && b.approved === true);
+    const started = !neverRan && (b.status === "input-available" || b.status === "output-available" || (b.status === "approval-responded" && b.approved === true));
     await prisma.block.update({
       where: { id: b.id },
-      data: { status: "aborted", errorCode: "Aborted", errorText: abortedText("interrupted", started), finishedAt: now },
+      data: { status: "aborted", errorCode: "Aborted", errorText: abortedText(reason, started), finishedAt: now },
     });
   }
   await prisma.block.updateMany({ where: { messageId: { in: messageIds }, kind: { in: ["text", "reasoning"] }, status: "streaming" }, data: { status: "done" } });

@@ -45,6 +45,9 @@ export function canMove(from: ToolState, to: ToolState, fromPreliminary = false)
   return NEXT[from].includes(to);
 }
 
+/** The reason stored on a call that was waiting when a new message was sent (it is denied). */
+export const SUPERSEDED = "superseded by a new message";
+
 /** Why a call was aborted: each is a face the card shows after a reload. */
 export type AbortReason = "stopped" | "interrupted" | "superseded" | "step-limit" | "failed";
 

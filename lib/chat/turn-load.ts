@@ -5,7 +5,8 @@
 // query), and the history, as much of it as the model's context window holds (history.ts).
 //
 // `claimTurn` writes the turn's first rows in one transaction: the chat claimed for this turn, the
-// question, the title, the empty answer, and calls still waiting denied as superseded. For a new
+// question, the title, the empty answer, and calls still waiting (or decided but never run) ended as
+// superseded. For a new
 // message the turn runs it while the model request is already on its way, and the model reads the
 // history as it was before the turn, plus the question. Decisions on waiting calls are written
 // first (they change what the model reads), so their history is read after the claim.
@@ -22,6 +23,7 @@ import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { chatOf } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
 import type { ParleyUIMessage } from "./parts";
+import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
 
@@ -69,10 +71,10 @@ const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
 
-/** Whether the answer a conversation ends with has calls waiting for a person. */
+/** Whether the answer a conversation ends with has calls waiting for a person, or decided but not run. */
 function waitsForApproval(history: ParleyUIMessage[]): boolean {
   const last = history.at(-1);
-  return last?.role === "assistant" && last.parts.some((p) => (p as { state?: string }).state === "approval-requested");
+  return last?.role === "assistant" && last.parts.some((p) => ["approval-requested", "approval-responded"].includes((p as { state?: string }).state ?? ""));
 }
 
 /** Whether a turn runs in the chat (here, or in another process whose stream is live). */
@@ -179,8 +181,18 @@ export function withQuestion(history: ParleyUIMessage[], t: LoadedTurn): ParleyU
   return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }] }] : history;
 }
 
-/** Gives the chat back (the turn failed before it could stream). */
-export async function releaseChat(t: LoadedTurn): Promise<void> {
+/**
+ * Gives the chat back (the turn failed before it could stream). An answer it was to continue after
+ * decisions ends as failed first, its decided calls aborted ("Not run: the answer failed."), so no
+ * card stays "Approved by you. Running…".
+ */
+export async function releaseChat(t: LoadedTurn, continued?: string): Promise<void> {
   const prisma = await db();
+  if (continued) {
+    await prisma.$transaction(async (tx) => {
+      await closeBlocks(tx, [continued], "failed", true);
+      await tx.message.updateMany({ where: { id: continued, status: "streaming" }, data: { status: "error", finishReason: "error" } });
+    });
+  }
   await prisma.chat.updateMany({ where: { id: t.chat.id, activeStreamId: t.streamId }, data: { activeStreamId: null } });
 }

@@ -2,6 +2,9 @@
 // the browser. Everything the turn has to say travels here as parts. For each chunk it:
 // - inserts the turn's notices right after the message starts (unavailable MCP servers, a model
 //   without tools, …), and a `FellBack` notice when the fallback's first step says it took over;
+// - names a tool call from its first chunk: the AI SDK sends `tool-input-start` without the tool's
+//   metadata, so a card whose input is still streaming would show the model's name (`Faults__explode`)
+//   instead of "Faults · explode"; the metadata is added here from the turn's tools;
 // - makes every ending a part that is stored like any other, so a turn never ends in silence: an
 //   upstream error becomes a `data-error` part, a stop a `data-notice`, an empty answer a notice,
 //   and a turn cut by its step limit says so;
@@ -15,6 +18,7 @@
 // The `finish` chunk is held until the store has finished: the browser hears "done" only for what is
 // stored, and otherwise gets a visible `NotSaved` notice.
 // One stage instead of one per job: every stage costs promises per chunk (npm run bench).
+import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
 import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
@@ -41,6 +45,8 @@ export type TurnStreamOptions = {
   open?: readonly OpenCall[];
   /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
   cap?: AnswerCap;
+  /** The metadata of a tool the turn offers, by the name the model calls it. */
+  toolMetadata?: (toolName: string) => JSONObject | undefined;
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
@@ -48,7 +54,7 @@ const notice = (code: string, message: string): Chunk => ({ type: "data-notice",
 
 export const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   let steps = 0;
   let awaitingApproval = false;
@@ -68,6 +74,10 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
     transform(chunk, controller) {
       const out: Chunk[] = [];
       const type = chunk.type;
+      if (type === "tool-input-start" && !chunk.toolMetadata) {
+        const meta = toolMetadata?.(chunk.toolName);
+        if (meta) chunk = { ...chunk, toolMetadata: meta };
+      }
       if (CONTENT.has(type) || type.startsWith("data-")) content = true;
       if (type.startsWith("tool-")) track(open, chunk);
       else if (type === "start-step") {

@@ -96,12 +96,14 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       (err: unknown) => ({ err }),
     );
     const controller = new AbortController();
+    let continuedId: string | undefined;
     release = () => {
       controller.abort();
-      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded).catch(() => {})));
+      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded, continuedId).catch(() => {})));
       slot.release();
     };
     const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId };
+    if (claimed.continued) continuedId = claimed.assistantId;
     const { continued, assistantId } = claimed;
 
     // prepare: MCP tools the chat has selected, from servers that answer now (each within its connect
@@ -202,7 +204,17 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         },
       })
       // The one stage for answer-wide stages such as caps goes here, before turnStream (it feeds the store).
-      .pipeThrough(turnStream({ notices: prepared.notices, stepLimit, store: feed, stored, open, cap: answerCap(deps.maxAnswerChars(), () => controller.abort()) }));
+      .pipeThrough(
+        turnStream({
+          notices: prepared.notices,
+          stepLimit,
+          store: feed,
+          stored,
+          open,
+          cap: answerCap(deps.maxAnswerChars(), () => controller.abort()),
+          toolMetadata: (name) => prepared.tools?.[name]?.metadata,
+        }),
+      );
 
     const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
     return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };

@@ -1,5 +1,5 @@
-// Test helpers for vitest files that run turns: the usual hooks (a migrated app and a scripted
-// upstream), and `runTurn` as tests call it — the app's turn (lib/chat/turn.ts) with its dependencies
+// Test helpers for vitest files that run turns: the usual hooks (a migrated app on each test database
+// and a scripted upstream), and `runTurn` as tests call it — the app's turn (lib/chat/turn.ts) with its dependencies
 // replaced where a test asks (built-in tools, step limit, idle timeout, throttle, slots, the store's
 // database) — returning the browser's response and reporting the stored turn. Kept apart from
 // test-turns.ts, which child processes import outside vitest. Not imported by the app.
@@ -15,18 +15,24 @@ import type { TeamContext } from "@/lib/teams/context";
 import type { TurnSlots } from "@/lib/chat/turn-slots";
 import { startUpstream } from "./test-turns";
 
+/** The databases turn tests run on: PGlite, and PostgreSQL too when TEST_DATABASE_URL is set. */
+export const DATABASES = DRIVERS.filter((d) => !d.skip);
+export type TestDriver = (typeof DRIVERS)[number];
+
 /**
- * Registers the usual hooks of a turn test file: a migrated PGlite app and a scripted upstream before
- * all tests, both stopped after. `onUpstream` receives the upstream once it runs.
+ * Registers the usual hooks of a turn test suite: a migrated app on `driver` (PGlite unless told) and a
+ * scripted upstream before its tests, both stopped after. `onUpstream` receives the upstream once it
+ * runs. Called inside `describe.each(DATABASES)`, the suite runs once per database.
  */
-export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSize?: number } = {}) {
+export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSize?: number; driver?: TestDriver } = {}) {
   let stop: (() => Promise<void>) | undefined;
   let mock: LLMock | undefined;
   beforeAll(async () => {
-    ({ stop } = await startTestApp(DRIVERS[0]));
+    ({ stop } = await startTestApp(opts.driver ?? DRIVERS[0]));
     mock = await startUpstream(opts);
     onUpstream(mock);
-  });
+    // Migrating a fresh database takes a minute and more when the machine is busy.
+  }, 180_000);
   afterAll(async () => {
     await mock?.stop();
     await stop?.();
@@ -47,6 +53,8 @@ export type TestTurnOptions = {
   idleTimeoutMs?: number;
   throttleMs?: number;
   slots?: TurnSlots;
+  /** The chat's MCP tools (tool-set.ts's assembleTools unless replaced, e.g. by one that fails). */
+  mcpTools?: TurnDeps["tools"];
   /** The database the store writes through (a failing one, say). */
   storeDb?: () => Promise<PrismaClient>;
   retry?: RetryPolicy;
@@ -59,6 +67,7 @@ export function testDeps(opts: TestTurnOptions = {}): TurnDeps {
   return {
     ...deps,
     ...(opts.slots ? { slots: opts.slots } : {}),
+    ...(opts.mcpTools ? { tools: opts.mcpTools } : {}),
     extraTools: opts.tools,
     ...(opts.stepLimit ? { stepLimit: () => opts.stepLimit! } : {}),
     ...(opts.idleTimeoutMs ? { idleTimeoutMs: () => opts.idleTimeoutMs! } : {}),

@@ -4,6 +4,7 @@ import { teamPage, orNotFound } from "@/lib/teams/page-guards";
 import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
+import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
 import { pickerModels } from "@/lib/providers/models";
 
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
@@ -27,6 +28,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
           resume={Boolean(chat.activeStreamId)}
           maxChars={maxMessageChars()}
           models={{ groups: models.groups, selected }}
+          supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
         />
       </div>
     </div>

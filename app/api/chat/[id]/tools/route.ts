@@ -3,7 +3,7 @@
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/lib/teams/context";
-import { chatTools, setChatTools } from "@/lib/tools/chat-tools";
+import { chatTools, setChatTools } from "@/lib/chat/chat-tools";
 import { toolSelectionSchema } from "@/lib/tools/selection";
 
 type Params = { params: Promise<{ id: string }> };

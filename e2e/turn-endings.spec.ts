@@ -1,0 +1,243 @@
+// The ways a turn ends, walked in the browser against an MCP server of ours (e2e/mcp-test-server.mjs:
+// tools that hang, fail, report slow progress, search and echo) and the scripted model
+// (e2e/fixtures/turn-endings.json). After each ending the page is reloaded: every card shows its final
+// face, and no spinner and no "Running" is left. Also: a refused decision (the card returns to
+// Approve/Deny with the error), Approve clicked the instant the card appears (issue 22.7), the next
+// message sent the moment an answer ends (21.1), two tabs deciding one call, and a card's name while
+// its input still streams (21.4). A dead server process ("Interrupted") is covered by
+// lib/chat/turn-endings.test.ts.
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_STATE, answer, newChat, send } from "./helpers";
+
+const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+let server: ChildProcess | undefined;
+
+test.describe.configure({ mode: "serial" });
+test.use({ storageState: ADMIN_STATE });
+
+test.beforeAll(async () => {
+  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
+  // Its first line on stdout is its URL, once it listens.
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
+    server!.stdout!.once("data", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+});
+test.afterAll(() => {
+  server?.kill("SIGKILL");
+});
+
+/** The card of a call waiting for approval, in the newest answer. */
+const card = (page: Page, tool: string) => answer(page).getByRole("group", { name: `Approve faults · ${tool}?` });
+/** A tool block of the newest answer. */
+const block = (page: Page, tool: string) => answer(page).locator(`[data-tool-name="faults__${tool}"]`);
+
+/** A new chat with the test server's tools. */
+async function chatWithTools(page: Page) {
+  await newChat(page);
+  await page.getByRole("button", { name: /^Tools/ }).click();
+  const picker = page.getByRole("dialog", { name: "Tools for this chat" });
+  await expect(picker).toContainText("faults");
+  const use = picker.getByRole("checkbox", { name: "Use faults", exact: true });
+  await use.check();
+  await expect(page.getByRole("button", { name: /^Tools \(\d+\)/ })).toBeVisible();
+  await page.getByRole("button", { name: /^Tools/ }).click();
+}
+
+/** The answer has ended (Send is back). */
+async function ended(page: Page) {
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
+}
+
+/** No card anywhere on the page is waiting or running. */
+async function nothingRunning(page: Page) {
+  await expect(page.locator('[data-tool-state="running"]')).toHaveCount(0);
+  await expect(page.locator("[data-tool-name]").getByText("Running", { exact: true })).toHaveCount(0);
+  await expect(page.getByText("Approved by you. Running…")).toHaveCount(0);
+  await expect(page.locator("[data-tool-name] .animate-spin")).toHaveCount(0);
+}
+
+test("an admin adds the test server and its tools are listed", async ({ page }) => {
+  await page.goto("/admin/mcp");
+  const form = page.getByRole("form", { name: "New MCP server" });
+  await form.getByLabel("Name", { exact: true }).fill("faults");
+  await form.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${MCP_PORT}/mcp`);
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  await page.getByRole("button", { name: "Test connection" }).click();
+  const tools = page.getByRole("list", { name: "Tools the server lists" });
+  for (const name of ["hang", "fail", "search", "slow_progress", "echo"]) await expect(tools).toContainText(name);
+});
+
+test("stop while a tool runs: the card says 'Stopped', also after a reload", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Endings: allow the hang");
+  // hang asks first (no read-only hint); "Always allow" runs it now and from now on.
+  await card(page, "hang").getByRole("button", { name: "Always allow" }).click();
+  await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "running");
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "aborted");
+  await expect(block(page, "hang")).toContainText("Stopped while it ran");
+  await ended(page);
+  await page.reload();
+  await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "aborted");
+  await expect(block(page, "hang")).toContainText("Stopped while it ran");
+  await nothingRunning(page);
+});
+
+test("stop while one call waits for approval and another runs: 'Stopped before it ran' and 'Stopped'", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Endings: stop while one waits");
+  await expect(card(page, "fail")).toBeVisible();
+  await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "running");
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(block(page, "fail")).toContainText("Stopped before it ran");
+  await expect(block(page, "hang")).toContainText("Stopped while it ran");
+  await ended(page);
+  await page.reload();
+  await expect(block(page, "fail")).toHaveAttribute("data-tool-state", "aborted");
+  await expect(block(page, "fail")).toContainText("Stopped before it ran");
+  await expect(block(page, "hang")).toContainText("Stopped while it ran");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await nothingRunning(page);
+});
+
+test("a new message while a call waits: the call is denied as superseded, also after a reload", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Endings: the search waits");
+  await expect(card(page, "search")).toBeVisible();
+  await ended(page);
+  await send(page, "Endings: never mind");
+  const search = page.locator('[data-tool-name="faults__search"]');
+  await expect(search).toContainText("Denied: superseded by a new message");
+  await expect(answer(page)).toContainText("All right, something else then.");
+  await page.reload();
+  await expect(search).toHaveAttribute("data-tool-state", "output-denied");
+  await expect(search).toContainText("Denied: superseded by a new message");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await nothingRunning(page);
+});
+
+test("the step limit: every call of the answer is done and the notice says why it stopped, also after a reload", async ({ page }) => {
+  test.setTimeout(90_000);
+  await chatWithTools(page);
+  await send(page, "Endings: loop");
+  await expect(answer(page)).toContainText("Step limit reached", { timeout: 60_000 });
+  const echoes = answer(page).locator('[data-tool-name="faults__echo"]');
+  // PARLEY_STEP_LIMIT's default: 20 steps, each one echo call.
+  await expect(echoes).toHaveCount(20);
+  await page.reload();
+  await expect(answer(page)).toContainText("Step limit reached");
+  await expect(echoes).toHaveCount(20);
+  await expect(answer(page).locator('[data-tool-name="faults__echo"][data-tool-state="output-available"]')).toHaveCount(20);
+  await nothingRunning(page);
+});
+
+test("a refused decision: the card returns to Approve/Deny with the error visible, and deciding again works", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Endings: refused decision");
+  await expect(card(page, "search")).toBeVisible();
+  await ended(page);
+  // The decision never reaches the server (the connection drops).
+  await page.route("**/api/chat", (route) => (route.request().postData()?.includes('"approvals"') ? route.abort("connectionreset") : route.continue()));
+  await card(page, "search").getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /fetch|network|connection/i })).toBeVisible();
+  await expect(card(page, "search").getByRole("button", { name: "Approve" })).toBeEnabled();
+  await expect(block(page, "search")).toHaveAttribute("data-tool-state", "approval-requested");
+  await nothingRunning(page);
+  await page.unroute("**/api/chat");
+  await card(page, "search").getByRole("button", { name: "Approve" }).click();
+  await expect(answer(page)).toContainText("Search done after the retry.");
+  await expect(block(page, "search")).toContainText("About refused");
+  await page.reload();
+  await expect(block(page, "search")).toHaveAttribute("data-tool-state", "output-available");
+  await nothingRunning(page);
+});
+
+test("Approve clicked the instant the card appears runs the call (5 trials, none stuck at 'Running…')", async ({ page }) => {
+  test.setTimeout(150_000);
+  let stuck = 0;
+  for (let i = 0; i < 5; i++) {
+    await chatWithTools(page);
+    await send(page, "Endings: approve at once");
+    // click() acts as soon as the button is visible and enabled: while the answer may still be stored.
+    await card(page, "search").getByRole("button", { name: "Approve" }).click();
+    try {
+      await expect(answer(page)).toContainText("Search done at once.", { timeout: 15_000 });
+      await expect(block(page, "search")).toHaveAttribute("data-tool-state", "output-available");
+    } catch {
+      stuck++;
+    }
+  }
+  expect(stuck, "trials left at 'Approved by you. Running…'").toBe(0);
+  await page.reload();
+  await nothingRunning(page);
+});
+
+test("the next message, sent the moment an answer ends, is answered: 5 times in the browser, 50 through the API", async ({ page }) => {
+  test.setTimeout(150_000);
+  await newChat(page);
+  for (let i = 0; i < 5; i++) {
+    await send(page, `Endings: next ${i}`);
+    // Send comes back when the answer ends; the next message goes at once.
+    await ended(page);
+  }
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(5);
+  await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(5);
+  for (const a of await page.getByRole("article", { name: "Assistant message" }).all()) await expect(a).toContainText("scripted model");
+  await expect(page.getByText("still being written")).toHaveCount(0);
+
+  const chatId = new URL(page.url()).pathname.split("/").pop()!;
+  const origin = new URL(page.url()).origin;
+  const statuses: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const res = await page.request.post("/api/chat", {
+      headers: { origin, "content-type": "application/json" },
+      data: { id: chatId, message: { role: "user", parts: [{ type: "text", text: `Endings: api ${i}` }] } },
+    });
+    // text() returns once the response has ended: the next request goes at that instant.
+    const body = await res.text();
+    statuses.push(res.status());
+    if (res.ok()) expect(body).toContain('"type":"finish"');
+  }
+  expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole("article", { name: "Assistant message" }).last()).toHaveAttribute("data-status", "done");
+});
+
+test("two tabs, one decision: the tab whose Approve lost says it was already decided and shows the result", async ({ page, context }) => {
+  test.setTimeout(60_000);
+  await chatWithTools(page);
+  await send(page, "Endings: two tabs");
+  await expect(card(page, "slow_progress")).toBeVisible();
+  await ended(page);
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await card(other, "slow_progress").getByRole("button", { name: "Approve" }).click();
+  await expect(block(other, "slow_progress")).toHaveAttribute("data-tool-state", "running");
+  // The first tab still shows the card; its Approve loses.
+  await card(page, "slow_progress").getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText(/already decided/i)).toBeVisible({ timeout: 15_000 });
+  await expect(block(page, "slow_progress")).toContainText("Finished 3 steps.", { timeout: 20_000 });
+  await expect(answer(page)).toContainText("The slow tool finished.");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await nothingRunning(page);
+  await expect(block(other, "slow_progress")).toContainText("Finished 3 steps.");
+  await other.close();
+});
+
+test("a call whose input still streams shows the tool's name, not the model's", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Endings: slow input");
+  const echo = block(page, "echo");
+  await expect(echo).toContainText("Preparing");
+  await expect(echo).toContainText("faults · echo");
+  await expect(echo).not.toContainText("faults__echo");
+  await expect(echo).toContainText("Preparing");
+  await expect(answer(page)).toContainText("Echoed the long message.", { timeout: 20_000 });
+  await expect(echo).toContainText("faults · echo");
+});
