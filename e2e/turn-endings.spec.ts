@@ -36,16 +36,20 @@ const card = (page: Page, tool: string) => answer(page).getByRole("group", { nam
 /** A tool block of the newest answer. */
 const block = (page: Page, tool: string) => answer(page).locator(`[data-tool-name="faults__${tool}"]`);
 
-/** A new chat with the test server's tools. */
+/**
+ * A new chat with the test server's tools, chosen through the chat's tools API (the picker itself is
+ * tested in mcp.spec.ts; here it would only add its own timing).
+ */
 async function chatWithTools(page: Page) {
   await newChat(page);
-  await page.getByRole("button", { name: /^Tools/ }).click();
-  const picker = page.getByRole("dialog", { name: "Tools for this chat" });
-  await expect(picker).toContainText("faults");
-  const use = picker.getByRole("checkbox", { name: "Use faults", exact: true });
-  await use.check();
-  await expect(page.getByRole("button", { name: /^Tools \(\d+\)/ })).toBeVisible();
-  await page.getByRole("button", { name: /^Tools/ }).click();
+  const chatId = new URL(page.url()).pathname.split("/").pop()!;
+  const tools = (await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { servers: { id: string; name: string; tools: { id: string }[] }[] };
+  const faults = tools.servers.find((s) => s.name === "faults")!;
+  const res = await page.request.put(`/api/chat/${chatId}/tools`, {
+    headers: { origin: new URL(page.url()).origin, "content-type": "application/json" },
+    data: { servers: [faults.id], tools: faults.tools.map((t) => t.id) },
+  });
+  expect(res.ok()).toBe(true);
 }
 
 /** The answer has ended (Send is back). */
