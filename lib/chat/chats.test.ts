@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp } from "../test-app";
-import { chatTools, setChatTools } from "../tools/chat-tools";
+import { makeUser, startTestApp } from "@/test/support/test-app";
+import { chatTools, setChatTools } from "./chat-tools";
 import { createChat, deleteChat, getChat, listChats, renameChat } from "./chats";
 import { loadTurn } from "./turn-load";
 import { streamRegistry } from "./stream-registry";
