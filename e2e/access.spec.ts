@@ -46,7 +46,8 @@ test("another team's data is invisible to this team's member", async ({ page, br
   // The member of team A sees only team A, and gets 404 for team B's things.
   await member.goto("/chat");
   // One team only: the switcher names it and offers no other.
-  await expect(member.getByLabel("Team", { exact: true })).toHaveText("Analytical Engines");
+  await expect(member.getByLabel("Team", { exact: true }).locator("option")).toHaveCount(1);
+  await expect(member.getByLabel("Team", { exact: true }).locator("option:checked")).toHaveText("Analytical Engines");
   await expect(member.getByLabel("Team", { exact: true })).toBeDisabled();
   expect((await member.goto(chatB))?.status()).toBe(404);
   const api = member.request;

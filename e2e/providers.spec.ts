@@ -99,7 +99,7 @@ test("admin adds, tests and fills a provider; a member chats with its model; the
   await expect(answer(member)).toContainText("Hello from local-llama");
   await member.reload();
   await expect(answer(member)).toContainText("Hello from local-llama");
-  await expect(member.getByLabel("Model", { exact: true })).toHaveText("local-llama");
+  await expect(member.getByLabel("Model", { exact: true }).locator("option:checked")).toHaveText("local-llama");
 
   // Members are refused from provider pages.
   expect((await member.goto("/admin/providers"))?.status()).toBe(403);
