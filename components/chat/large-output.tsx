@@ -39,7 +39,7 @@ export function LargeText({ text, label = "Long text" }: { text: string; label?:
       {open && (
         <>
           <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-zinc-200 p-3 text-xs dark:border-zinc-800">{text.slice(0, SHOWN_CHARS)}</pre>
-          {text.length > SHOWN_CHARS && <p className="px-3 pb-2 text-xs text-zinc-500">The first {formatSize(SHOWN_CHARS)} are shown.</p>}
+          {text.length > SHOWN_CHARS && <p className="px-3 pb-2 text-xs text-zinc-600 dark:text-zinc-400">The first {formatSize(SHOWN_CHARS)} are shown.</p>}
         </>
       )}
     </div>
@@ -51,7 +51,7 @@ export function Json({ value, label, open = false }: { value: unknown; label: st
   const text = useMemo(() => JSON.stringify(value, null, 2) ?? "undefined", [value]);
   return (
     <details open={open} className="group">
-      <summary className="cursor-pointer select-none text-xs font-medium text-zinc-500">{label}</summary>
+      <summary className="cursor-pointer select-none text-xs font-medium text-zinc-600 dark:text-zinc-400">{label}</summary>
       {text.length > JSON_INLINE_MAX_CHARS ? (
         <div className="mt-1">
           <LargeText text={text} label={label} />
