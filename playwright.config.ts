@@ -2,6 +2,7 @@
 // Uses the system Chromium when there is one (no browser download needed), else Playwright's own.
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { UPSTREAM_FIXTURE_FILES } from "./e2e/upstream-fixtures";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 4011);
@@ -34,7 +35,7 @@ export default defineConfig({
   webServer: [
     {
       // The scripted OpenAI-compatible upstream the app's seeded provider talks to.
-      command: `node node_modules/@copilotkit/aimock/dist/cli.js -f e2e/fixtures/mcp.json -f e2e/fixtures/turn-endings.json -f e2e/fixtures/chat.json -p ${UPSTREAM_PORT} -h 127.0.0.1 -c 6 --validate-on-load --log-level warn`,
+      command: `node node_modules/@copilotkit/aimock/dist/cli.js ${UPSTREAM_FIXTURE_FILES.map((f) => `-f ${f}`).join(" ")} -p ${UPSTREAM_PORT} -h 127.0.0.1 -c 6 --validate-on-load --log-level warn`,
       url: `http://127.0.0.1:${UPSTREAM_PORT}/health`,
       timeout: 30_000,
       reuseExistingServer: false,

@@ -3,9 +3,9 @@
 // PARLEY_MAX_ANSWER_CHARS, 1,000,000 by default) with a visible note; the model is told a result
 // was cut; the chat page loads with them and shows them collapsed with their size.
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { ADMIN_STATE, answer, send } from "./helpers";
+import { setUpstreamFixtures } from "./upstream-fixtures";
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 let server: ChildProcess | undefined;
@@ -28,20 +28,13 @@ test.beforeAll(async () => {
     });
   });
 });
-test.afterAll(() => {
+test.afterAll(async () => {
   server?.kill("SIGKILL");
+  await setUpstreamFixtures(UPSTREAM); // the specs after this one get the files' fixtures back
 });
 
-/**
- * Puts fixtures in front of the running upstream's (aimock's control API): its list ends with a
- * catch-all and new fixtures go to the end, so the list is rebuilt as these, then the files' own.
- */
-async function script(fixtures: object[]) {
-  const files = ["e2e/fixtures/mcp.json", "e2e/fixtures/chat.json"].flatMap((f) => (JSON.parse(fs.readFileSync(f, "utf8")) as { fixtures: object[] }).fixtures);
-  expect((await fetch(`${UPSTREAM}/__aimock/fixtures`, { method: "DELETE" })).ok).toBe(true);
-  const res = await fetch(`${UPSTREAM}/__aimock/fixtures`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ fixtures: [...fixtures, ...files] }) });
-  expect(res.ok).toBe(true);
-}
+/** Puts fixtures in front of the running upstream's own (its list ends with a catch-all). */
+const script = (fixtures: object[]) => setUpstreamFixtures(UPSTREAM, fixtures);
 
 test("a tool result of 3 million characters is cut, says so, and the model is told", async ({ page }) => {
   await page.goto("/admin/mcp");
