@@ -1,9 +1,10 @@
 "use client";
-// The server's default approval policy for tools without one of their own.
+// The server's defaults: the approval policy for tools without one of their own, and whether its
+// tools are on in new chats.
 import { useActionState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
-import { FormMessage } from "../ui/field";
+import { CheckboxField, FormMessage } from "../ui/field";
 import { Label } from "../ui/label";
 import { PolicySelect } from "./policy-select";
 
@@ -20,6 +21,27 @@ export function McpDefaultPolicy({ serverId, value, action }: { serverId: string
         size="sm"
         className="max-w-md"
       />
+      <FormMessage message={state.message} ok={state.ok} />
+    </form>
+  );
+}
+
+/** "On by default in new chats": a checkbox that saves at once. */
+export function McpOnByDefault({ serverId, value, action }: { serverId: string; value: boolean; action: FormAction }) {
+  const [state, formAction] = useActionState(action, initialActionState);
+  return (
+    <form action={formAction} className="flex flex-col gap-2">
+      <input type="hidden" name="serverId" value={serverId} />
+      <input type="hidden" name="onByDefault" value={value ? "false" : "true"} />
+      <CheckboxField
+        label="On by default in new chats"
+        checked={value}
+        aria-describedby="mcp-on-by-default-hint"
+        onChange={(e) => e.currentTarget.form?.requestSubmit()}
+      />
+      <p id="mcp-on-by-default-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
+        Members who have not chosen tools yet get this server&apos;s tools switched on in their new chats; after that, each member&apos;s last choice is kept.
+      </p>
       <FormMessage message={state.message} ok={state.ok} />
     </form>
   );

@@ -1,20 +1,23 @@
 "use client";
-// The tool picker in the composer: the team's MCP servers with their live status and enabled tools;
-// a member turns servers and single tools on or off for this chat (saved at once, used from the next
-// message). Servers that are down are shown with their error; their tools are skipped in a turn.
-// A Radix popover: focus moves in on open, Escape closes and returns focus to the Tools button.
-import { useEffect, useState } from "react";
-import { Wrench } from "lucide-react";
-import type { McpServerView } from "@/lib/mcp/servers";
+// The tool picker in the composer: the team's MCP servers with their live status and the tools this
+// member may use (never the ones an admin set to "Never offer"), each marked when it asks first. A
+// member turns servers and single tools on or off for this chat (saved at once, used from the next
+// message, and remembered for their next new chats); without a chat yet, the choice for new chats.
+// A Radix popover anchored above the whole composer (so on a phone it never covers the message box):
+// focus moves in on open; Escape or closing returns focus to the message box.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Hand, Wrench } from "lucide-react";
+import type { PickerServer } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { McpStatusBadge } from "../admin/mcp-status";
 import { Button } from "../ui/button";
-import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { focusComposer } from "./focus-composer";
 import { useToolChoice } from "./use-tool-choice";
 
 const POLL_MS = 3000;
 
-function withServer(sel: ToolSelection, s: McpServerView, on: boolean): ToolSelection {
+function withServer(sel: ToolSelection, s: PickerServer, on: boolean): ToolSelection {
   const ids = s.tools.map((t) => t.id);
   return {
     servers: on ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id),
@@ -22,15 +25,26 @@ function withServer(sel: ToolSelection, s: McpServerView, on: boolean): ToolSele
   };
 }
 
-function withTool(sel: ToolSelection, s: McpServerView, toolId: string, on: boolean): ToolSelection {
+function withTool(sel: ToolSelection, s: PickerServer, toolId: string, on: boolean): ToolSelection {
   const tools = on ? [...new Set([...sel.tools, toolId])] : sel.tools.filter((x) => x !== toolId);
   const anyOn = s.tools.some((t) => tools.includes(t.id));
   return { servers: anyOn ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id), tools };
 }
 
-export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: boolean }) {
-  const { servers, selection: sel, error, load, change } = useToolChoice(chatId);
+function AsksFirst({ id }: { id: string }) {
+  return (
+    <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+      <Hand className="size-3" aria-hidden /> asks first
+    </span>
+  );
+}
+
+export function ToolPicker({ chatId, disabled }: { chatId?: string; disabled?: boolean }) {
+  const { servers, selection: sel, error, load, change } = useToolChoice(chatId ? `/api/chat/${chatId}/tools` : "/api/tools/new-chat");
   const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  // The whole composer (the trigger's form), so the popover opens above the message box.
+  const anchor = useMemo(() => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }), []);
 
   useEffect(() => void load(), [load]);
   useEffect(() => {
@@ -41,16 +55,28 @@ export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: bo
   }, [open, load]);
 
   if (!servers?.length || !sel) return null;
-  const activeTools = servers.filter((s) => s.enabled && sel.servers.includes(s.id)).flatMap((s) => s.tools.filter((t) => sel.tools.includes(t.id)));
+  const isOn = (s: PickerServer, toolId: string) => s.enabled && sel.servers.includes(s.id) && sel.tools.includes(toolId);
+  const activeTools = servers.flatMap((s) => s.tools.filter((t) => isOn(s, t.id)));
+  const asking = activeTools.filter((t) => t.asksFirst).length;
 
   return (
     <Popover open={open} onOpenChange={setOpen}>
+      <PopoverAnchor virtualRef={anchor} />
       <PopoverTrigger asChild>
-        <Button variant="secondary" size="xs" disabled={disabled}>
+        <Button ref={trigger} variant="secondary" size="xs" disabled={disabled}>
           <Wrench className="size-3" aria-hidden /> Tools{activeTools.length ? ` (${activeTools.length})` : ""}
+          {asking > 0 && <span className="sr-only">, {asking} ask first</span>}
         </Button>
       </PopoverTrigger>
-      <PopoverContent side="top" aria-label="Tools for this chat" className="max-h-96">
+      <PopoverContent
+        side="top"
+        aria-label={chatId ? "Tools for this chat" : "Tools for new chats"}
+        className="max-h-96 w-[min(20rem,calc(100vw-1rem))]"
+        onCloseAutoFocus={(e) => {
+          e.preventDefault();
+          focusComposer();
+        }}
+      >
         {error && (
           <p role="alert" className="mb-2 text-xs text-red-700 dark:text-red-400">
             {error}
@@ -58,7 +84,7 @@ export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: bo
         )}
         <ul className="flex flex-col gap-2">
           {servers.map((s) => {
-            const on = s.enabled && sel.servers.includes(s.id) && s.tools.some((t) => sel.tools.includes(t.id));
+            const on = s.tools.some((t) => isOn(s, t.id));
             return (
               <li key={s.id} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800" data-server={s.name}>
                 <label className="flex items-start gap-2">
@@ -73,23 +99,25 @@ export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: bo
                   <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <span className="font-medium">{s.name}</span>
                     <McpStatusBadge status={s.status} detailed />
-                    {!s.tools.length && s.enabled && <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools listed yet.</span>}
+                    {!s.tools.length && s.enabled && <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools to offer yet.</span>}
                   </span>
                 </label>
                 {s.enabled && s.tools.length > 0 && (
                   <ul className="mt-1 ml-6 flex flex-col gap-1">
                     {s.tools.map((t) => (
-                      <li key={t.id}>
+                      <li key={t.id} data-tool={t.name}>
                         <label className="flex items-start gap-2 text-xs" title={t.description ?? undefined}>
                           <input
                             type="checkbox"
                             className="accent-accent"
-                            checked={sel.servers.includes(s.id) && sel.tools.includes(t.id)}
+                            checked={isOn(s, t.id)}
                             onChange={(e) => change((current) => withTool(current, s, t.id, e.target.checked))}
                             aria-label={`Use ${s.name} ${t.name}`}
+                            aria-describedby={t.asksFirst ? `asks-${t.id}` : undefined}
                           />
                           <span className="min-w-0">
                             <span className="font-mono">{t.name}</span>
+                            {t.asksFirst && <AsksFirst id={`asks-${t.id}`} />}
                             {t.description && <span className="block truncate text-zinc-600 dark:text-zinc-400">{t.description}</span>}
                           </span>
                         </label>
@@ -101,6 +129,9 @@ export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: bo
             );
           })}
         </ul>
+        {servers.some((s) => s.tools.some((t) => t.asksFirst)) && (
+          <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">&ldquo;Asks first&rdquo;: each call waits for you to approve it.</p>
+        )}
       </PopoverContent>
     </Popover>
   );

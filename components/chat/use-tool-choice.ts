@@ -4,13 +4,14 @@
 // (or is being saved) since it started, and saves run one after another, the newest choice last, so
 // a slow load or an earlier save never puts back a choice the person has already changed.
 import { useCallback, useRef, useState } from "react";
-import type { McpServerView } from "@/lib/mcp/servers";
+import type { PickerServer } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
 
-type Data = { servers: McpServerView[]; selection: ToolSelection };
+type Data = { servers: PickerServer[]; selection: ToolSelection };
 
-export function useToolChoice(chatId: string) {
-  const [servers, setServers] = useState<McpServerView[]>();
+/** `url`: the chat's tools route, or the route of the choice for new chats (GET and PUT). */
+export function useToolChoice(url: string) {
+  const [servers, setServers] = useState<PickerServer[]>();
   const [selection, setSelection] = useState<ToolSelection>();
   const [error, setError] = useState<string>();
   const version = useRef(0);
@@ -26,14 +27,14 @@ export function useToolChoice(chatId: string) {
 
   const load = useCallback(async () => {
     const started = version.current;
-    const res = await fetch(`/api/chat/${chatId}/tools`, { cache: "no-store" }).catch(() => undefined);
+    const res = await fetch(url, { cache: "no-store" }).catch(() => undefined);
     const data = res?.ok ? ((await res.json().catch(() => undefined)) as Data | undefined) : undefined;
     if (!data) return;
     setServers(data.servers);
     if (version.current !== started || saving.current > 0) return; // a newer local choice wins
     confirmed.current = data.selection;
     show(data.selection);
-  }, [chatId, show]);
+  }, [url, show]);
 
   /** Applies a change to the newest local choice and saves it (after any save still running). */
   const change = useCallback(
@@ -46,7 +47,7 @@ export function useToolChoice(chatId: string) {
       saving.current++;
       const save = async () => {
         if (mine !== version.current) return; // a newer choice is queued and carries this one
-        const res = await fetch(`/api/chat/${chatId}/tools`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(choice) }).catch(() => undefined);
+        const res = await fetch(url, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(choice) }).catch(() => undefined);
         const body = res?.ok ? ((await res.json().catch(() => ({}))) as { selection?: ToolSelection }) : undefined;
         if (body) confirmed.current = body.selection ?? choice;
         if (mine !== version.current) return;
@@ -60,7 +61,7 @@ export function useToolChoice(chatId: string) {
         saving.current--;
       });
     },
-    [chatId, show],
+    [url, show],
   );
 
   return { servers, selection, error, load, change };

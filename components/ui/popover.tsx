@@ -5,6 +5,8 @@ import { cn } from "./cn";
 
 export const Popover = PopoverPrimitive.Root;
 export const PopoverTrigger = PopoverPrimitive.Trigger;
+/** Positions the content against another element than the trigger (e.g. a virtualRef's box). */
+export const PopoverAnchor = PopoverPrimitive.Anchor;
 
 export function PopoverContent({ className, sideOffset = 6, align = "start", ...props }: React.ComponentProps<typeof PopoverPrimitive.Content>) {
   return (

@@ -3,7 +3,7 @@
 // keyboard- and screen-reader-complete on every platform (and the phone's own picker on mobile), and
 // people's tools drive it as a select. OptionSelect is the one the app uses: options (optionally
 // grouped), controlled or not, a form value under `name`, and submit-on-change.
-import { useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { ChevronDown } from "lucide-react";
 import { cva, type VariantProps } from "class-variance-authority";
@@ -47,9 +47,16 @@ export function OptionSelect({ options, value, defaultValue, onValueChange, name
   const [own, setOwn] = useState(defaultValue ?? "");
   const current = value ?? own;
   const unset = !values(options).includes(current);
+  const ref = useRef<HTMLSelectElement>(null);
+  // React resets a form after its action ran, and a reset puts a select back on its first rendered
+  // value: the shown value (what was just saved) is made the one a reset returns to.
+  useLayoutEffect(() => {
+    for (const option of ref.current?.options ?? []) option.defaultSelected = option.value === (unset ? "" : current);
+  });
   return (
     <span className={cn("relative inline-flex items-center", className)}>
       <select
+        ref={ref}
         id={id}
         name={name}
         value={unset ? "" : current}

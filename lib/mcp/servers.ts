@@ -46,6 +46,8 @@ export type McpServerAdminView = McpServerView & {
   callTimeoutMs: number;
   /** The approval policy of the server's tools that have none of their own; null: the built-in rules. */
   defaultPolicy: McpServer["defaultPolicy"];
+  /** New chats of members without a tool choice of their own use this server's tools. */
+  onByDefault: boolean;
   secrets: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
 };
 
@@ -104,6 +106,7 @@ function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
     connectTimeoutMs: row.connectTimeoutMs,
     callTimeoutMs: row.callTimeoutMs,
     defaultPolicy: row.defaultPolicy,
+    onByDefault: row.onByDefault,
     secrets,
   };
 }

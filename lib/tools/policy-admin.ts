@@ -1,5 +1,6 @@
 // Admins set a tool's approval policy (ask / auto / deny, or back to the default). A change clears
-// the members' "always allow" choices for that tool, and is audited.
+// the members' "always allow" choices for that tool, and is audited. Also a server's "on by default
+// in new chats" (for members who have made no tool choice of their own yet).
 import { z } from "zod";
 import { audited } from "../audit";
 import type { Prisma } from "../db/generated/client";
@@ -12,6 +13,7 @@ const policyChoice = z.enum(["default", "ask", "auto", "deny"]);
 type PolicyChoice = z.infer<typeof policyChoice>;
 
 export const toolPolicySchema = z.object({ toolId: z.string().min(1).max(64), policy: policyChoice });
+export const onByDefaultSchema = z.object({ serverId: z.string().min(1).max(64), onByDefault: z.enum(["true", "false"]).transform((v) => v === "true") });
 export const serverPolicySchema = z.object({ serverId: z.string().min(1).max(64), policy: policyChoice });
 
 type PolicyChange = {
@@ -58,5 +60,16 @@ export async function setServerDefaultPolicy(ctx: TeamContext, serverId: string,
     write: (tx, next) => tx.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: next } }),
     clears: { serverId },
     audit: { action: "mcp.server.policy", targetType: "mcp-server", targetId: serverId, data: { server: server.name } },
+  });
+}
+
+export async function setServerOnByDefault(ctx: TeamContext, serverId: string, onByDefault: boolean): Promise<void> {
+  const server = await serverRow(ctx.team.id, serverId);
+  if (server.onByDefault === onByDefault) return;
+  await audited(ctx, (tx) => tx.mcpServer.update({ where: { id: serverId }, data: { onByDefault } }), {
+    action: onByDefault ? "mcp.server.default-on" : "mcp.server.default-off",
+    targetType: "mcp-server",
+    targetId: serverId,
+    data: { server: server.name },
   });
 }

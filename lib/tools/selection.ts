@@ -15,8 +15,8 @@ export function readSelection(value: unknown): ToolSelection {
   return parsed.success ? parsed.data : { servers: [], tools: [] };
 }
 
-/** Saves the selection of a chat (the caller has checked the chat is theirs). 404 for foreign ids. */
-export async function saveSelection(teamId: string, chatId: string, selection: ToolSelection): Promise<ToolSelection> {
+/** The selection without repeats; 404 when an id is not of the team's servers or tools. */
+export async function checkSelection(teamId: string, selection: ToolSelection): Promise<ToolSelection> {
   const prisma = await db();
   const servers = [...new Set(selection.servers)];
   const tools = [...new Set(selection.tools)];
@@ -25,7 +25,13 @@ export async function saveSelection(teamId: string, chatId: string, selection: T
     prisma.mcpTool.count({ where: { id: { in: tools }, server: { teamId } } }),
   ]);
   if (ownServers !== servers.length || ownTools !== tools.length) throw NotFound("No such MCP server or tool in this team.");
-  const clean = { servers, tools };
+  return { servers, tools };
+}
+
+/** Saves the selection of a chat (the caller has checked the chat is theirs). 404 for foreign ids. */
+export async function saveSelection(teamId: string, chatId: string, selection: ToolSelection): Promise<ToolSelection> {
+  const clean = await checkSelection(teamId, selection);
+  const prisma = await db();
   await prisma.chat.update({ where: { id: chatId }, data: { toolSelection: clean } });
   return clean;
 }

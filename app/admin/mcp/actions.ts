@@ -8,7 +8,7 @@ import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
 import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
 import { requireAdmin } from "@/lib/teams/context";
-import { serverPolicySchema, setServerDefaultPolicy, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
+import { onByDefaultSchema, serverPolicySchema, setServerDefaultPolicy, setServerOnByDefault, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
 import { idField, parseForm } from "@/lib/validation";
 
 /** Never echoed back into a rejected form. */
@@ -99,6 +99,18 @@ export async function setMcpServerPolicyAction(_prev: ActionState, form: FormDat
     await setServerDefaultPolicy(ctx, input.serverId, input.policy);
     revalidatePath(`/admin/mcp/${input.serverId}`);
     return { ok: true, message: "Default policy saved. Members' always-allow choices for this server's tools were cleared." };
+  }, form);
+}
+
+export async function setMcpServerOnByDefaultAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("serverId", "toolId"));
+  if (refused) return refused;
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const input = parseForm(onByDefaultSchema, form);
+    await setServerOnByDefault(ctx, input.serverId, input.onByDefault);
+    revalidatePath(`/admin/mcp/${input.serverId}`);
+    return { ok: true, message: input.onByDefault ? "On by default: new chats of members who have not chosen tools yet use this server's tools." : "No longer on by default in new chats." };
   }, form);
 }
 

@@ -7,8 +7,8 @@ import { McpServerDanger } from "@/components/admin/mcp-server-danger";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
-import { McpDefaultPolicy } from "@/components/admin/mcp-default-policy";
-import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerPolicyAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
+import { McpDefaultPolicy, McpOnByDefault } from "@/components/admin/mcp-default-policy";
+import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerOnByDefaultAction, setMcpServerPolicyAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
 
 export const metadata = { title: "MCP server" };
 
@@ -36,8 +36,9 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <h2 id="mcp-tools-heading" className="mb-3 font-semibold">
           Tools
         </h2>
-        <div className="mb-4">
+        <div className="mb-4 flex flex-col gap-4">
           <McpDefaultPolicy serverId={server.id} value={server.defaultPolicy} action={setMcpServerPolicyAction} />
+          <McpOnByDefault serverId={server.id} value={server.onByDefault} action={setMcpServerOnByDefaultAction} />
         </div>
         <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} setPolicy={setMcpToolPolicyAction} />
       </section>
