@@ -39,7 +39,7 @@ test("an admin adds server-everything, tests the connection and sees its tools",
   await expect(page.getByText("Stored: ••••1234")).toBeVisible(); // masked, never shown again
 
   await page.getByRole("button", { name: "Test connection" }).click();
-  const tools = page.getByRole("list", { name: "Tools the server lists" });
+  const tools = page.getByRole("list", { name: "Tools", exact: true });
   await expect(tools).toContainText("echo");
   await expect(tools).toContainText("Echoes back the input string");
   await expect(tools).toContainText("trigger-long-running-operation");

@@ -22,7 +22,7 @@ async function addServer(page: Page, name: string) {
   await form.getByRole("button", { name: "Add server" }).click();
   await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
   await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
+  await expect(page.getByRole("list", { name: "Tools", exact: true })).toContainText("echo");
 }
 
 /** Resolves once the page has handled what it received so far (frames and a task in between). */

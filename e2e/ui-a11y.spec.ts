@@ -44,7 +44,7 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await form.getByRole("button", { name: "Add server" }).click();
   await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
   await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
+  await expect(page.getByRole("list", { name: "Tools", exact: true })).toContainText("echo");
 
   await newChat(page);
   const chatUrl = page.url();

@@ -1,14 +1,164 @@
-// Reading the audit log of a team, newest first, in pages.
+// Reading the audit log of a team for people: newest first, in pages, filtered by action, member and
+// date range; each event with who did it (by name), what (a readable label), to what (the target's
+// name now, else the name the event recorded) and its details as label/value pairs.
+import { z } from "zod";
 import { db } from "./db/client";
+import type { Prisma } from "./db/generated/client";
 
-export async function listAuditEvents(teamId: string, opts: { before?: Date; limit?: number } = {}) {
+export const AUDIT_PAGE_SIZE = 50;
+
+const ACTIONS: Record<string, string> = {
+  "team.create": "Created the team",
+  "team.rename": "Renamed the team",
+  "team.models": "Changed the team's models",
+  "invite.create": "Created an invite link",
+  "invite.revoke": "Revoked an invite link",
+  "invite.accept": "Joined with an invite link",
+  "member.role": "Changed a member's role",
+  "member.remove": "Removed a member",
+  "member.leave": "Left the team",
+  "provider.create": "Added a provider",
+  "provider.update": "Changed a provider",
+  "provider.enable": "Enabled a provider",
+  "provider.disable": "Disabled a provider",
+  "provider.delete": "Deleted a provider",
+  "model.create": "Added a model",
+  "model.update": "Changed a model",
+  "model.enable": "Enabled models",
+  "model.delete": "Deleted a model",
+  "mcp.server.create": "Added an MCP server",
+  "mcp.server.update": "Changed an MCP server",
+  "mcp.server.enable": "Enabled an MCP server",
+  "mcp.server.disable": "Disabled an MCP server",
+  "mcp.server.delete": "Deleted an MCP server",
+  "mcp.server.policy": "Changed a server's default policy",
+  "mcp.server.default-on": "Turned a server on by default",
+  "mcp.server.default-off": "Turned a server off by default",
+  "mcp.tool.enable": "Enabled a tool",
+  "mcp.tool.disable": "Disabled a tool",
+  "mcp.tool.policy": "Changed a tool's policy",
+  "tool.approve": "Approved a tool call",
+  "tool.deny": "Denied a tool call",
+  "tool.always-allow": "Always allowed a tool",
+  "tool.always-allow.revoke": "Stopped always allowing a tool",
+};
+
+export function actionLabel(action: string): string {
+  return ACTIONS[action] ?? action.replace(/[.-]/g, " ");
+}
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-01-31.");
+/** The filters of the audit page, from its query string; anything else is ignored. */
+export const auditFilterSchema = z.object({
+  action: z.string().max(64).optional().catch(undefined),
+  actor: z.string().max(64).optional().catch(undefined),
+  from: day.optional().catch(undefined),
+  to: day.optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
+});
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export type AuditRow = {
+  id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  label: string;
+  target: string | null;
+  details: { label: string; value: string }[];
+};
+
+const TARGET_KEYS = ["name", "server", "tool", "provider", "model", "email"];
+
+/** A detail value as text: lists joined, objects as key: value, nothing longer than a line or two. */
+function text(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (Array.isArray(value)) return value.map(text).join(", ") || "none";
+  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${text(v)}`).join("; ");
+  return String(value).slice(0, 500);
+}
+
+const humanKey = (k: string) => k.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^./, (c) => c.toUpperCase());
+
+function details(data: Prisma.JsonValue | null): AuditRow["details"] {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return data == null ? [] : [{ label: "Details", value: text(data) }];
+  return Object.entries(data).map(([k, v]) => ({ label: humanKey(k), value: text(v) }));
+}
+
+/** The name an event recorded for its target (for targets deleted since). */
+function recordedName(data: Prisma.JsonValue | null): string | undefined {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
+  const d = data as Record<string, unknown>;
+  if (typeof d.server === "string" && typeof d.tool === "string") return `${d.server} › ${d.tool}`;
+  const key = TARGET_KEYS.find((k) => typeof d[k] === "string");
+  return key ? String(d[key]) : undefined;
+}
+
+/** Current names of the targets, looked up per type in one query each. */
+async function targetNames(teamId: string, events: { targetType: string | null; targetId: string | null }[]): Promise<Map<string, string>> {
   const prisma = await db();
-  return prisma.auditEvent.findMany({
-    where: { teamId, ...(opts.before ? { createdAt: { lt: opts.before } } : {}) },
-    include: { actor: { select: { name: true, email: true } } },
+  const ids = (type: string) => [...new Set(events.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId!))];
+  const [users, servers, tools, providers, models, teams] = await Promise.all([
+    prisma.user.findMany({ where: { id: { in: ids("user") }, memberships: { some: { teamId } } }, select: { id: true, name: true } }),
+    prisma.mcpServer.findMany({ where: { id: { in: ids("mcp-server") }, teamId }, select: { id: true, name: true } }),
+    prisma.mcpTool.findMany({ where: { id: { in: [...ids("mcp-tool"), ...ids("tool")] }, server: { teamId } }, select: { id: true, name: true, server: { select: { name: true } } } }),
+    prisma.provider.findMany({ where: { id: { in: ids("provider") }, OR: [{ teamId }, { teamId: null }] }, select: { id: true, name: true } }),
+    prisma.model.findMany({ where: { id: { in: ids("model") }, provider: { OR: [{ teamId }, { teamId: null }] } }, select: { id: true, displayName: true } }),
+    prisma.team.findMany({ where: { id: { in: ids("team").filter((id) => id === teamId) } }, select: { id: true, name: true } }),
+  ]);
+  return new Map([
+    ...users.map((u) => [`user:${u.id}`, u.name] as const),
+    ...servers.map((s) => [`mcp-server:${s.id}`, s.name] as const),
+    ...tools.flatMap((t) => [[`mcp-tool:${t.id}`, `${t.server.name} › ${t.name}`] as const, [`tool:${t.id}`, `${t.server.name} › ${t.name}`] as const]),
+    ...providers.map((p) => [`provider:${p.id}`, p.name] as const),
+    ...models.map((m) => [`model:${m.id}`, m.displayName] as const),
+    ...teams.map((t) => [`team:${t.id}`, t.name] as const),
+  ]);
+}
+
+function whereOf(teamId: string, f: AuditFilter): Prisma.AuditEventWhereInput {
+  const createdAt: Prisma.DateTimeFilter = {};
+  if (f.from) createdAt.gte = new Date(`${f.from}T00:00:00.000Z`);
+  if (f.to) createdAt.lt = new Date(new Date(`${f.to}T00:00:00.000Z`).getTime() + 86_400_000);
+  return { teamId, ...(f.action ? { action: f.action } : {}), ...(f.actor ? { actorId: f.actor } : {}), ...(f.from || f.to ? { createdAt } : {}) };
+}
+
+/** One page of the team's events matching `filter`, newest first, and whether older ones follow. */
+export async function listAuditEvents(teamId: string, filter: AuditFilter = {}): Promise<{ rows: AuditRow[]; page: number; hasMore: boolean }> {
+  const prisma = await db();
+  const page = filter.page ?? 1;
+  const events = await prisma.auditEvent.findMany({
+    where: whereOf(teamId, filter),
+    include: { actor: { select: { name: true } } },
     // Joined, every event of the team would get its actor before the sort and the cut (see history.ts).
     relationLoadStrategy: "query",
-    orderBy: { createdAt: "desc" },
-    take: opts.limit ?? 100,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (page - 1) * AUDIT_PAGE_SIZE,
+    take: AUDIT_PAGE_SIZE + 1,
   });
+  const shown = events.slice(0, AUDIT_PAGE_SIZE);
+  const names = await targetNames(teamId, shown);
+  const rows = shown.map((e) => ({
+    id: e.id,
+    at: e.createdAt,
+    actor: e.actor?.name ?? "Someone no longer here",
+    action: e.action,
+    label: actionLabel(e.action),
+    target: names.get(`${e.targetType}:${e.targetId}`) ?? recordedName(e.data) ?? (e.targetType ? `a ${e.targetType.replace("-", " ")} since removed` : null),
+    details: details(e.data),
+  }));
+  return { rows, page, hasMore: events.length > AUDIT_PAGE_SIZE };
+}
+
+/** What the filters offer: the actions recorded in the team and the people who acted in it. */
+export async function auditFilterChoices(teamId: string): Promise<{ actions: { value: string; label: string }[]; actors: { value: string; label: string }[] }> {
+  const prisma = await db();
+  const [actions, actors] = await Promise.all([
+    prisma.auditEvent.findMany({ where: { teamId }, distinct: ["action"], select: { action: true }, orderBy: { action: "asc" } }),
+    prisma.user.findMany({ where: { auditEvents: { some: { teamId } } }, select: { id: true, name: true, email: true }, orderBy: { name: "asc" } }),
+  ]);
+  return {
+    actions: actions.map((a) => ({ value: a.action, label: actionLabel(a.action) })),
+    actors: actors.map((u) => ({ value: u.id, label: `${u.name} (${u.email})` })),
+  };
 }

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { adminPage } from "@/lib/teams/page-guards";
+import { AdminTabs } from "@/components/admin/admin-tabs";
 import { SignedInShell } from "../(chat)/signed-in-shell";
 
 export const dynamic = "force-dynamic";
@@ -17,13 +17,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
     <SignedInShell ctx={ctx}>
       <div className="mx-auto max-w-4xl px-4 pb-10 pt-14 md:pt-6">
         <p className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Admin · {ctx.team.name}</p>
-        <nav aria-label="Admin sections" className="mt-2 flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
-          {SECTIONS.map((s) => (
-            <Link key={s.href} href={s.href} className="rounded-t-md px-3 py-2 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
-              {s.label}
-            </Link>
-          ))}
-        </nav>
+        <AdminTabs sections={SECTIONS} />
         <div className="pt-6">{children}</div>
       </div>
     </SignedInShell>

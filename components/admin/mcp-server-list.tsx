@@ -9,7 +9,7 @@ export type McpServerRow = { id: string; name: string; transport: string; target
 const TRANSPORT: Record<string, string> = { http: "Streamable HTTP", sse: "SSE", stdio: "stdio" };
 
 export function McpServerList({ servers }: { servers: McpServerRow[] }) {
-  const statuses = useMcpStatuses("/api/mcp/servers", Object.fromEntries(servers.map((s) => [s.id, s.status])));
+  const { statuses } = useMcpStatuses("/api/mcp/servers", Object.fromEntries(servers.map((s) => [s.id, s.status])));
   if (!servers.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No MCP servers yet. Add one below.</p>;
   return (
     <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-label="MCP servers">

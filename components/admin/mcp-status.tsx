@@ -1,7 +1,7 @@
 "use client";
 // The live status of MCP servers (connected, connecting, error with the last message and time,
 // disabled, not connected yet), polled from /api/mcp/servers (or one server's route) while the page is open.
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { McpStatus } from "@/lib/mcp/pool";
 
 const LABEL: Record<McpStatus["state"], string> = {
@@ -24,30 +24,37 @@ type Polled = { id: string; status: McpStatus };
 
 /**
  * Polls server statuses every `ms` milliseconds from `url`: /api/mcp/servers (the team's list) or
- * /api/mcp/servers/<id> (one server); starts from `initial`.
+ * /api/mcp/servers/<id> (one server); starts from `initial`, and takes a newer `initial` (the page
+ * rendered again, e.g. after a test) as it comes. `refresh` reads the statuses at once.
  */
-export function useMcpStatuses(url: string, initial: Record<string, McpStatus>, ms = 3000): Record<string, McpStatus> {
+export function useMcpStatuses(url: string, initial: Record<string, McpStatus>, ms = 3000): { statuses: Record<string, McpStatus>; refresh: () => Promise<void> } {
   const [statuses, setStatuses] = useState(initial);
+  const [seen, setSeen] = useState(JSON.stringify(initial));
+  if (JSON.stringify(initial) !== seen) {
+    setSeen(JSON.stringify(initial));
+    setStatuses(initial);
+  }
+  const alive = useRef(true);
+  const refresh = useCallback(async () => {
+    try {
+      const res = await fetch(url, { cache: "no-store" });
+      if (!res.ok || !alive.current) return;
+      const body = (await res.json()) as { servers?: Polled[]; server?: Polled };
+      const servers = body.servers ?? (body.server ? [body.server] : []);
+      setStatuses(Object.fromEntries(servers.map((s) => [s.id, s.status])));
+    } catch {
+      /* offline: keep the last known */
+    }
+  }, [url]);
   useEffect(() => {
-    let alive = true;
-    const tick = async () => {
-      try {
-        const res = await fetch(url, { cache: "no-store" });
-        if (!res.ok || !alive) return;
-        const body = (await res.json()) as { servers?: Polled[]; server?: Polled };
-        const servers = body.servers ?? (body.server ? [body.server] : []);
-        setStatuses(Object.fromEntries(servers.map((s) => [s.id, s.status])));
-      } catch {
-        /* offline: keep the last known */
-      }
-    };
-    const timer = setInterval(tick, ms);
+    alive.current = true;
+    const timer = setInterval(() => void refresh(), ms);
     return () => {
-      alive = false;
+      alive.current = false;
       clearInterval(timer);
     };
-  }, [url, ms]);
-  return statuses;
+  }, [refresh, ms]);
+  return { statuses, refresh };
 }
 
 export function McpStatusBadge({ status, detailed = false }: { status: McpStatus; detailed?: boolean }) {

@@ -24,7 +24,7 @@ export function MembersTable({ members, currentUserId, changeRole, remove }: { m
   return (
     <div className="flex flex-col gap-3">
       <FormMessage message={message} ok={ok} />
-      <Table>
+      <Table label="Team members">
         <TableHeader>
           <tr>
             <TableHead>Name</TableHead>

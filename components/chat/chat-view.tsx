@@ -13,6 +13,7 @@ import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
+import { focusComposer } from "./focus-composer";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
@@ -98,6 +99,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         }).catch(() => {});
       }
       void addToolApprovalResponse({ id: d.approvalId, approved: d.approved, reason: d.reason });
+      focusComposer(); // the card's buttons go away with the decision
     },
     [addToolApprovalResponse],
   );
@@ -156,6 +158,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   }, [chatId, older.firstSeq, setMessages]);
 
   const stop = useCallback(async () => {
+    focusComposer(); // Stop turns back into Send
     await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => {});
   }, [chatId]);
 

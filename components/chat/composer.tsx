@@ -1,9 +1,11 @@
 "use client";
 // The message box: Enter sends, Shift+Enter adds a line; Send, or Stop while a reply is written.
-import { useRef, useState } from "react";
+// It takes focus when the chat opens (after New chat, a person types straight away).
+import { useEffect, useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
 import { Button } from "../ui/button";
 import { Textarea } from "../ui/input";
+import { COMPOSER_ID } from "./focus-composer";
 
 export function Composer({
   busy,
@@ -22,6 +24,7 @@ export function Composer({
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const tooLong = text.length > maxChars;
+  useEffect(() => ref.current?.focus({ preventScroll: true }), []);
   const canSend = !busy && text.trim().length > 0 && !tooLong;
 
   function send() {
@@ -44,7 +47,7 @@ export function Composer({
           Message
         </label>
         <Textarea
-          id="composer"
+          id={COMPOSER_ID}
           ref={ref}
           value={text}
           rows={1}

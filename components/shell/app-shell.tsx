@@ -7,6 +7,7 @@ import { SidebarFrame } from "./mobile-sidebar";
 import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
+import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
 import { Button } from "../ui/button";
 import { Tooltip } from "../ui/tooltip";
 
@@ -20,6 +21,8 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
   const isAdmin = ctx.team.role === "admin";
   return (
     <div className="flex h-dvh overflow-hidden">
+      <SkipLinks />
+      <ShortcutsHelp />
       <SidebarFrame>
         <div className="flex items-center gap-2 px-4 pb-2 pt-4 text-base font-semibold">
           <MessagesSquare className="size-5 text-accent-text" aria-hidden /> Parley
@@ -65,7 +68,9 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           </div>
         </div>
       </SidebarFrame>
-      <main className="min-w-0 flex-1 overflow-y-auto">{children}</main>
+      <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto outline-none">
+        {children}
+      </main>
     </div>
   );
 }

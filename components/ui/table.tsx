@@ -1,9 +1,10 @@
-// Tables: one look for data tables (scrolling sideways inside a bordered frame on narrow screens).
+// Tables: one look for data tables (scrolling sideways inside a bordered frame on narrow screens; the
+// frame is named by `label` and reachable by keyboard, so a keyboard user can scroll it too).
 import { cn } from "./cn";
 
-export function Table({ className, ...props }: React.ComponentProps<"table">) {
+export function Table({ className, label, ...props }: React.ComponentProps<"table"> & { label: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
       <table className={cn("w-full text-sm", className)} {...props} />
     </div>
   );

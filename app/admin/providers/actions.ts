@@ -6,6 +6,7 @@ import { redirect } from "next/navigation";
 import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
 import { createProvider, deleteProvider, providerRow, setProviderEnabled, testProviderSettings, updateProvider } from "@/lib/providers/admin";
 import { deleteModel, enableModels, saveModel, setTeamModels } from "@/lib/providers/models";
+import { modelPurpose } from "@/lib/providers/model-purpose";
 import { describeProbe, listProviderModels } from "@/lib/providers/probe";
 import { enableModelsSchema, modelFormSchema, providerFormSchema, teamModelsSchema } from "@/lib/providers/schemas";
 import { requireAdmin } from "@/lib/teams/context";
@@ -81,7 +82,7 @@ export async function testConnectionAction(_prev: ActionState, form: FormData): 
   }, form);
 }
 
-/** Fetch models: the provider's list, as JSON in data.models (ids only). */
+/** Fetch models: the provider's list, as JSON in data.models (ids), and in data.notChat the ids of embedding and other non-chat models. */
 export async function fetchModelsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const refused = checkForm(form, idFields("providerId", "modelRowId"));
   if (refused) return refused;
@@ -90,7 +91,8 @@ export async function fetchModelsAction(_prev: ActionState, form: FormData): Pro
     const row = await providerRow(ctx.team.id, id(form, "providerId"));
     const result = await listProviderModels(row);
     if (!result.ok) return { ok: false, status: result.status ?? 502, message: result.message };
-    return { ok: true, message: describeProbe(result), data: { models: JSON.stringify(result.models) } };
+    const notChat = Object.fromEntries(result.models.flatMap((m) => (modelPurpose(m) === "chat" ? [] : [[m, modelPurpose(m)]])));
+    return { ok: true, message: describeProbe(result), data: { models: JSON.stringify(result.models), notChat: JSON.stringify(notChat) } };
   }, form);
 }
 

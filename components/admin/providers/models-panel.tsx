@@ -1,5 +1,5 @@
 "use client";
-// The models of one provider: fetch the provider's list and enable some, add a model id by hand,
+// The models of one provider: fetch the provider's list and enable some (fetched-models.tsx), add a model id by hand,
 // edit a model's name, capability flags, context window and advanced options, or delete it.
 import { useActionState, useState } from "react";
 import { Trash2 } from "lucide-react";
@@ -7,6 +7,7 @@ import { initialActionState } from "@/components/ui/form-state";
 import type { ModelView, ProviderView } from "@/lib/providers/admin";
 import type { FormAction } from "@/components/ui/action-form";
 import { CheckboxField, Field, FormField, FormMessage } from "../../ui/field";
+import { FetchModels } from "./fetched-models";
 import { Textarea } from "../../ui/input";
 import { OptionSelect } from "../../ui/select";
 import { Button } from "../../ui/button";
@@ -25,48 +26,6 @@ export function ModelsPanel({ provider, webSearchKind, actions }: { provider: Pr
           <ModelForm providerId={provider.id} webSearchKind={webSearchKind} save={actions.save} />
         </div>
       </details>
-    </div>
-  );
-}
-
-function FetchModels({ provider, actions }: { provider: ProviderView; actions: ModelActions }) {
-  const [state, fetchAction, fetching] = useActionState(actions.fetch, initialActionState);
-  const [enableState, enableAction] = useActionState(actions.enable, initialActionState);
-  const listed: string[] = state.ok && state.data?.models ? (JSON.parse(state.data.models) as string[]) : [];
-  const added = new Set(provider.models.filter((m) => m.enabled).map((m) => m.modelId));
-  return (
-    <div className="flex flex-col gap-3">
-      <form action={fetchAction} className="flex items-center gap-3">
-        <input type="hidden" name="providerId" value={provider.id} />
-        <SubmitButton variant="secondary" pendingText="Fetching…">
-          Fetch models
-        </SubmitButton>
-        {!fetching && state.message && (
-          <p role={state.ok ? "status" : "alert"} className={`text-sm ${state.ok ? "text-zinc-600 dark:text-zinc-400" : "text-red-700 dark:text-red-300"}`}>
-            {state.message}
-          </p>
-        )}
-      </form>
-      {listed.length > 0 && (
-        <form action={enableAction} className="flex flex-col gap-2" aria-label="Models the provider offers">
-          <input type="hidden" name="providerId" value={provider.id} />
-          <FormMessage message={enableState.message} ok={enableState.ok} />
-          <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800">
-            {listed.map((id) => (
-              <li key={id}>
-                <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="modelIds" value={id} disabled={added.has(id)} defaultChecked={added.has(id)} />
-                  <span className="truncate font-mono text-xs">{id}</span>
-                  {added.has(id) && <span className="text-xs text-zinc-600 dark:text-zinc-400">enabled</span>}
-                </label>
-              </li>
-            ))}
-          </ul>
-          <SubmitButton className="self-start" pendingText="Enabling…">
-            Enable selected
-          </SubmitButton>
-        </form>
-      )}
     </div>
   );
 }

@@ -1,0 +1,78 @@
+// The audit log as admins read it, on a real database: names instead of ids (a deleted target keeps
+// the name its event recorded), filters by action, member and date range, pages of 50, and never an
+// event of another team.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "./db/client";
+import { AUDIT_PAGE_SIZE, auditFilterChoices, auditFilterSchema, listAuditEvents } from "./audit-log";
+import { DRIVERS, makeUser, startTestApp } from "../test/support/test-app";
+
+let stop: () => Promise<void>;
+beforeAll(async () => {
+  ({ stop } = await startTestApp(DRIVERS[0]));
+}, 180_000);
+afterAll(() => stop?.());
+
+async function teamWithEvents() {
+  const prisma = await db();
+  const team = await prisma.team.create({ data: { name: "Audited" } });
+  const [ada, bob] = await Promise.all([makeUser("Ada"), makeUser("Bob")]);
+  await prisma.membership.createMany({ data: [{ teamId: team.id, userId: ada.id, role: "admin" }, { teamId: team.id, userId: bob.id }] });
+  const server = await prisma.mcpServer.create({ data: { teamId: team.id, name: "files", transport: "http", url: "http://127.0.0.1:1/mcp" } });
+  const at = (d: string) => new Date(`${d}T12:00:00.000Z`);
+  await prisma.auditEvent.createMany({
+    data: [
+      { teamId: team.id, actorId: ada.id, action: "mcp.server.create", targetType: "mcp-server", targetId: server.id, data: { name: "old name", transport: "http" }, createdAt: at("2026-01-10") },
+      { teamId: team.id, actorId: ada.id, action: "member.role", targetType: "user", targetId: bob.id, data: { from: "member", to: "admin" }, createdAt: at("2026-01-11") },
+      { teamId: team.id, actorId: bob.id, action: "mcp.server.delete", targetType: "mcp-server", targetId: "gone", data: { name: "scratch", changed: ["url", "headers"] }, createdAt: at("2026-01-12") },
+    ],
+  });
+  return { team, ada, bob, server };
+}
+
+describe("the audit log", () => {
+  it("names who, what and the target; details read as label and value", async () => {
+    const { team } = await teamWithEvents();
+    const { rows, hasMore } = await listAuditEvents(team.id);
+    expect(hasMore).toBe(false);
+    expect(rows.map((r) => [r.actor, r.label, r.target])).toEqual([
+      ["Bob", "Deleted an MCP server", "scratch"],
+      ["Ada", "Changed a member's role", "Bob"],
+      ["Ada", "Added an MCP server", "files"], // the server's name now
+    ]);
+    expect(rows[0].details).toEqual([
+      { label: "Name", value: "scratch" },
+      { label: "Changed", value: "url, headers" },
+    ]);
+  });
+
+  it("filters by action, member and date range (inclusive days), and only ever shows the team's own events", async () => {
+    const { team, ada, bob } = await teamWithEvents();
+    const other = await teamWithEvents();
+    const actions = async (f: object) => (await listAuditEvents(team.id, auditFilterSchema.parse(f))).rows.map((r) => r.action);
+    expect(await actions({ action: "member.role" })).toEqual(["member.role"]);
+    expect(await actions({ actor: bob.id })).toEqual(["mcp.server.delete"]);
+    expect(await actions({ actor: ada.id, from: "2026-01-11" })).toEqual(["member.role"]);
+    expect(await actions({ from: "2026-01-10", to: "2026-01-11" })).toEqual(["member.role", "mcp.server.create"]);
+    expect(await actions({ actor: other.ada.id })).toEqual([]);
+    // Junk in the query string is ignored, not an error.
+    expect(auditFilterSchema.parse({ from: "yesterday", page: "-3", action: 7 })).toEqual({});
+    const choices = await auditFilterChoices(team.id);
+    expect(choices.actors.map((a) => a.value).sort()).toEqual([ada.id, bob.id].sort());
+    expect(choices.actions.map((a) => a.value)).toEqual(["mcp.server.create", "mcp.server.delete", "member.role"]);
+  });
+
+  it("pages through the events, 50 at a time, newest first", async () => {
+    const { team, ada } = await teamWithEvents();
+    const prisma = await db();
+    await prisma.auditEvent.createMany({
+      data: Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => ({ teamId: team.id, actorId: ada.id, action: "invite.create", data: { n: i }, createdAt: new Date(Date.UTC(2026, 1, 1, 0, i)) })),
+    });
+    const first = await listAuditEvents(team.id);
+    const second = await listAuditEvents(team.id, { page: 2 });
+    expect(first.rows).toHaveLength(AUDIT_PAGE_SIZE);
+    expect(first.hasMore).toBe(true);
+    expect(first.rows[0].details).toEqual([{ label: "N", value: String(AUDIT_PAGE_SIZE - 1) }]);
+    expect(second.rows.map((r) => r.action)).toEqual(["mcp.server.delete", "member.role", "mcp.server.create"]);
+    expect(second.hasMore).toBe(false);
+  });
+});
