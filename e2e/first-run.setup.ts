@@ -1,12 +1,22 @@
 // First run on an empty installation: the first visit leads to creating the admin and naming the team.
 // Bad input is refused with a clear message and writes nothing.
 import { expect, test } from "@playwright/test";
+import { THEMES, applyTheme, violations } from "./axe";
 import { ADMIN, ADMIN_STATE } from "./helpers";
 
 test("first visit creates the admin and the team; bad input is refused", async ({ page, request }) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Welcome to Parley" })).toBeVisible();
+  // The setup page exists only now: no serious accessibility violation, in light and dark.
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
+    expect(await violations(page)).toEqual([]);
+  }
+  await page.context().clearCookies({ name: "parley_theme" });
+  await page.reload();
 
   // Empty fields, malformed email, too-short password, over-long team name: field errors, nothing saved.
   await page.getByLabel("Email").fill("not-an-email");

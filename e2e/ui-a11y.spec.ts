@@ -1,10 +1,13 @@
-// Accessibility of the main pages, checked with axe-core in light and dark: sign-in, a chat with an
-// answer and a tool card, admin providers, admin MCP servers, members and settings. No serious or
-// critical violation is allowed.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+// Accessibility of every page, checked with axe-core in light and dark: sign-in, an invite, the chat
+// home, a chat with an answer, a tool card and a wide code block (also with the Tools popover and the
+// shortcuts dialog open), every admin page (members, providers and one provider, MCP servers and one
+// server, the audit log), settings and a new team. No serious or critical violation is allowed
+// (colour contrast, scrollable regions reachable by keyboard, names, …). The first-run setup page is
+// checked in first-run.setup.ts, the only time it exists.
+import { expect, test } from "@playwright/test";
+import { THEMES, applyTheme, violations } from "./axe";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, answer, chooseOption, newChat, send, signIn } from "./helpers";
+import { ADMIN, SIGNED_OUT, answer, chooseOption, createInvite, newChat, send, signIn } from "./helpers";
 
 // Signed in afresh: sign-in.spec signs the stored admin session out.
 test.use(SIGNED_OUT);
@@ -15,20 +18,6 @@ test.beforeEach(async ({ page }, info) => {
 });
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);
-
-const THEMES = ["light", "dark"] as const;
-
-async function applyTheme(page: Page, theme: (typeof THEMES)[number]) {
-  await page.context().addCookies([{ name: "parley_theme", value: theme, url: test.info().project.use.baseURL! }]);
-}
-
-/** Serious and critical violations on the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`));
-}
 
 test("signed-in pages have no serious violations, in light and dark", async ({ page }) => {
   test.setTimeout(240_000);
@@ -45,6 +34,14 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
   await page.getByRole("button", { name: "Test connection" }).click();
   await expect(page.getByRole("list", { name: "Tools", exact: true })).toContainText("echo");
+  const serverUrl = page.url().replace(/\?.*$/, "");
+  await page.goto("/admin/providers");
+  const providerForm = page.getByRole("form", { name: "New provider" });
+  await providerForm.getByLabel("Name").fill("Accessible provider");
+  await providerForm.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+  await providerForm.getByRole("button", { name: "Add provider" }).click();
+  await expect(page).toHaveURL(/\/admin\/providers\/[a-z0-9]+/);
+  const providerUrl = page.url();
 
   await newChat(page);
   const chatUrl = page.url();
@@ -55,18 +52,48 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await send(page, "Echo via MCP");
   await expect(answer(page).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
   await expect(answer(page)).toContainText("The server echoed it back.");
+  await send(page, "Show me a wide code block");
+  await expect(answer(page)).toContainText("That is all.");
 
+  const pages = [chatUrl, "/chat", "/admin/members", "/admin/providers", providerUrl, "/admin/mcp", serverUrl, "/admin/audit", "/settings", "/teams/new"];
   const found: string[] = [];
   for (const theme of THEMES) {
     await applyTheme(page, theme);
-    for (const path of [chatUrl, "/admin/providers", "/admin/mcp", "/admin/members", "/settings"]) {
+    for (const path of pages) {
       await page.goto(path);
       await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
-      if (path === chatUrl) await expect(page.locator('[data-tool-name="everything__echo"]')).toBeVisible();
+      await expect(page.getByRole("main")).toBeVisible();
+      if (path === chatUrl) {
+        await expect(page.locator('[data-tool-name="everything__echo"]')).toBeVisible();
+        await expect(answer(page).locator("pre").first()).toBeVisible();
+      }
       found.push(...(await violations(page)).map((v) => `${theme} ${path}: ${v}`));
+      if (path !== chatUrl) continue;
+      // The chat with the Tools popover open, then with the shortcuts dialog open.
+      await page.getByRole("button", { name: /^Tools/ }).click();
+      await expect(page.getByRole("dialog", { name: "Tools for this chat" })).toBeVisible();
+      found.push(...(await violations(page)).map((v) => `${theme} ${path} (Tools open): ${v}`));
+      await page.keyboard.press("Escape");
+      await page.getByRole("link", { name: "Settings" }).focus();
+      await page.keyboard.press("?");
+      await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+      found.push(...(await violations(page)).map((v) => `${theme} ${path} (shortcuts open): ${v}`));
+      await page.keyboard.press("Escape");
     }
   }
   expect(found).toEqual([]);
+
+  // An invite link, as the person who receives it sees it (signed out).
+  const invite = await createInvite(page);
+  for (const theme of THEMES) {
+    const context = await page.context().browser()!.newContext(SIGNED_OUT);
+    const visitor = await context.newPage();
+    await applyTheme(visitor, theme);
+    await visitor.goto(invite);
+    await expect(visitor.getByRole("heading", { name: /^Join / })).toBeVisible();
+    expect(await violations(visitor)).toEqual([]);
+    await context.close();
+  }
 
   // Back to the admin's first team for the specs that follow.
   await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);

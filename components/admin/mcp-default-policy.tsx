@@ -34,8 +34,9 @@ export function McpOnByDefault({ serverId, value, action }: { serverId: string; 
       <input type="hidden" name="serverId" value={serverId} />
       <input type="hidden" name="onByDefault" value={value ? "false" : "true"} />
       <CheckboxField
+        key={String(value)}
         label="On by default in new chats"
-        checked={value}
+        defaultChecked={value}
         aria-describedby="mcp-on-by-default-hint"
         onChange={(e) => e.currentTarget.form?.requestSubmit()}
       />

@@ -78,7 +78,7 @@ export function SourcesList({ citations }: { citations: CitationView[] }) {
             <a href={c.url} target="_blank" rel="noreferrer" className="min-w-0 truncate underline decoration-zinc-300 hover:text-zinc-900 dark:hover:text-zinc-100">
               {c.title ?? c.url}
             </a>
-            <span className="shrink-0 text-zinc-400">{domainOf(c.url)}</span>
+            <span className="shrink-0 text-zinc-600 dark:text-zinc-400">{domainOf(c.url)}</span>
           </li>
         ))}
       </ol>

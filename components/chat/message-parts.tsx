@@ -1,7 +1,7 @@
 "use client";
 // Renders the parts of one message. One generic renderer per part kind, driven by the part itself;
 // tools go through one generic tool block.
-import { memo, useMemo } from "react";
+import { memo, useMemo, useRef } from "react";
 import { Streamdown } from "streamdown";
 import { code } from "@streamdown/code";
 import { AlertTriangle, Info, RotateCcw } from "lucide-react";
@@ -11,6 +11,7 @@ import type { ParleyPart } from "@/lib/chat/parts";
 import { CitationMark, withCitationMarks } from "./citations";
 import { LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { ToolBlock } from "./tool-block";
+import { useKeyboardScrollable } from "./scrollable-blocks";
 import { GatedImage, MarkdownImage } from "./gated-image";
 import { Button } from "../ui/button";
 
@@ -37,10 +38,14 @@ export const Markdown = memo(function Markdown({ text, streaming, citations }: {
       },
     };
   }, [citations]);
+  const box = useRef<HTMLDivElement>(null);
+  useKeyboardScrollable(box);
   return (
-    <Streamdown plugins={plugins} components={components} isAnimating={streaming} mode={streaming ? "streaming" : "static"} className="prose-chat">
-      {text}
-    </Streamdown>
+    <div ref={box} className="contents">
+      <Streamdown plugins={plugins} components={components} isAnimating={streaming} mode={streaming ? "streaming" : "static"} className="prose-chat">
+        {text}
+      </Streamdown>
+    </div>
   );
 });
 

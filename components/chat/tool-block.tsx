@@ -78,7 +78,7 @@ function ContentBlock({ block }: { block: McpContent }) {
           <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.uri}</p>
           {r.text !== undefined && r.text.length > MARKDOWN_MAX_CHARS ? (
             <LargeText text={r.text} label="Long resource" />
-          ) : r.text !== undefined ? <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-600 dark:text-zinc-400">Binary resource ({r.mimeType ?? "unknown type"})</p>}
+          ) : r.text !== undefined ? <pre tabIndex={0} role="region" aria-label={`Resource ${r.uri}`} className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-600 dark:text-zinc-400">Binary resource ({r.mimeType ?? "unknown type"})</p>}
         </div>
       );
     }

@@ -2,7 +2,7 @@
 // Keyboard help for every signed-in page: skip links (to the message box on a chat, to the page's
 // content everywhere) and the shortcuts: "?" opens the list of shortcuts (a dialog), "/" goes to the
 // message box; neither fires while a person types in a field.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { usePathname } from "next/navigation";
 import { COMPOSER_ID } from "../chat/focus-composer";
 import { Button } from "../ui/button";
@@ -56,11 +56,14 @@ export function SkipLinks() {
 
 export function ShortcutsHelp() {
   const [open, setOpen] = useState(false);
+  // Opened by a key, the dialog has no trigger to return focus to: it goes back where it was.
+  const before = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
       if (e.key === "?") {
         e.preventDefault();
+        before.current = document.activeElement as HTMLElement | null;
         setOpen(true);
       } else if (e.key === "/" && !document.querySelector("[role=dialog]")) {
         if (focusById(COMPOSER_ID)) e.preventDefault();
@@ -71,7 +74,13 @@ export function ShortcutsHelp() {
   }, []);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <DialogContent>
+      <DialogContent
+        onCloseAutoFocus={(e) => {
+          if (!before.current?.isConnected) return;
+          e.preventDefault();
+          before.current.focus();
+        }}
+      >
         <DialogTitle>Keyboard shortcuts</DialogTitle>
         <DialogDescription>Single-key shortcuts work when you are not typing in a field.</DialogDescription>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">

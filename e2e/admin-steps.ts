@@ -1,0 +1,39 @@
+// Admin steps the everyday specs share: a team of their own (so other specs' servers and choices stay
+// as they are), an MCP server (server-everything) added and tested, and going back to the first team.
+import { expect, type Page } from "@playwright/test";
+import { MCP_URL } from "./everything";
+import { ADMIN, chooseOption } from "./helpers";
+
+export async function createTeam(page: Page, name: string) {
+  await page.goto("/teams/new");
+  await page.getByLabel("Team name").fill(name);
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(/\/admin\/members$/);
+}
+
+/** Adds server-everything under `name`, tests it, and leaves the page on the server's admin page. */
+export async function addEverything(page: Page, name = "everything") {
+  await page.goto("/admin/mcp");
+  const form = page.getByRole("form", { name: "New MCP server" });
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  await page.getByRole("button", { name: "Test connection" }).click();
+  await expect(page.getByRole("list", { name: "Tools", exact: true })).toContainText("echo");
+}
+
+/** Sets a tool's approval policy on the server's admin page and waits until it is saved. */
+export async function setToolPolicy(page: Page, tool: string, policy: "Ask every time" | "Run without asking" | "Never offer") {
+  const saved = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/admin/mcp/"));
+  await chooseOption(page.getByLabel(`Approval policy of ${tool}`), policy);
+  await saved;
+  await page.reload();
+  await expect(page.getByLabel(`Approval policy of ${tool}`).locator("option:checked")).toHaveText(policy);
+}
+
+/** Back to the admin's first team for the specs that follow. */
+export async function backToFirstTeam(page: Page) {
+  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
+  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+}
