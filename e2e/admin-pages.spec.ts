@@ -5,17 +5,10 @@
 // leaves unticked the models that are not for chat.
 import { expect, test, type Page } from "@playwright/test";
 import { json, startScripted } from "../test/support/test-upstreams";
-import { startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, chooseOption, signIn } from "./helpers";
-import { addEverything, backToFirstTeam, createTeam } from "./admin-steps";
+import { ADMIN, chooseOption } from "./helpers";
+import { addEverything, adminWithEverything, backToFirstTeam, createTeam } from "./admin-steps";
 
-test.use(SIGNED_OUT);
-test.beforeEach(async ({ page }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/chat$/);
-});
-test.beforeAll(startEverything);
-test.afterAll(stopEverything);
+adminWithEverything();
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}/v1`;
 const checked = (select: ReturnType<Page["getByLabel"]>) => select.locator("option:checked");
@@ -65,7 +58,7 @@ test("admin pages: the current tab, tools listed once, saved values kept, a read
 
   // A model's tool-calling mode: the select shows what was saved, and saving again keeps it.
   await addProvider(page, "Scripted", UPSTREAM);
-  await page.getByText("Add a model by id").click();
+  await page.getByText("Add a model by id", { exact: true }).click();
   const add = page.getByRole("form", { name: "New model" });
   await add.getByLabel("Model id").fill("kbd-model");
   await add.getByRole("button", { name: "Add model" }).click();

@@ -1,8 +1,22 @@
 // Admin steps the everyday specs share: a team of their own (so other specs' servers and choices stay
 // as they are), an MCP server (server-everything) added and tested, and going back to the first team.
-import { expect, type Page } from "@playwright/test";
-import { MCP_URL } from "./everything";
-import { ADMIN, chooseOption } from "./helpers";
+import { expect, test, type Page } from "@playwright/test";
+import { MCP_URL, startEverything, stopEverything } from "./everything";
+import { ADMIN, SIGNED_OUT, chooseOption, signIn } from "./helpers";
+
+/**
+ * For a spec file: each test signs the admin in afresh (sign-in.spec signs the stored admin session
+ * out), with server-everything running for the file.
+ */
+export function adminWithEverything() {
+  test.use(SIGNED_OUT);
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(/\/chat$/);
+  });
+  test.beforeAll(startEverything);
+  test.afterAll(stopEverything);
+}
 
 export async function createTeam(page: Page, name: string) {
   await page.goto("/teams/new");

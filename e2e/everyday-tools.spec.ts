@@ -3,17 +3,10 @@
 // default are on in a member's first new chat, a member's last choice carries over to their next new
 // chat, and on a phone the picker never covers the message box.
 import { expect, test, type Page } from "@playwright/test";
-import { startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, createInvite, joinWithNewAccount, newChat, signIn } from "./helpers";
-import { addEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
+import { createInvite, joinWithNewAccount, newChat } from "./helpers";
+import { addEverything, adminWithEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
 
-test.use(SIGNED_OUT);
-test.beforeEach(async ({ page }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/chat$/);
-});
-test.beforeAll(startEverything);
-test.afterAll(stopEverything);
+adminWithEverything();
 
 const picker = (page: Page) => page.getByRole("dialog", { name: "Tools for this chat" });
 const toolsButton = (page: Page) => page.getByRole("button", { name: /^Tools/ });

@@ -2,17 +2,10 @@
 // Tools, Approve, Deny and Stop; skip links lead to the message box and the page's content; "?" opens
 // the shortcuts (not while typing) and "/" goes to the message box; Escape closes the mobile menu.
 import { expect, test, type Page } from "@playwright/test";
-import { startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, answer, newChat, send, signIn } from "./helpers";
-import { addEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
+import { answer, newChat, send } from "./helpers";
+import { addEverything, adminWithEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
 
-test.use(SIGNED_OUT);
-test.beforeEach(async ({ page }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/chat$/);
-});
-test.beforeAll(startEverything);
-test.afterAll(stopEverything);
+adminWithEverything();
 
 const box = (page: Page) => page.getByRole("textbox", { name: "Message" });
 
@@ -50,6 +43,7 @@ test("focus returns to the message box after New chat, Send, Tools, Approve, Den
   await page.keyboard.press("Enter");
   await expect(box(page)).toBeFocused();
   await expect(answer(page)).toContainText("Echoed for the keyboard.");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden(); // the answer is over
 
   await send(page, "Keys: deny the echo");
   const deny = answer(page).getByRole("button", { name: "Deny" });
@@ -57,6 +51,7 @@ test("focus returns to the message box after New chat, Send, Tools, Approve, Den
   await page.keyboard.press("Enter");
   await expect(box(page)).toBeFocused();
   await expect(answer(page)).toContainText("Fine, no echo for the keyboard.");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
 
   await send(page, "Keys: talk slowly");
   const stop = page.getByRole("button", { name: "Stop" });

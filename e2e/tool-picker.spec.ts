@@ -1,8 +1,9 @@
 // The Tools control keeps what a person clicks: a load of the chat's choice that was in flight when
 // they clicked (opening the picker reloads it) never puts back the older choice, and the next click
-// builds on what they see. Focus moves into the picker on open and back to "Tools" on Escape.
+// builds on what they see. Focus moves into the picker on open and to the message box on Escape.
 import { expect, test, type Page } from "@playwright/test";
-import { MCP_URL, startEverything, stopEverything } from "./everything";
+import { startEverything, stopEverything } from "./everything";
+import { addEverything, createTeam } from "./admin-steps";
 import { ADMIN, SIGNED_OUT, chooseOption, newChat, signIn } from "./helpers";
 
 // Signed in afresh: sign-in.spec signs the stored admin session out.
@@ -14,28 +15,14 @@ test.beforeEach(async ({ page }) => {
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);
 
-async function addServer(page: Page, name: string) {
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools", exact: true })).toContainText("echo");
-}
-
 /** Resolves once the page has handled what it received so far (frames and a task in between). */
 const settled = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => r())))));
 
 test("quick clicks right after opening Tools stick, and the next click builds on them", async ({ page }) => {
   // A team of its own, so the other specs' servers stay as they are.
-  await page.goto("/teams/new");
-  await page.getByLabel("Team name").fill("Tool Pickers");
-  await page.getByRole("button", { name: "Create team" }).click();
-  await expect(page).toHaveURL(/\/admin\/members$/);
-  await addServer(page, "alpha");
-  await addServer(page, "beta");
+  await createTeam(page, "Tool Pickers");
+  await addEverything(page, "alpha");
+  await addEverything(page, "beta");
   await newChat(page);
   const chatId = page.url().split("/").pop()!;
   const saved = async () => ((await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { selection: { servers: string[]; tools: string[] } }).selection;
@@ -81,7 +68,7 @@ test("quick clicks right after opening Tools stick, and the next click builds on
 
   await page.keyboard.press("Escape");
   await expect(picker).toBeHidden();
-  await expect(tools).toBeFocused();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
 
   await page.unrouteAll({ behavior: "wait" });
   await page.reload();

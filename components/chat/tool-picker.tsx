@@ -58,14 +58,14 @@ export function ToolPicker({ chatId, disabled }: { chatId?: string; disabled?: b
   const isOn = (s: PickerServer, toolId: string) => s.enabled && sel.servers.includes(s.id) && sel.tools.includes(toolId);
   const activeTools = servers.flatMap((s) => s.tools.filter((t) => isOn(s, t.id)));
   const asking = activeTools.filter((t) => t.asksFirst).length;
+  const label = `Tools${activeTools.length ? ` (${activeTools.length})` : ""}`;
 
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverAnchor virtualRef={anchor} />
       <PopoverTrigger asChild>
-        <Button ref={trigger} variant="secondary" size="xs" disabled={disabled}>
-          <Wrench className="size-3" aria-hidden /> Tools{activeTools.length ? ` (${activeTools.length})` : ""}
-          {asking > 0 && <span className="sr-only">, {asking} ask first</span>}
+        <Button ref={trigger} variant="secondary" size="xs" disabled={disabled} aria-label={`${label}${asking ? `, ${asking} ask first` : ""}`}>
+          <Wrench className="size-3" aria-hidden /> {label}
         </Button>
       </PopoverTrigger>
       <PopoverContent
