@@ -6,6 +6,7 @@ import { db } from "../db/client";
 import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
+import { newChatSelection } from "../tools/member-tools";
 
 export const renameChatSchema = z.object({ title: z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.") });
 
@@ -27,9 +28,11 @@ export async function listChats(ctx: TeamContext, limit = 100): Promise<ChatSumm
   });
 }
 
+/** A new chat, with the tools the member's new chats start with (their last choice, else the team's defaults). */
 export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
+  const toolSelection = await newChatSelection(ctx);
   const prisma = await db();
-  return prisma.chat.create({ data: ownedBy(ctx), select: { id: true } });
+  return prisma.chat.create({ data: { ...ownedBy(ctx), toolSelection }, select: { id: true } });
 }
 
 export async function getChat(ctx: TeamContext, chatId: string): Promise<Chat> {

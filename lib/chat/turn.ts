@@ -21,7 +21,6 @@ import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
 import { assembleTools } from "../tools/tool-set";
 import { approvalDecider } from "../tools/turn-policy";
-import { chatSelection } from "../tools/member-tools";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
 import { citationCollector } from "./citations";
@@ -114,8 +113,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const citations = citationCollector();
     const mcp = await deps.tools({
       teamId: ctx.team.id,
-      // A chat's first turn gives it the member's choice for new chats (when nothing was chosen in it).
-      selection: await chatSelection(ctx, loaded.chat),
+      selection: loaded.chat.toolSelection,
       decider: () => approvalDecider(ctx.user.id, decided),
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
     });

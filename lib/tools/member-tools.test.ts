@@ -91,7 +91,7 @@ describe("tools in new chats", () => {
     await setChatTools(member, second.id, { servers: [server.id], tools: [read.id] });
     const third = await createChat(member);
     const prisma = await db();
-    // However the chat was made: a chat row that never had a choice takes it at first use (e.g. its first turn).
+    // A chat row made some other way, without a choice, takes it when its picker is first read.
     const fourth = await prisma.chat.create({ data: { teamId: member.team.id, userId: member.user.id } });
     expect(await chatSelection(member, fourth)).toEqual({ servers: [server.id], tools: [read.id] });
     expect((await chatTools(member, third.id)).selection).toEqual({ servers: [server.id], tools: [read.id] });

@@ -2,7 +2,8 @@
 // to "Never offer" (deny), each marked whether a call waits for the member ("asks first": the
 // server's policy, after the member's always-allow). And what a chat starts with: the member's last
 // choice in the team (remembered whenever they save a chat's tools), else the tools of the servers an
-// admin turned on by default. A chat takes it at its first use, whichever way the chat was created.
+// admin turned on by default. A chat takes it when it is created (createChat); a chat row made
+// without it takes it the first time its picker is opened.
 import { db } from "../db/client";
 import { Prisma, type Chat } from "../db/generated/client";
 import { status, type McpStatus } from "../mcp/pool";
