@@ -13,7 +13,7 @@ import { McpStatusBadge } from "../admin/mcp-status";
 import { Button } from "../ui/button";
 import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { focusComposer } from "./focus-composer";
-import { useToolChoice } from "./use-tool-choice";
+import { toolChoiceUrl, useToolChoice } from "./use-tool-choice";
 
 const POLL_MS = 3000;
 
@@ -40,7 +40,7 @@ function AsksFirst({ id }: { id: string }) {
 }
 
 export function ToolPicker({ chatId, disabled }: { chatId?: string; disabled?: boolean }) {
-  const { servers, selection: sel, error, load, change } = useToolChoice(chatId ? `/api/chat/${chatId}/tools` : "/api/tools/new-chat");
+  const { servers, selection: sel, error, load, change } = useToolChoice(toolChoiceUrl(chatId));
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   // The whole composer (the trigger's form), so the popover opens above the message box.

@@ -9,7 +9,20 @@ import type { ToolSelection } from "@/lib/tools/selection";
 
 type Data = { servers: PickerServer[]; selection: ToolSelection };
 
-/** `url`: the chat's tools route, or the route of the choice for new chats (GET and PUT). */
+/** Per picker route, the saves still running: a message sent now waits for them, so the turn uses what is ticked. */
+const pendingSaves = new Map<string, Promise<void>>();
+
+/** The picker's route: a chat's tools, or (no chat yet) the member's choice for new chats. */
+export function toolChoiceUrl(chatId?: string): string {
+  return chatId ? `/api/chat/${chatId}/tools` : "/api/tools/new-chat";
+}
+
+/** Resolves once every tool-choice save of the chat (or of the choice for new chats) started so far has been answered. */
+export function toolChoiceSaved(chatId?: string): Promise<void> {
+  return pendingSaves.get(toolChoiceUrl(chatId)) ?? Promise.resolve();
+}
+
+/** `url`: toolChoiceUrl(chatId) (GET and PUT). */
 export function useToolChoice(url: string) {
   const [servers, setServers] = useState<PickerServer[]>();
   const [selection, setSelection] = useState<ToolSelection>();
@@ -57,9 +70,12 @@ export function useToolChoice(url: string) {
           setError("Could not save the tool choice. Try again.");
         }
       };
-      queue.current = queue.current.then(save).finally(() => {
+      const queued = queue.current.then(save).finally(() => {
         saving.current--;
+        if (pendingSaves.get(url) === queued) pendingSaves.delete(url);
       });
+      queue.current = queued;
+      pendingSaves.set(url, queued);
     },
     [url, show],
   );
