@@ -66,6 +66,8 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
       if (path === chatUrl) {
         await expect(page.locator('[data-tool-name="everything__echo"]')).toBeVisible();
         await expect(answer(page).locator("pre").first()).toBeVisible();
+        // The wide code block scrolls sideways: a keyboard user reaches it (a named region, in the tab order).
+        await expect(answer(page).getByRole("region", { name: "Code (js)" })).toHaveAttribute("tabindex", "0");
       }
       found.push(...(await violations(page)).map((v) => `${theme} ${path}: ${v}`));
       if (path !== chatUrl) continue;
