@@ -7,7 +7,7 @@ import { code } from "@streamdown/code";
 import { AlertTriangle, Info, RotateCcw } from "lucide-react";
 import { isToolUIPart } from "ai";
 import type { CitationView } from "@/lib/chat/citations";
-import type { ParleyPart } from "@/lib/chat/parts";
+import type { ParleyPart } from "@/lib/chat/message-types";
 import { CitationMark, withCitationMarks } from "./citations";
 import { LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { ToolBlock } from "./tool-block";

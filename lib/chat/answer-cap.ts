@@ -5,7 +5,7 @@
 // chunks of one step of the turn's stream stage (turn-stream.ts), not a stream stage of its own:
 // every stage costs promises per chunk.
 import type { UIMessageChunk } from "ai";
-import type { NoticeData, ParleyMetadata } from "./parts";
+import type { NoticeData, ParleyMetadata } from "./message-types";
 
 type Chunk = UIMessageChunk<ParleyMetadata, { notice: NoticeData }>;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { createBlockWriter } from "./block-writer";
-import type { ParleyPart } from "./parts";
+import type { ParleyPart } from "./message-types";
 
 let stop: () => Promise<void>;
 beforeAll(async () => {

@@ -6,7 +6,8 @@ import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { citationView } from "./citations";
 import { formatToolError } from "../tools/error-codes";
-import { blocksToParts, type ParleyMetadata, type ParleyUIMessage } from "./parts";
+import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
+import { blocksToParts } from "./parts";
 
 export const HISTORY_PAGE_SIZE = 50;
 

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, makeUser, startTestApp } from "@/test/support/test-app";
 import { blockRow } from "./block-writer";
-import { blocksToParts, blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
+import type { BlockFields, StoredBlock } from "./block-storage";
+import type { ParleyPart } from "./message-types";
+import { blocksToParts, blockToPart, partToBlock } from "./parts";
 
 const SEED = Number(process.env.PARTS_SEED ?? 20261122);
 
@@ -28,7 +30,7 @@ const ALPHABET = Array.from(
     "עבריתالعربيةفارسی",
     "👋🏽👨‍👩‍👧🇺🇳😀🧪𝔘𝔫𝔦",
     "\u0301\u0308\u200d\u200b\u200e\u200f\ufeff\u2028\u2029\ufffd\uffff",
-    "\uE000\uE001", // the escape character parts.ts uses, and its neighbour
+    "\uE000\uE001", // the escape character block-storage.ts uses, and its neighbour
   ].join(""),
 );
 // Strings that mean something to some layer: Prisma's null sentinels, JSON words, our own markers.

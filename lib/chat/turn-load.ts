@@ -22,7 +22,7 @@ import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { chatOf } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
-import type { ParleyUIMessage } from "./parts";
+import type { ParleyUIMessage } from "./message-types";
 import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";

@@ -14,7 +14,7 @@ import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
 import type { ResolvedModel } from "../providers/resolve";
 import { guardStreams } from "../providers/stream-guard";
-import type { NoticeData } from "./parts";
+import type { NoticeData } from "./message-types";
 import { classifyTurnError } from "./turn-errors";
 
 export type PreparedTurn = {

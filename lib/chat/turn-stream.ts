@@ -21,7 +21,7 @@
 import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
-import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
+import type { ErrorData, NoticeData, ParleyMetadata } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
 import { abortChunk, type AbortReason } from "./tool-states";
