@@ -169,3 +169,31 @@ test("when the server stops, the chat answers with a notice and the status shows
   await expect(row).toContainText(/Unreachable|ECONNREFUSED/);
   await member.context().close();
 });
+
+test("an admin disables, enables and deletes a server; deleting asks first", async ({ page }) => {
+  const name = `short-lived-${Date.now().toString(36)}`;
+  await page.goto("/admin/mcp");
+  const form = page.getByRole("form", { name: "New MCP server" });
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  const controls = page.getByRole("region", { name: "Disable or delete" });
+
+  await controls.getByRole("button", { name: "Disable server" }).click();
+  await expect(controls.getByRole("status")).toHaveText("Server disabled: its tools are no longer offered.");
+  await controls.getByRole("button", { name: "Enable server" }).click();
+  await expect(controls.getByRole("status")).toHaveText("Server enabled.");
+  await expect(controls.getByRole("button", { name: "Disable server" })).toBeVisible();
+
+  // Cancel keeps it; confirming deletes it and goes back to the list.
+  await controls.getByRole("button", { name: "Delete server" }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Delete ${name}?` });
+  await expect(confirm).toContainText("Chats stop offering its tools.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await controls.getByRole("button", { name: "Delete server" }).click();
+  await page.getByRole("alertdialog", { name: `Delete ${name}?` }).getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp$/);
+  await expect(page.getByRole("link", { name })).toHaveCount(0);
+});
