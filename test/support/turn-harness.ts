@@ -4,8 +4,9 @@
 // database) — returning the browser's response and reporting the stored turn. Kept apart from
 // test-turns.ts, which child processes import outside vitest. Not imported by the app.
 import type { LLMock } from "@copilotkit/aimock";
-import type { ToolSet } from "ai";
+import { tool, type ToolSet } from "ai";
 import { afterAll, beforeAll } from "vitest";
+import { z } from "zod";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { DRIVERS, startTestApp } from "./test-app";
 import type { RetryPolicy } from "@/lib/chat/block-writer";
@@ -37,6 +38,21 @@ export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSiz
     await mock?.stop();
     await stop?.();
   });
+}
+
+/** A built-in tool `add` that sums two numbers and records every call it runs (asking first when told). */
+export function adderTool(opts: { needsApproval?: boolean } = {}) {
+  const calls: unknown[] = [];
+  const add = tool({
+    description: "Adds two numbers",
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    needsApproval: opts.needsApproval ?? false,
+    execute: async (input) => {
+      calls.push(input);
+      return { sum: input.a + input.b };
+    },
+  });
+  return { calls, add };
 }
 
 /** A promise for the stored turn, and the callback `runTurn`'s `onStored` option takes. */
