@@ -150,6 +150,9 @@ export const DRIVERS = [
   { name: "PostgreSQL", kind: "postgresql" as const, skip: !TEST_DATABASE_URL, fresh: freshPostgres },
 ];
 
+/** The drivers that run here (for `describe.each(DATABASES)`): PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
+export const DATABASES = DRIVERS.filter((d) => !d.skip);
+
 /** Runs SQL on the raw driver of an opened database (below Prisma). */
 export async function rawQuery<T = Record<string, unknown>>(db: Database, sql: string, params?: unknown[]): Promise<T[]> {
   if (db.pglite) return (await db.pglite.query<T>(sql, params)).rows;

@@ -8,7 +8,7 @@ import { tool, type ToolSet } from "ai";
 import { afterAll, beforeAll } from "vitest";
 import { z } from "zod";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { DRIVERS, startTestApp } from "./test-app";
+import { DATABASES, DRIVERS, startTestApp } from "./test-app";
 import type { RetryPolicy } from "@/lib/chat/block-writer";
 import type { StoredTurn } from "@/lib/chat/store-turn";
 import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/chat/turn";
@@ -17,7 +17,7 @@ import type { TurnSlots } from "@/lib/chat/turn-slots";
 import { startUpstream } from "./test-turns";
 
 /** The databases turn tests run on: PGlite, and PostgreSQL too when TEST_DATABASE_URL is set. */
-export const DATABASES = DRIVERS.filter((d) => !d.skip);
+export { DATABASES };
 export type TestDriver = (typeof DRIVERS)[number];
 
 /**
