@@ -18,7 +18,7 @@ const plugins = { code };
 /** Remote images wait for a click (see GatedImage). */
 const baseComponents = { img: MarkdownImage };
 
-export const Markdown = memo(function Markdown({ text, streaming, citations }: { text: string; streaming: boolean; citations?: CitationView[] }) {
+const Markdown = memo(function Markdown({ text, streaming, citations }: { text: string; streaming: boolean; citations?: CitationView[] }) {
   // A link whose text is a citation's number is that citation's superscript (see withCitationMarks).
   const components = useMemo(() => {
     if (!citations?.length) return baseComponents;

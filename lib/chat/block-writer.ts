@@ -40,7 +40,7 @@ type Slot = {
   lastWriteAt: number;
 };
 
-export type BlockWriterStats = { writes: number; failures: number };
+type BlockWriterStats = { writes: number; failures: number };
 
 const toolOf = (part: ParleyPart) =>
   isToolPart(part) ? { state: toolStateOf(part as { type: string; state?: string }), preliminary: (part as { preliminary?: boolean }).preliminary === true } : undefined;
@@ -201,5 +201,3 @@ export function createBlockWriter(
     },
   };
 }
-
-export type BlockWriter = ReturnType<typeof createBlockWriter>;

@@ -50,7 +50,7 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
 }
 
 /** The context window assumed for a model whose admin did not set one (tokens). */
-export const DEFAULT_CONTEXT_TOKENS = 128_000;
+const DEFAULT_CONTEXT_TOKENS = 128_000;
 /**
  * Characters of history per token of a model's window: ~3 characters per token (less than English's
  * ~4, so that code and other scripts fit too), of which a quarter is left for the answer, the

@@ -20,6 +20,6 @@ export type ParleyMetadata = {
   fellBack?: NoticeData;
 };
 
-export type ParleyDataParts = { error: ErrorData; notice: NoticeData };
+type ParleyDataParts = { error: ErrorData; notice: NoticeData };
 export type ParleyUIMessage = UIMessage<ParleyMetadata, ParleyDataParts>;
 export type ParleyPart = ParleyUIMessage["parts"][number];

@@ -48,7 +48,7 @@ export class LocalPubSub implements Publisher, Subscriber {
 }
 
 /** A turn running in this process: how to stop it, and when it has ended (stored, chat and slot free). */
-export type LocalTurn = { abort(): void; ended: Promise<unknown> };
+type LocalTurn = { abort(): void; ended: Promise<unknown> };
 
 export type Registry = {
   streams: ResumableStreamContext;

@@ -29,7 +29,7 @@ export type PreparedTurn = {
 };
 
 /** The model row and provider that answer (message metadata, usage record). */
-export type ModelRef = { modelId: string; providerId: string };
+type ModelRef = { modelId: string; providerId: string };
 
 /** What the fallback's first step says when it took over (see the header). */
 export type FallbackNews = ModelRef & { notice: NoticeData };

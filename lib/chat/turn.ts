@@ -37,7 +37,7 @@ import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
 
-export type { StoredTurn, TurnRequest };
+export type { TurnRequest };
 
 /**
  * The stream's headers. `no-transform` keeps Next's gzip off the event stream: compressing it flushed

@@ -4,7 +4,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { PrismaClient } from "./generated/client";
-import { config, dataDir, databaseKind, databaseUrl, type DatabaseKind } from "../config";
+import { config, dataDir, databaseUrl, type DatabaseKind } from "../config";
 import { openPGlite } from "./pglite-store";
 import { processOnce } from "../process-once";
 
@@ -81,8 +81,6 @@ export function database(): Promise<Database> {
 export async function db(): Promise<PrismaClient> {
   return (await database()).prisma;
 }
-
-export { databaseKind };
 
 /** Closes the process-wide database (shutdown, and tests that switch databases). */
 export async function closeDatabase(): Promise<void> {

@@ -78,7 +78,7 @@ export type TestTurnOptions = {
 };
 
 /** The app's dependencies of a turn with the test's replacements. */
-export function testDeps(opts: TestTurnOptions = {}): TurnDeps {
+function testDeps(opts: TestTurnOptions = {}): TurnDeps {
   const deps = turnDeps();
   return {
     ...deps,
