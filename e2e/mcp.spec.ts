@@ -4,7 +4,7 @@
 // stops, the status shows the error and the chat still answers.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount, send, answer } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chooseOption, createInvite, joinWithNewAccount, send, answer } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
@@ -172,12 +172,7 @@ test("when the server stops, the chat answers with a notice and the status shows
 
 test("an admin disables, enables and deletes a server; deleting asks first", async ({ page }) => {
   const name = `short-lived-${Date.now().toString(36)}`;
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+  await addMcpServer(page, name, MCP_URL);
   const controls = page.getByRole("region", { name: "Disable or delete" });
 
   await controls.getByRole("button", { name: "Disable server" }).click();
