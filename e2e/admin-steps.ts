@@ -2,7 +2,7 @@
 // as they are), an MCP server (server-everything) added and tested, and going back to the first team.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, chooseOption, signIn } from "./helpers";
+import { ADMIN, SIGNED_OUT, addMcpServer, chooseOption, signIn, testMcpConnection } from "./helpers";
 
 /**
  * For a spec file: each test signs the admin in afresh (sign-in.spec signs the stored admin session
@@ -27,14 +27,8 @@ export async function createTeam(page: Page, name: string) {
 
 /** Adds server-everything under `name`, tests it, and leaves the page on the server's admin page. */
 export async function addEverything(page: Page, name = "everything") {
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools", exact: true })).toContainText("echo");
+  await addMcpServer(page, name, MCP_URL);
+  await expect(await testMcpConnection(page)).toContainText("echo");
 }
 
 /** Sets a tool's approval policy on the server's admin page and waits until it is saved. */
