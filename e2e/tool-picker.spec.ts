@@ -2,18 +2,10 @@
 // they clicked (opening the picker reloads it) never puts back the older choice, and the next click
 // builds on what they see. Focus moves into the picker on open and to the message box on Escape.
 import { expect, test, type Page } from "@playwright/test";
-import { startEverything, stopEverything } from "./everything";
-import { addEverything, createTeam } from "./admin-steps";
-import { ADMIN, SIGNED_OUT, chooseOption, newChat, signIn } from "./helpers";
+import { addEverything, adminWithEverything, backToFirstTeam, createTeam } from "./admin-steps";
+import { newChat } from "./helpers";
 
-// Signed in afresh: sign-in.spec signs the stored admin session out.
-test.use(SIGNED_OUT);
-test.beforeEach(async ({ page }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/chat$/);
-});
-test.beforeAll(startEverything);
-test.afterAll(stopEverything);
+adminWithEverything();
 
 /** Resolves once the page has handled what it received so far (frames and a task in between). */
 const settled = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => r())))));
@@ -79,7 +71,5 @@ test("quick clicks right after opening Tools stick, and the next click builds on
   await expect(picker.getByRole("checkbox", { name: "Use beta echo", exact: true })).toBeChecked();
   await page.keyboard.press("Escape");
 
-  // Back to the admin's first team for the specs that follow.
-  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
-  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+  await backToFirstTeam(page);
 });
