@@ -59,7 +59,7 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
             <Button type="button" variant="secondary" size="sm" onClick={() => setMany(shown.map((m) => m.id), false)}>
               Select none
             </Button>
-            <span className="text-xs text-zinc-600 dark:text-zinc-400" role="status">
+            <span className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
               {shown.length} of {listed.length} shown, {picked.size} selected
             </span>
           </div>
