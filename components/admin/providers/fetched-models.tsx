@@ -63,7 +63,7 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
               {shown.length} of {listed.length} shown, {picked.size} selected
             </span>
           </div>
-          <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800" aria-label="Listed models" tabIndex={0}>
+          <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800" aria-label="The provider's list" tabIndex={0}>
             {shown.map((m) => (
               <li key={m.id}>
                 <label className="flex items-center gap-2 text-sm">
