@@ -3,13 +3,17 @@
 // state: each local change bumps a version, a load applies its selection only when no change was made
 // (or is being saved) since it started, and saves run one after another, the newest choice last, so
 // a slow load or an earlier save never puts back a choice the person has already changed.
+// A draft chat (not stored until its first message) keeps its choice here, unsaved: `onDraft` hands
+// it to the view, which sends it with the first message; once stored, the chat's saved choice loads.
 import { useCallback, useRef, useState } from "react";
 import type { McpServerView } from "@/lib/mcp/servers";
 import type { ToolSelection } from "@/lib/tools/selection";
 
 type Data = { servers: McpServerView[]; selection: ToolSelection };
 
-export function useToolChoice(chatId: string) {
+const NONE: ToolSelection = { servers: [], tools: [] };
+
+export function useToolChoice(chatId: string, draft = false, onDraft?: (selection: ToolSelection) => void) {
   const [servers, setServers] = useState<McpServerView[]>();
   const [selection, setSelection] = useState<ToolSelection>();
   const [error, setError] = useState<string>();
@@ -26,14 +30,18 @@ export function useToolChoice(chatId: string) {
 
   const load = useCallback(async () => {
     const started = version.current;
-    const res = await fetch(`/api/chat/${chatId}/tools`, { cache: "no-store" }).catch(() => undefined);
+    const res = await fetch(draft ? "/api/tools" : `/api/chat/${chatId}/tools`, { cache: "no-store" }).catch(() => undefined);
     const data = res?.ok ? ((await res.json().catch(() => undefined)) as Data | undefined) : undefined;
     if (!data) return;
     setServers(data.servers);
+    if (draft) {
+      if (!latest.current) show(NONE);
+      return;
+    }
     if (version.current !== started || saving.current > 0) return; // a newer local choice wins
     confirmed.current = data.selection;
     show(data.selection);
-  }, [chatId, show]);
+  }, [chatId, draft, show]);
 
   /** Applies a change to the newest local choice and saves it (after any save still running). */
   const change = useCallback(
@@ -43,6 +51,7 @@ export function useToolChoice(chatId: string) {
       const mine = ++version.current;
       show(choice);
       setError(undefined);
+      if (draft) return onDraft?.(choice);
       saving.current++;
       const save = async () => {
         if (mine !== version.current) return; // a newer choice is queued and carries this one
@@ -60,7 +69,7 @@ export function useToolChoice(chatId: string) {
         saving.current--;
       });
     },
-    [chatId, show],
+    [chatId, draft, onDraft, show],
   );
 
   return { servers, selection, error, load, change };
