@@ -100,7 +100,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       if (part.type !== "data-title") return;
       if (!stored) {
         setStored();
-        window.history.replaceState(window.history.state, "", `/chat/${chatId}`);
+        window.history.replaceState(null, "", `/chat/${chatId}`);
       }
       setTitle(part.data.title);
       announceChats({ id: chatId });
