@@ -31,7 +31,7 @@ test("New chat stores nothing until the first message; the first answer names th
   await expect(member.getByRole("heading", { name: "New chat", level: 1 })).toBeVisible();
   await expect(sidebar(member)).toContainText("No chats yet.");
   for (let i = 0; i < 2; i++) {
-    await member.getByRole("link", { name: "New chat" }).click();
+    await member.getByRole("link", { name: "New chat", exact: true }).click();
     await expect(member).toHaveURL(/\/chat$/);
   }
   expect(await storedCount(member)).toBe(0);
@@ -87,7 +87,7 @@ test("search, pin, archive and restore from each chat's keyboard-operable menu; 
   await expect(sidebar(member).getByRole("navigation").getByRole("link")).toHaveCount(4);
 
   // Pin, with the keyboard: the chat moves to Pinned, on top, and focus stays on its menu button.
-  const menuOf = (title: string) => sidebar(member).getByRole("button", { name: `Options for ${title}` });
+  const menuOf = (title: string) => sidebar(member).getByRole("listitem").filter({ has: member.getByRole("link", { name: title, exact: true }) }).getByRole("button", { name: "Chat options" });
   await menuOf("Kayak repair checklist").focus();
   await member.keyboard.press("Enter");
   const menu = member.getByRole("menu");

@@ -6,7 +6,7 @@ test.use({ storageState: ADMIN_STATE, viewport: { width: 360, height: 740 } });
 
 test("at 360 px the sidebar opens from the Menu button and stays usable", async ({ page }) => {
   await page.goto("/settings");
-  const newChat = page.getByRole("link", { name: "New chat" });
+  const newChat = page.getByRole("link", { name: "New chat", exact: true });
   await expect(newChat).toBeHidden();
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(newChat).toBeVisible();

@@ -154,8 +154,8 @@ export function ChatList({ initial }: { initial: ChatPage }) {
                 const current = pathname === href;
                 return (
                   <li key={c.id} className={cn("group flex items-center rounded-md hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 dark:bg-zinc-800")}>
-                    <Link href={href} aria-current={current ? "page" : undefined} className={cn("min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-sm", current && "font-medium")}>
-                      {c.title || "New chat"}
+                    <Link id={`chat-link-${c.id}`} href={href} aria-current={current ? "page" : undefined} className={cn("min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-sm", current && "font-medium")}>
+                      {c.title || "Untitled chat"}
                     </Link>
                     <ChatMenu chat={c} current={current} onGone={focusSearch} onMoved={(id) => (moved.current = id)} />
                   </li>

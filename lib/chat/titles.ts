@@ -11,7 +11,7 @@ import { db } from "../db/client";
 export function titleFrom(text: string, max = 60): string {
   const line = text.trim().split(/\r?\n/).find((l) => l.trim()) ?? "";
   const flat = line.replace(/\s+/g, " ").trim().replace(/^#+\s*/, "");
-  if (!flat) return "New chat";
+  if (!flat) return "Untitled chat";
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
   const space = cut.lastIndexOf(" ");

@@ -16,7 +16,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   return (
     <ChatScreen
       key={chat.id}
-      title={chat.title || "New chat"}
+      title={chat.title || "Untitled chat"}
       stored
       chatId={chat.id}
       initialMessages={page.messages}
