@@ -7,13 +7,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { announceChats } from "../shell/chat-events";
 import { useChatTitle } from "./chat-title";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
+import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
@@ -240,7 +241,9 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onStop={stop}
         onSend={(text) => {
           supersede();
-          void sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } });
+          // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
+          // A new chat's choice goes with its first message instead.
+          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
         }}
         toolbar={
           <>

@@ -24,7 +24,7 @@
 import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
-import type { NoticeData, ParleyDataParts, ParleyMetadata } from "./parts";
+import type { NoticeData, ParleyDataParts, ParleyMetadata } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
 import { abortChunk, type AbortReason } from "./tool-states";
@@ -60,7 +60,7 @@ const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { titl
 /** The part of the answer's text the title call reads. */
 const TITLE_ANSWER_CHARS = 1_000;
 
-export const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
+const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
 export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
