@@ -5,7 +5,7 @@
 // SSE session opens, every address the URL's host resolves to is checked against the address rules;
 // the SDK follows redirects within the same origin only.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,6 +13,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { checkTarget, OutboundRefused } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
+import { answerDroppedCalls } from "./dropped-calls";
 import { classifyFailure, McpFailure } from "./failures";
 
 export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema">;
@@ -68,10 +69,22 @@ function makeTransport(config: McpServerConfig, stderr: { text: string }): Trans
   }
   return new StreamableHTTPClientTransport(url, {
     requestInit,
-    // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts).
-    fetch: boundedFetch(),
+    // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts);
+    // a call's answer stream that breaks before the answer ends the call at once (dropped-calls.ts).
+    fetch: answerDroppedCalls(boundedFetch()),
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
   });
+}
+
+/**
+ * Whether a transport error means the session is gone: the SSE transport's event stream broke (an
+ * SSE session lives and dies with it), or the Streamable HTTP transport gave up reconnecting a
+ * stream (the server is not there any more). Says why, or undefined for errors that pass.
+ */
+function connectionLost(err: Error): string | undefined {
+  if (err instanceof SseError) return err.message;
+  if (/^Maximum reconnection attempts/.test(err.message)) return `its event stream broke and could not be reopened`;
+  return undefined;
 }
 
 /** Stops waiting (without stopping the work) when `signal` aborts: rejects with `onAbort(signal)`. */
@@ -146,10 +159,33 @@ export async function openConnection(config: McpServerConfig, events: Connection
     if (tail && failure.kind !== "timeout") throw new McpFailure(failure.kind, `${failure.detail} (stderr: ${tail})`, failure.status, failure.rpcCode);
     throw failure;
   }
+  let lost: McpFailure | undefined;
   client.onclose = () => {
     if (closing) return;
     const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
-    events.onLost?.(new McpFailure("unreachable", `the connection to ${what} closed${tail ? ` (stderr: ${tail})` : ""}.`));
+    events.onLost?.(lost ?? new McpFailure("unreachable", `the connection to ${what} closed${tail ? ` (stderr: ${tail})` : ""}.`));
+  };
+  // A dropped HTTP or SSE connection ends the session at once: the calls waiting on it fail as
+  // unreachable (instead of at their timeout) and the pool hears of it through onLost.
+  const lose = (why: string) => {
+    if (closing || lost) return;
+    lost = new McpFailure("unreachable", `the connection to ${what} was lost (${why}).`);
+    void client.close().catch(() => {});
+  };
+  let probing = false;
+  client.onerror = (err) => {
+    const why = connectionLost(err);
+    if (why) return lose(why);
+    // A stream broke; the SDK may resume it. A ping says at once whether the server is still there.
+    if (!/^SSE stream disconnected/.test(err.message) || probing || closing || lost) return;
+    probing = true;
+    client
+      .ping({ timeout: config.connectTimeoutMs })
+      .catch((pingErr: unknown) => {
+        const failure = classifyFailure(pingErr, what);
+        if (failure.kind === "unreachable" || failure.kind === "http") lose(`a stream broke and a ping failed: ${failure.detail}`);
+      })
+      .finally(() => (probing = false));
   };
   const info = client.getServerVersion();
   return {
@@ -167,7 +203,7 @@ export async function openConnection(config: McpServerConfig, events: Connection
         return res as CallToolResult;
       } catch (err) {
         // An abort carries the signal's reason (a TimeoutError for the call timeout).
-        const reason = opts.signal?.aborted ? opts.signal.reason : err;
+        const reason = opts.signal?.aborted ? opts.signal.reason : (lost ?? err);
         throw classifyFailure(reason, what);
       }
     },
