@@ -10,7 +10,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { checkTarget, OutboundRefused } from "../security/outbound-fetch";
+import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
 import { answerDroppedCalls } from "./dropped-calls";
@@ -41,7 +41,10 @@ function pickTool(t: Tool): McpToolInfo {
   return { name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, outputSchema: t.outputSchema };
 }
 
-function makeTransport(config: McpServerConfig, stderr: { text: string }): Transport {
+/** What a session noticed along the way, for its error messages. */
+type SessionNotes = { stderr: string; refused?: Error };
+
+function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: OutboundOptions): Transport {
   if (config.transport === "stdio") {
     if (!stdioAllowed()) throw new McpFailure("config", "stdio MCP servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).");
     if (!config.command) throw new McpFailure("config", "No command is set for this stdio server.");
@@ -53,25 +56,36 @@ function makeTransport(config: McpServerConfig, stderr: { text: string }): Trans
     });
     // Keep the end of the child's stderr for error messages; never print it (it may echo secrets).
     transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr.text = (stderr.text + chunk.toString("utf8")).slice(-STDERR_KEEP);
+      notes.stderr = (notes.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
     });
     return transport;
   }
   if (!config.url) throw new McpFailure("config", "No URL is set for this server.");
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers ?? {} };
+  // Every connection is made to an address checked against the address rules as it opens.
+  const net = outbound ? createOutboundFetch(outbound) : outboundFetch();
   if (config.transport === "sse") {
     return new SSEClientTransport(url, {
       requestInit,
-      // The SSE GET goes through EventSource; give it the same headers. Oversized events are dropped.
-      eventSourceInit: { fetch: boundedFetch(undefined, (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(config.headers ?? {}) } })) },
+      fetch: net,
+      // The SSE GET goes through EventSource (the SDK adds the headers), which keeps only the text of
+      // a failure: a refusal by the address rules is noted here. Oversized events are dropped.
+      eventSourceInit: {
+        fetch: boundedFetch(undefined, (u, init) =>
+          net(u, init).catch((err: Error) => {
+            if ((err.cause as { code?: string } | undefined)?.code === "EPARLEYREFUSED") notes.refused = err;
+            throw err;
+          }),
+        ),
+      },
     });
   }
   return new StreamableHTTPClientTransport(url, {
     requestInit,
     // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts);
     // a call's answer stream that breaks before the answer ends the call at once (dropped-calls.ts).
-    fetch: answerDroppedCalls(boundedFetch()),
+    fetch: answerDroppedCalls(boundedFetch(undefined, net)),
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
   });
 }
@@ -122,9 +136,9 @@ async function listAllTools(client: Client, signal: AbortSignal, timeout: number
  * Connects, initialises and lists the tools, all within the connect timeout (and `signal`). Throws
  * an McpFailure saying what went wrong; a half-open session is closed.
  */
-export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal): Promise<McpConnection> {
+export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal, outbound?: OutboundOptions): Promise<McpConnection> {
   const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), ...(signal ? [signal] : [])]);
-  const stderr = { text: "" };
+  const notes: SessionNotes = { stderr: "" };
   let closing = false;
   let tools: McpToolInfo[] = [];
   const client = new Client(CLIENT_INFO, {
@@ -144,25 +158,25 @@ export async function openConnection(config: McpServerConfig, events: Connection
   let transport: Transport | undefined;
   try {
     if (config.transport !== "stdio" && config.url) {
-      await checkTarget(config.url).catch((err: Error) => {
+      await checkTarget(config.url, outbound).catch((err: Error) => {
         throw err instanceof OutboundRefused ? new McpFailure("config", err.message) : err;
       });
     }
-    transport = makeTransport(config, stderr);
+    transport = makeTransport(config, notes, outbound);
     await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, connectStopped(what));
     tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what));
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});
-    const failure = classifyFailure(err, what);
-    const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
+    const failure = classifyFailure(notes.refused ?? err, what);
+    const tail = notes.stderr.trim().split("\n").slice(-3).join(" | ");
     if (tail && failure.kind !== "timeout") throw new McpFailure(failure.kind, `${failure.detail} (stderr: ${tail})`, failure.status, failure.rpcCode);
     throw failure;
   }
   let lost: McpFailure | undefined;
   client.onclose = () => {
     if (closing) return;
-    const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
+    const tail = notes.stderr.trim().split("\n").slice(-3).join(" | ");
     events.onLost?.(lost ?? new McpFailure("unreachable", `the connection to ${what} closed${tail ? ` (stderr: ${tail})` : ""}.`));
   };
   // A dropped HTTP or SSE connection ends the session at once: the calls waiting on it fail as
