@@ -2,8 +2,10 @@
 // stdio child process), initialise within the connect timeout, the tool list (refreshed when the
 // server sends notifications/tools/list_changed), calls with progress, timeout and abort. The pool
 // (pool.ts) keeps one of these per server; the conformance client uses it directly. Before an HTTP or
-// SSE session opens, every address the URL's host resolves to is checked against the address rules;
-// the SDK follows redirects within the same origin only.
+// SSE session opens, every address the URL's host resolves to is checked against the address rules,
+// and every connection goes through the outbound fetch, which connects only to checked addresses; the
+// SDK follows redirects within the same origin only. A connection that drops while calls wait ends
+// the session at once (the calls fail as unreachable, the pool hears of it through onLost).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
