@@ -55,10 +55,14 @@ export async function newChat(page: Page) {
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
 }
 
-/** Types a message in the composer and sends it with Enter. */
+/**
+ * Types a message in the composer and sends it with Enter, once Send is offered (while an answer is
+ * still being written the composer shows Stop, and Enter keeps the text, as it would for a person).
+ */
 export async function send(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(text);
+  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
   await box.press("Enter");
 }
 

@@ -79,6 +79,26 @@ test("a member picks the server's tools for a chat and sees the echo result", as
   await expect(answer(member).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
 });
 
+test("a message sent the moment a tool is ticked uses it: sending waits for the choice to be saved", async () => {
+  await member.goto("/chat");
+  await member.getByRole("button", { name: "New chat" }).click();
+  await expect(member).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  // The save of the choice is held until the message has been sent (a slow network, made certain).
+  let release!: () => void;
+  const sent = new Promise<void>((resolve) => (release = resolve));
+  await member.route("**/api/chat/*/tools", async (route) => {
+    if (route.request().method() === "PUT") await sent;
+    await route.continue();
+  });
+  await member.getByRole("button", { name: /^Tools/ }).click();
+  await member.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
+  await member.keyboard.press("Escape");
+  await send(member, "Echo via MCP");
+  release();
+  await expect(answer(member).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
+  await member.unroute("**/api/chat/*/tools");
+});
+
 test("a long-running tool shows a progress bar that moves", async () => {
   await send(member, "Run the long operation");
   const bar = answer(member).getByRole("progressbar", { name: "Tool progress" });
