@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { acquire, callTool, closeAll, evict, listTools, poolStats, setBackoff, status } from "./pool";
 import { EVERYTHING_BIN, freePort, httpConfig, startEverything, startEverythingSse, startTestServer, stdioConfig, TEST_SERVER_BIN, type RunningServer } from "../../test/support/test-servers";
 import type { McpFailure } from "./failures";
-import type { McpServerConfig } from "./config";
 
 let everything: RunningServer;
 const started: RunningServer[] = [];
@@ -127,41 +126,26 @@ describe("failures", () => {
   });
 
   // Issue 21.2: an HTTP or SSE server whose process dies mid-call is noticed at once, not after the
-  // call timeout. The call is known to run when its first progress arrives; then the process is killed.
-  async function killedMidCall(server: RunningServer, config: McpServerConfig, tool: string, args: Record<string, unknown>) {
-    let killed: Promise<void> | undefined;
-    const call = failureOf(callTool(config, tool, args, { timeoutMs: 20_000, onProgress: () => void (killed ??= server.stop()) }));
-    const f = await call;
-    expect(killed).toBeDefined();
-    return f;
+  // call timeout (20 s here). The call is known to run when its first progress arrives; then the
+  // process is killed (SIGKILL).
+  const longRun = { tool: "trigger-long-running-operation", args: { duration: 15, steps: 50 } };
+  const killCases = [
+    { server: "a Streamable HTTP server", start: () => startTestServer(), transport: "http", tool: "slow_progress", args: { steps: 50, stepMs: 200 } },
+    { server: "a resumable Streamable HTTP server (server-everything; its broken stream is checked with a ping)", start: () => startEverything(), transport: "http", ...longRun },
+    { server: "an SSE server", start: () => startEverythingSse(), transport: "sse", ...longRun },
+  ] as const;
+  for (const c of killCases) {
+    it(`${c.server} killed mid-call fails the call as unreachable and marks the server failed`, async () => {
+      const server = await c.start();
+      started.push(server);
+      const config = httpConfig(server.url, { transport: c.transport });
+      let killed: Promise<void> | undefined;
+      const f = await failureOf(callTool(config, c.tool, c.args, { timeoutMs: 20_000, onProgress: () => void (killed ??= server.stop()) }));
+      expect(killed).toBeDefined();
+      expect(f.kind).toBe("unreachable");
+      expect(status(config.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
+    });
   }
-
-  it("a Streamable HTTP server killed mid-call fails the call as unreachable and marks the server failed", async () => {
-    const server = await startTestServer();
-    started.push(server);
-    const config = httpConfig(server.url);
-    const f = await killedMidCall(server, config, "slow_progress", { steps: 50, stepMs: 200 });
-    expect(f.kind).toBe("unreachable");
-    expect(status(config.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
-  });
-
-  it("a resumable Streamable HTTP server (server-everything) killed mid-call: the broken stream is checked with a ping, and the call fails", async () => {
-    const server = await startEverything();
-    started.push(server);
-    const config = httpConfig(server.url);
-    const f = await killedMidCall(server, config, "trigger-long-running-operation", { duration: 15, steps: 50 });
-    expect(f.kind).toBe("unreachable");
-    expect(status(config.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
-  });
-
-  it("an SSE server killed mid-call fails the call as unreachable and marks the server failed", async () => {
-    const server = await startEverythingSse();
-    started.push(server);
-    const config = httpConfig(server.url, { transport: "sse" });
-    const f = await killedMidCall(server, config, "trigger-long-running-operation", { duration: 15, steps: 50 });
-    expect(f.kind).toBe("unreachable");
-    expect(status(config.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
-  });
 
   it("a call that hangs times out, and the session stays usable", async () => {
     const server = await startTestServer();
