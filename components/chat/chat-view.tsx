@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
