@@ -49,9 +49,9 @@ test("members see only tools they may use, which ones ask first, the team's defa
   await expect(list.locator('[data-tool="get-sum"]')).not.toContainText("asks first");
 
   // The member switches echo off; their next new chat starts the same way.
-  const firstChat = member.url().split("/").pop()!;
+  // A new chat is a draft until its first message: the change is saved as the member's choice for new chats.
   await echo.uncheck();
-  await expect.poll(async () => ((await (await member.request.get(`/api/chat/${firstChat}/tools`)).json()) as { selection: { tools: string[] } }).selection.tools.length).toBe(checked - 1);
+  await expect.poll(async () => ((await (await member.request.get("/api/tools/new-chat")).json()) as { selection: { tools: string[] } }).selection.tools.length).toBe(checked - 1);
   await member.keyboard.press("Escape");
   await newChat(member);
   await expect(toolsButton(member)).toHaveAccessibleName(new RegExp(`^Tools \\(${checked - 1}\\)`));

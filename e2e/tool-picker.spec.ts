@@ -3,7 +3,7 @@
 // builds on what they see. Focus moves into the picker on open and to the message box on Escape.
 import { expect, test, type Page } from "@playwright/test";
 import { addEverything, adminWithEverything, backToFirstTeam, createTeam } from "./admin-steps";
-import { newChat } from "./helpers";
+import { storedChat } from "./helpers";
 
 adminWithEverything();
 
@@ -15,8 +15,8 @@ test("quick clicks right after opening Tools stick, and the next click builds on
   await createTeam(page, "Tool Pickers");
   await addEverything(page, "alpha");
   await addEverything(page, "beta");
-  await newChat(page);
-  const chatId = page.url().split("/").pop()!;
+  // A stored chat: the picker saves each choice at once (a new chat's choice waits for its first message).
+  const chatId = await storedChat(page);
   const saved = async () => ((await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { selection: { servers: string[]; tools: string[] } }).selection;
 
   const tools = page.getByRole("button", { name: /^Tools/ });

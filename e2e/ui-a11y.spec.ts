@@ -38,7 +38,6 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   const providerUrl = page.url();
 
   await newChat(page);
-  const chatUrl = page.url();
   await page.getByRole("button", { name: /^Tools/ }).click();
   await page.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
   await page.keyboard.press("Escape");
@@ -48,6 +47,8 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await expect(answer(page)).toContainText("The server echoed it back.");
   await send(page, "Show me a wide code block");
   await expect(answer(page)).toContainText("That is all.");
+  const chatUrl = page.url();
+  expect(chatUrl).toMatch(/\/chat\/[a-z0-9]+$/);
 
   const pages = [chatUrl, "/chat", "/admin/members", "/admin/providers", providerUrl, "/admin/mcp", serverUrl, "/admin/audit", "/settings", "/teams/new"];
   const found: string[] = [];

@@ -2,7 +2,8 @@
 // The tool picker in the composer: the team's MCP servers with their live status and the tools this
 // member may use (never the ones an admin set to "Never offer"), each marked when it asks first. A
 // member turns servers and single tools on or off for this chat (saved at once, used from the next
-// message, and remembered for their next new chats); without a chat yet, the choice for new chats.
+// message, and remembered for their next new chats); a draft chat starts from the member's choice for
+// new chats, which goes with its first message.
 // A Radix popover anchored above the whole composer (so on a phone it never covers the message box):
 // focus moves in on open; Escape or closing returns focus to the message box.
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -13,7 +14,7 @@ import { McpStatusBadge } from "../admin/mcp-status";
 import { Button } from "../ui/button";
 import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { focusComposer } from "./focus-composer";
-import { toolChoiceUrl, useToolChoice } from "./use-tool-choice";
+import { useToolChoice } from "./use-tool-choice";
 
 const POLL_MS = 3000;
 
@@ -39,8 +40,8 @@ function AsksFirst({ id }: { id: string }) {
   );
 }
 
-export function ToolPicker({ chatId, disabled }: { chatId?: string; disabled?: boolean }) {
-  const { servers, selection: sel, error, load, change } = useToolChoice(toolChoiceUrl(chatId));
+export function ToolPicker({ chatId, disabled, draft, onDraft }: { chatId: string; disabled?: boolean; draft?: boolean; onDraft?: (selection: ToolSelection) => void }) {
+  const { servers, selection: sel, error, load, change } = useToolChoice(chatId, draft, onDraft);
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   // The whole composer (the trigger's form), so the popover opens above the message box.
@@ -70,7 +71,7 @@ export function ToolPicker({ chatId, disabled }: { chatId?: string; disabled?: b
       </PopoverTrigger>
       <PopoverContent
         side="top"
-        aria-label={chatId ? "Tools for this chat" : "Tools for new chats"}
+        aria-label="Tools for this chat"
         className="max-h-96 w-[min(20rem,calc(100vw-1rem))]"
         onCloseAutoFocus={(e) => {
           e.preventDefault();

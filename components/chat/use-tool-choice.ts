@@ -3,27 +3,24 @@
 // state: each local change bumps a version, a load applies its selection only when no change was made
 // (or is being saved) since it started, and saves run one after another, the newest choice last, so
 // a slow load or an earlier save never puts back a choice the person has already changed.
-import { useCallback, useRef, useState } from "react";
+// A draft chat (not stored until its first message) starts from the member's choice for new chats and
+// saves changes as that choice (/api/tools/new-chat); `onDraft` hands the choice to the view, which
+// sends it with the first message. Once stored, the chat's saved choice loads.
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { PickerServer } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
 
 type Data = { servers: PickerServer[]; selection: ToolSelection };
 
-/** Per picker route, the saves still running: a message sent now waits for them, so the turn uses what is ticked. */
+/** Per chat, the saves still running: a message sent now waits for them, so the turn uses what is ticked. */
 const pendingSaves = new Map<string, Promise<void>>();
 
-/** The picker's route: a chat's tools, or (no chat yet) the member's choice for new chats. */
-export function toolChoiceUrl(chatId?: string): string {
-  return chatId ? `/api/chat/${chatId}/tools` : "/api/tools/new-chat";
+/** Resolves once every tool-choice save of the chat started so far has been answered. */
+export function toolChoiceSaved(chatId: string): Promise<void> {
+  return pendingSaves.get(chatId) ?? Promise.resolve();
 }
 
-/** Resolves once every tool-choice save of the chat (or of the choice for new chats) started so far has been answered. */
-export function toolChoiceSaved(chatId?: string): Promise<void> {
-  return pendingSaves.get(toolChoiceUrl(chatId)) ?? Promise.resolve();
-}
-
-/** `url`: toolChoiceUrl(chatId) (GET and PUT). */
-export function useToolChoice(url: string) {
+export function useToolChoice(chatId: string, draft = false, onDraft?: (selection: ToolSelection) => void) {
   const [servers, setServers] = useState<PickerServer[]>();
   const [selection, setSelection] = useState<ToolSelection>();
   const [error, setError] = useState<string>();
@@ -32,11 +29,21 @@ export function useToolChoice(url: string) {
   const latest = useRef<ToolSelection | undefined>(undefined);
   const confirmed = useRef<ToolSelection | undefined>(undefined);
   const queue = useRef<Promise<void>>(Promise.resolve());
+  const url = draft ? "/api/tools/new-chat" : `/api/chat/${chatId}/tools`;
+  // The latest callback, without making every render a new `show` (and a new load).
+  const handOver = useRef(onDraft);
+  useEffect(() => {
+    handOver.current = onDraft;
+  }, [onDraft]);
 
-  const show = useCallback((s: ToolSelection | undefined) => {
-    latest.current = s;
-    setSelection(s);
-  }, []);
+  const show = useCallback(
+    (s: ToolSelection | undefined) => {
+      latest.current = s;
+      setSelection(s);
+      if (draft && s) handOver.current?.(s);
+    },
+    [draft],
+  );
 
   const load = useCallback(async () => {
     const started = version.current;
@@ -72,12 +79,12 @@ export function useToolChoice(url: string) {
       };
       const queued = queue.current.then(save).finally(() => {
         saving.current--;
-        if (pendingSaves.get(url) === queued) pendingSaves.delete(url);
+        if (pendingSaves.get(chatId) === queued) pendingSaves.delete(chatId);
       });
       queue.current = queued;
-      pendingSaves.set(url, queued);
+      pendingSaves.set(chatId, queued);
     },
-    [url, show],
+    [chatId, url, show],
   );
 
   return { servers, selection, error, load, change };

@@ -36,6 +36,7 @@ import { fallbackNews, prepareTurn } from "./turn-model";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
+import { modelTitle, storeModelTitle } from "./titles";
 
 export type { TurnRequest };
 
@@ -60,6 +61,8 @@ export type TurnDeps = {
   idleTimeoutMs: () => number;
   /** The most text, reasoning and tool input one answer may write (answer-cap.ts). */
   maxAnswerChars: () => number;
+  /** How a chat's model names the chat after its first answer (titles.ts). */
+  nameChat: typeof modelTitle;
   store: StoreDeps;
 };
 
@@ -71,6 +74,7 @@ export function turnDeps(overrides: Partial<TurnDeps> = {}): TurnDeps {
     stepLimit: () => config().PARLEY_STEP_LIMIT,
     idleTimeoutMs: () => config().PARLEY_PROVIDER_IDLE_TIMEOUT_MS,
     maxAnswerChars: () => config().PARLEY_MAX_ANSWER_CHARS,
+    nameChat: modelTitle,
     store: { db, throttleMs: 150, retry: DEFAULT_RETRY },
     ...overrides,
   };
@@ -96,10 +100,23 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       (err: unknown) => ({ err }),
     );
     const controller = new AbortController();
+    // Stop reaches the turn from the moment it holds its chat (while its tools are still gathered, which
+    // can take a while on a cold server), not only once it streams.
+    let ended!: () => void;
+    const local = { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) };
+    const unregister = () => {
+      if (registry.local.get(loaded.chat.id) === local) registry.local.delete(loaded.chat.id);
+      ended();
+    };
+    void claiming.then(() => registry.local.set(loaded.chat.id, local), () => {});
     let continuedId: string | undefined;
     release = () => {
       controller.abort();
-      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded, continuedId).catch(() => {})));
+      void failedClaim.then((f) => {
+        if (f) return;
+        unregister();
+        return releaseChat(loaded, continuedId).catch(() => {});
+      });
       slot.release();
     };
     const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId };
@@ -149,8 +166,6 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
 
     // Nothing is stored or sent before the turn's rows are written (a lost race for the chat is a 409).
     await claiming;
-    let ended!: () => void;
-    registry.local.set(loaded.chat.id, { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) });
 
     // finalise: the store reads the same stream as the browser and ends the turn once it is stored.
     const feed = storeFeed();
@@ -159,9 +174,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       .catch((err) => console.error(`[turn] chat ${loaded.chat.id}: could not finalise the message`, err))
       // release: the chat and the slot are free before anyone hears that the turn is stored.
       .finally(() => {
-        registry.local.delete(loaded.chat.id);
+        unregister();
         slot.release();
-        ended();
       });
     const open: OpenCall[] = (continued?.message.parts ?? []).flatMap((p) => {
       const call = p as OpenCall & { type: string };
@@ -213,6 +227,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           open,
           cap: answerCap(deps.maxAnswerChars(), () => controller.abort()),
           toolMetadata: (name) => prepared.tools?.[name]?.metadata,
+          title: loaded.firstTitle ? chatTitle(loaded, loaded.firstTitle, deps.nameChat) : undefined,
         }),
       );
 
@@ -226,6 +241,17 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
 }
 
 const modelOf = (m: { modelId: string; providerId: string }) => ({ model: m.modelId, providerId: m.providerId });
+
+/** The title of a chat's first turn: its first words, then the chat's model names it (titles.ts). */
+function chatTitle(loaded: Awaited<ReturnType<typeof loadTurn>>, first: string, nameChat: TurnDeps["nameChat"]) {
+  return {
+    first,
+    name: async () => {
+      const title = await nameChat(loaded.model.model, loaded.question?.text ?? "");
+      return title && title !== first && (await storeModelTitle(loaded.chat.id, first, title)) ? title : undefined;
+    },
+  };
+}
 
 /** Stops the running turn of a chat, on whichever instance runs it. */
 export async function stopTurn(ctx: TeamContext, chatId: string): Promise<{ stopped: boolean }> {

@@ -15,7 +15,15 @@ export function readSelection(value: unknown): ToolSelection {
   return parsed.success ? parsed.data : { servers: [], tools: [] };
 }
 
-/** The selection without repeats; 404 when an id is not of the team's servers or tools. */
+/** Saves the selection of a chat (the caller has checked the chat is theirs). 404 for foreign ids. */
+export async function saveSelection(teamId: string, chatId: string, selection: ToolSelection): Promise<ToolSelection> {
+  const clean = await checkSelection(teamId, selection);
+  const prisma = await db();
+  await prisma.chat.update({ where: { id: chatId }, data: { toolSelection: clean } });
+  return clean;
+}
+
+/** The selection without repeats when every id is of the team's servers and tools; 404 otherwise. */
 export async function checkSelection(teamId: string, selection: ToolSelection): Promise<ToolSelection> {
   const prisma = await db();
   const servers = [...new Set(selection.servers)];
@@ -26,12 +34,4 @@ export async function checkSelection(teamId: string, selection: ToolSelection): 
   ]);
   if (ownServers !== servers.length || ownTools !== tools.length) throw NotFound("No such MCP server or tool in this team.");
   return { servers, tools };
-}
-
-/** Saves the selection of a chat (the caller has checked the chat is theirs). 404 for foreign ids. */
-export async function saveSelection(teamId: string, chatId: string, selection: ToolSelection): Promise<ToolSelection> {
-  const clean = await checkSelection(teamId, selection);
-  const prisma = await db();
-  await prisma.chat.update({ where: { id: chatId }, data: { toolSelection: clean } });
-  return clean;
 }
