@@ -114,7 +114,7 @@ test("Escape closes the mobile menu and focus returns to its button", async ({ p
   await open.click();
   const menu = page.getByRole("dialog", { name: "Menu" });
   await expect(menu).toBeVisible();
-  await expect(menu.getByRole("button", { name: "New chat" })).toBeVisible();
+  await expect(menu.getByRole("link", { name: "New chat" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(menu).toBeHidden();
   await expect(open).toBeFocused();
