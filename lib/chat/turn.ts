@@ -1,5 +1,6 @@
-// One turn of a chat, from request to stored answer: the user's new message, a regenerate, or
-// decisions on calls waiting for approval. Read top to bottom, `runTurn` is the lifecycle:
+// One turn of a chat, from request to stored answer: the user's new message, a new version (a
+// regenerated answer, an edited question; see branches.ts), Continue after Stop, or decisions on calls
+// waiting for approval. Read top to bottom, `runTurn` is the lifecycle:
 //
 //   slot      a place among the turns this process runs at once (turn-slots.ts; 503 when full)
 //   load      who asks and what (the caller's `input`), the chat, its models, its history (turn-load.ts)
@@ -119,7 +120,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     });
     const stepLimit = deps.stepLimit();
     const prepared = prepareTurn(loaded.model, {
-      messages: await toModelHistory(claimed.history),
+      messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,
