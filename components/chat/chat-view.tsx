@@ -1,7 +1,11 @@
 "use client";
 // The chat: messages from the server (newest page first, older pages on demand), a live turn through
 // useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
-import { useCallback, useEffect, useMemo, useState } from "react";
+// The list opens at the newest message and follows a streaming answer (use-chat-scroll.ts); answers
+// can be regenerated, questions edited and resent, a stopped answer continued, and versions switched
+// (use-branches.ts); each of these but the switch is a turn, sent through useChat.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
@@ -13,6 +17,9 @@ import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
+import type { MessageActions } from "./message-actions";
+import { useBranches } from "./use-branches";
+import { useChatScroll } from "./use-chat-scroll";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
@@ -63,13 +70,16 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       new DefaultChatTransport<ParleyUIMessage>({
         api: "/api/chat",
         // `body` carries the picked model (sendMessage / regenerate options below).
+        // `continueOf` (Continue after Stop) and `editOf` (an edited question) come the same way.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
           body: {
             ...(trigger === "regenerate-message"
               ? { id, trigger, messageId }
-              : decisionsOf(messages[messages.length - 1])
-                ? { id, trigger, approvals: decisionsOf(messages[messages.length - 1]) }
-                : { id, trigger, message: messages[messages.length - 1] }),
+              : typeof body?.continueOf === "string"
+                ? { id, trigger, continueOf: body.continueOf }
+                : decisionsOf(messages[messages.length - 1])
+                  ? { id, trigger, approvals: decisionsOf(messages[messages.length - 1]) }
+                  : { id, trigger, message: messages[messages.length - 1], ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
             ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           },
         }),
@@ -84,7 +94,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     experimental_throttle: 50,
     // Once every waiting call of the answer is decided (approved or denied), the decisions are sent.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onFinish: ({ isDisconnect }) => {
+      if (!isDisconnect) void afterTurn.current?.();
+    },
   });
+  const afterTurn = useRef<() => Promise<void>>(undefined);
 
   const last = messages[messages.length - 1];
 
@@ -142,8 +156,13 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       cancelled = true;
     };
   }, [refusedId, chatId, setMessages]);
-  const [older, setOlder] = useState({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
+  const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
+  const { scrollRef, contentRef, isAtBottom, scrollToBottom, keepPlace } = useChatScroll();
+  const branches = useBranches({ chatId, messages, setMessages, setOlder, busy });
+  useEffect(() => {
+    afterTurn.current = branches.refresh;
+  }, [branches.refresh]);
 
   const loadEarlier = useCallback(async () => {
     if (!older.firstSeq) return;
@@ -151,9 +170,10 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     const res = await fetch(`/api/chat/${chatId}/messages?before=${older.firstSeq}`);
     if (!res.ok) return setOlder((o) => ({ ...o, loading: false }));
     const page = (await res.json()) as { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };
+    keepPlace();
     setMessages((current) => [...page.messages, ...current]);
     setOlder({ hasMore: page.hasMore, firstSeq: page.firstSeq, loading: false });
-  }, [chatId, older.firstSeq, setMessages]);
+  }, [chatId, older.firstSeq, setMessages, keepPlace]);
 
   const stop = useCallback(async () => {
     await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => {});
@@ -165,6 +185,26 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       void regenerate({ messageId, body: { modelId } });
     },
     [regenerate, clearError, modelId],
+  );
+
+  const actions = useMemo<MessageActions>(
+    () => ({
+      disabled: busy || branches.switching,
+      maxChars,
+      onRegenerate,
+      onEdit: (messageId, text) => {
+        clearError();
+        supersede();
+        void sendMessage({ text, messageId }, { body: { modelId, editOf: messageId } });
+      },
+      onContinue: (messageId) => {
+        clearError();
+        void scrollToBottom();
+        void sendMessage(undefined, { body: { modelId, continueOf: messageId } });
+      },
+      onSwitch: (messageId, direction) => void branches.switchVersion(messageId, direction),
+    }),
+    [busy, branches, maxChars, onRegenerate, clearError, supersede, sendMessage, modelId, scrollToBottom],
   );
 
   // An answer the server is still writing while this page does not follow its stream (the page was
@@ -187,8 +227,9 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   return (
     <ApprovalContext.Provider value={decide}>
     <div className="flex h-full flex-col">
-      <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={busy}>
-        <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
+      <div className="relative min-h-0 flex-1">
+      <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={busy}>
+        <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
           {older.hasMore && (
             <Button variant="secondary" size="sm" onClick={loadEarlier} disabled={older.loading} className="self-center">
               {older.loading ? "Loading…" : "Load earlier messages"}
@@ -200,7 +241,10 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               key={m.id}
               message={m}
               busy={busy && m === last && m.role === "assistant"}
-              onRegenerate={!busy && m === last && m.role === "assistant" ? onRegenerate : undefined}
+              onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
+              actions={actions}
+              canContinue={m === last && m.role === "assistant" && (m.metadata?.status === "stopped" || m.metadata?.status === "interrupted")}
+              focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
             />
           ))}
           {status === "submitted" && (
@@ -209,7 +253,14 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
             </p>
           )}
           {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
+          <FormMessage message={branches.error} />
         </div>
+      </div>
+      {!isAtBottom && (
+        <Button variant="secondary" size="sm" onClick={() => void scrollToBottom()} className="absolute bottom-4 left-1/2 -translate-x-1/2 gap-1 rounded-full shadow-md">
+          <ArrowDown className="size-4" aria-hidden /> Jump to latest
+        </Button>
+      )}
       </div>
       <Composer
         busy={busy}
@@ -217,6 +268,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onStop={stop}
         onSend={(text) => {
           supersede();
+          void scrollToBottom();
           void sendMessage({ text }, { body: { modelId } });
         }}
         toolbar={

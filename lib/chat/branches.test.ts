@@ -4,7 +4,7 @@
 // Continue after Stop goes on with the stopped answer; waiting calls of a branch left behind can no
 // longer run; and every one of these refuses another member's chat, forged ids and a running turn.
 import type { LLMock } from "@copilotkit/aimock";
-import { tool } from "ai";
+import { tool, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
@@ -23,7 +23,7 @@ describe.each(DATABASES)("on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
   /** Runs a turn to its stored end; the stored turn and the text the browser got. */
-  async function turn(ctx: TeamContext, request: TurnRequest, tools?: Parameters<typeof runTurn>[2]["tools"]) {
+  async function turn(ctx: TeamContext, request: TurnRequest, tools?: ToolSet) {
     const done = storedTurn();
     const chunks = await readChunks(await runTurn(ctx, request, { onStored: done.onStored, tools }));
     return { ...(await done.promise), text: textOf(chunks), chunks };
@@ -149,7 +149,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     mock.addFixture({ match: { userMessage: "wipe the disk", sequenceIndex: 0 }, response: { toolCalls: [{ name: "wipe", arguments: JSON.stringify({ disk: "d1" }), id: "call_wipe" }] } });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
     const asked = await turn(ctx, { chatId: chat.id, text: "wipe the disk" }, tools);
-    const approvalId = (asked.chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string }).approvalId;
+    const approvalId = (asked.chunks.find((c) => c.type === "tool-approval-request") as unknown as { approvalId: string }).approvalId;
     mock.addFixture({ match: { userMessage: "wipe the disk", sequenceIndex: 1 }, response: { content: "I will not wipe anything." } });
     const other = await turn(ctx, { chatId: chat.id, regenerate: asked.messageId }, tools);
     await switchVersion(ctx, chat.id, { messageId: other.messageId, direction: "previous" });
