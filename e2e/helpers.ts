@@ -55,9 +55,13 @@ export async function newChat(page: Page) {
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
 }
 
-/** Types a message in the composer and sends it with Enter. */
+/**
+ * Types a message in the composer and sends it with Enter, once the composer is idle: an answer's
+ * text can be on the page before its turn has ended, and Enter does nothing while a reply is written.
+ */
 export async function send(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message" });
+  await expect(box.locator("xpath=ancestor::form").getByRole("button", { name: "Send" })).toBeVisible();
   await box.fill(text);
   await box.press("Enter");
 }

@@ -94,11 +94,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     experimental_throttle: 50,
     // Once every waiting call of the answer is decided (approved or denied), the decisions are sent.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: ({ isDisconnect }) => {
-      if (!isDisconnect) void afterTurn.current?.();
+    onFinish: ({ messages: finished, isDisconnect }) => {
+      if (!isDisconnect) void afterTurn.current?.(finished);
     },
   });
-  const afterTurn = useRef<() => Promise<void>>(undefined);
+  const afterTurn = useRef<(finished: ParleyUIMessage[]) => Promise<void>>(undefined);
 
   const last = messages[messages.length - 1];
 
@@ -159,7 +159,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
   const { scrollRef, contentRef, isAtBottom, scrollToBottom, keepPlace } = useChatScroll();
-  const branches = useBranches({ chatId, messages, setMessages, setOlder, busy });
+  const branches = useBranches({ chatId, setMessages, setOlder });
   useEffect(() => {
     afterTurn.current = branches.refresh;
   }, [branches.refresh]);

@@ -3,49 +3,54 @@
 // it in place (focus stays on the switcher), and after each turn the stored branch replaces the live
 // one, so every message has its stored id and versions ("2 / 2") and Continue sees a stopped answer.
 // Edit, regenerate and continue themselves are turns and go through useChat (chat-view.tsx).
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import type { ParleyUIMessage } from "@/lib/chat/parts";
 import { fetchNewestPage, withNewestPage, type BranchPage } from "./branch-page";
 import type { Direction } from "./message-actions";
 
 type Older = { hasMore: boolean; firstSeq?: number; loading: boolean };
+type Messages = ParleyUIMessage[];
 
 export function useBranches({
   chatId,
-  messages,
   setMessages,
   setOlder,
-  busy,
 }: {
   chatId: string;
-  messages: ParleyUIMessage[];
-  setMessages: (messages: ParleyUIMessage[]) => void;
+  /** useChat's: the updater reads the chat's messages as they are at that instant. */
+  setMessages: (update: (latest: Messages) => Messages) => void;
   setOlder: (older: Older) => void;
-  busy: boolean;
 }) {
   const [switching, setSwitching] = useState(false);
   const [error, setError] = useState<string>();
   const [focus, setFocus] = useState<{ id: string; direction: Direction }>();
-  const current = useRef({ messages, busy });
-  useEffect(() => {
-    current.current = { messages, busy };
-  }, [messages, busy]);
 
+  /** Puts the page in place, unless `still` says the shown messages have changed meanwhile. */
   const apply = useCallback(
-    (page: BranchPage) => {
-      const merged = withNewestPage(current.current.messages, page);
-      setMessages(merged.messages);
-      if (merged.older) setOlder({ ...merged.older, loading: false });
+    (page: BranchPage, still: (latest: Messages) => boolean = () => true) => {
+      let older: Omit<Older, "loading"> | undefined;
+      setMessages((latest) => {
+        if (!still(latest)) return latest;
+        const merged = withNewestPage(latest, page);
+        older = merged.older;
+        return merged.messages;
+      });
+      if (older) setOlder({ ...older, loading: false });
     },
     [setMessages, setOlder],
   );
 
-  /** After a turn: what the server stored, unless another turn has started meanwhile. */
-  const refresh = useCallback(async () => {
-    const page = await fetchNewestPage(chatId);
-    if (page && !current.current.busy) apply(page);
-  }, [chatId, apply]);
-
+  /**
+   * After a turn (`finished`: the messages as it ended): what the server stored, unless the chat moved
+   * on meanwhile (a new message sent, a decision taken), when the next turn's refresh does it.
+   */
+  const refresh = useCallback(
+    async (finished: Messages) => {
+      const page = await fetchNewestPage(chatId);
+      if (page) apply(page, (latest) => latest.length === finished.length && latest.at(-1) === finished.at(-1));
+    },
+    [chatId, apply],
+  );
   const switchVersion = useCallback(
     async (messageId: string, direction: Direction) => {
       setSwitching(true);
