@@ -12,14 +12,12 @@ import { switchBranch } from "./branches";
 import { chatOf } from "./chats";
 import { HISTORY_PAGE_SIZE, loadMessagePage } from "./history";
 import { streamRegistry } from "./stream-registry";
-import { running } from "./turn-load";
+import { RUNNING, running } from "./turn-load";
 
 export const switchVersionSchema = z.object({
   messageId: z.string().min(1).max(200),
   direction: z.enum(["previous", "next"]),
 });
-
-const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 
 export async function switchVersion(ctx: TeamContext, chatId: string, input: z.infer<typeof switchVersionSchema>) {
   const chat = await chatOf(ctx, chatId, {});

@@ -76,7 +76,7 @@ export type ClaimedTurn = {
 
 /** The answers Continue may go on with. */
 const CONTINUABLE: MessageStatus[] = ["stopped", "interrupted"];
-const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
+export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 /** How long decisions wait for the turn that asked for them to be stored. */
 export const DECISION_WAIT_MS = 5_000;
 const newId = (): string => crypto.randomUUID();
