@@ -2,7 +2,7 @@
 // from the first of them on (after a turn, the stored versions and ids replace the live ones; after a
 // version switch, the other branch replaces the one that was shown). Messages that did not change keep
 // their objects, so the list does not render them again.
-import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
 
 export type BranchPage = { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };
 

@@ -8,10 +8,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
+import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
@@ -195,16 +196,16 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       onEdit: (messageId, text) => {
         clearError();
         supersede();
-        void sendMessage({ text, messageId }, { body: { modelId, editOf: messageId } });
+        void toolChoiceSaved(chatId).then(() => sendMessage({ text, messageId }, { body: { modelId, editOf: messageId } }));
       },
       onContinue: (messageId) => {
         clearError();
         void scrollToBottom();
-        void sendMessage(undefined, { body: { modelId, continueOf: messageId } });
+        void toolChoiceSaved(chatId).then(() => sendMessage(undefined, { body: { modelId, continueOf: messageId } }));
       },
       onSwitch: (messageId, direction) => void branches.switchVersion(messageId, direction),
     }),
-    [busy, branches, maxChars, onRegenerate, clearError, supersede, sendMessage, modelId, scrollToBottom],
+    [busy, branches, maxChars, onRegenerate, clearError, supersede, sendMessage, modelId, scrollToBottom, chatId],
   );
 
   // An answer the server is still writing while this page does not follow its stream (the page was
@@ -269,7 +270,8 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onSend={(text) => {
           supersede();
           void scrollToBottom();
-          void sendMessage({ text }, { body: { modelId } });
+          // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
+          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } }));
         }}
         toolbar={
           <>

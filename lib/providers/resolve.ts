@@ -27,7 +27,7 @@ export type ResolvedModel = {
   fellBack: boolean;
 };
 
-export class NoModelError extends AppError {
+class NoModelError extends AppError {
   constructor() {
     super("NoModel", 409, "No model is available for this team yet. An admin needs to connect a provider.");
   }
