@@ -66,27 +66,34 @@ function errorMessage(err: Error | undefined): string | undefined {
 
 export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces }: ChatViewProps) {
   const [modelId, setModelId] = useState(models?.selected ?? "");
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<ParleyUIMessage>({
-        api: "/api/chat",
-        // `body` carries the picked model (sendMessage / regenerate options below).
-        // `continueOf` (Continue after Stop) and `editOf` (an edited question) come the same way.
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+  // With the transport, how many requests it has sent (a message, decisions, a regenerate, …): a
+  // refresh after a turn gives way to a newer request.
+  const { transport, requestsSent } = useMemo(() => {
+    let sent = 0;
+    const transport = new DefaultChatTransport<ParleyUIMessage>({
+      api: "/api/chat",
+      // `body` carries the picked model (sendMessage / regenerate options below).
+      // `continueOf` (Continue after Stop) and `editOf` (an edited question) come the same way.
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => {
+        sent++;
+        const last = messages[messages.length - 1];
+        const approvals = decisionsOf(last);
+        return {
           body: {
             ...(trigger === "regenerate-message"
               ? { id, trigger, messageId }
               : typeof body?.continueOf === "string"
                 ? { id, trigger, continueOf: body.continueOf }
-                : decisionsOf(messages[messages.length - 1])
-                  ? { id, trigger, approvals: decisionsOf(messages[messages.length - 1]) }
-                  : { id, trigger, message: messages[messages.length - 1], ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
+                : approvals
+                  ? { id, trigger, approvals }
+                  : { id, trigger, message: last, ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
             ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           },
-        }),
-      }),
-    [],
-  );
+        };
+      },
+    });
+    return { transport, requestsSent: () => sent };
+  }, []);
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
     messages: initialMessages,
@@ -160,7 +167,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
   const { scrollRef, contentRef, isAtBottom, scrollToBottom, keepPlace } = useChatScroll();
-  const branches = useBranches({ chatId, setMessages, setOlder });
+  const branches = useBranches({ chatId, setMessages, setOlder, requestsSent });
   useEffect(() => {
     afterTurn.current = branches.refresh;
   }, [branches.refresh]);

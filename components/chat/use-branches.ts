@@ -15,11 +15,14 @@ export function useBranches({
   chatId,
   setMessages,
   setOlder,
+  requestsSent,
 }: {
   chatId: string;
   /** useChat's: the updater reads the chat's messages as they are at that instant. */
   setMessages: (update: (latest: Messages) => Messages) => void;
   setOlder: (older: Older) => void;
+  /** How many turn requests the page has sent so far. */
+  requestsSent: () => number;
 }) {
   const [switching, setSwitching] = useState(false);
   const [error, setError] = useState<string>();
@@ -42,14 +45,16 @@ export function useBranches({
 
   /**
    * After a turn (`finished`: the messages as it ended): what the server stored, unless the chat moved
-   * on meanwhile (a new message sent, a decision taken), when the next turn's refresh does it.
+   * on meanwhile (another request sent: a message, decisions; or the messages changed), when the next
+   * turn's refresh does it.
    */
   const refresh = useCallback(
     async (finished: Messages) => {
+      const sent = requestsSent();
       const page = await fetchNewestPage(chatId);
-      if (page) apply(page, (latest) => latest.length === finished.length && latest.at(-1) === finished.at(-1));
+      if (page) apply(page, (latest) => requestsSent() === sent && latest.length === finished.length && latest.at(-1) === finished.at(-1));
     },
-    [chatId, apply],
+    [chatId, apply, requestsSent],
   );
   const switchVersion = useCallback(
     async (messageId: string, direction: Direction) => {
