@@ -23,6 +23,11 @@ async function violations(page: Page): Promise<string[]> {
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }
 
+/** Shows the app in dark mode from the next page load on. */
+async function darkMode(page: Page) {
+  await page.context().addCookies([{ name: "parley_theme", value: "dark", url: test.info().project.use.baseURL! }]);
+}
+
 /** Sends `count` questions to the open chat through the API, each answered in full before the next. */
 async function seed(page: Page, count: number, text: (i: number) => string) {
   const chatId = new URL(page.url()).pathname.split("/").pop()!;
@@ -41,7 +46,10 @@ test("a long chat opens at its newest message; loading earlier messages keeps yo
   await newChat(page);
   // 30 exchanges: 60 messages, more than the first page holds.
   await seed(page, 30, (i) => `Everyday: tall answer ${i}`);
+  // In dark mode, so that axe checks "Jump to latest" and "Load earlier messages" there (the other tests are light).
+  await darkMode(page);
   await page.reload();
+  await expect(page.locator("html")).toHaveClass(/dark/);
   await expect(answer(page)).toContainText("Paragraph 12");
   await expect(answer(page)).toBeInViewport();
   await expect.poll(() => aboveBottom(page)).toBeLessThan(80);
