@@ -6,7 +6,7 @@
 // Each state is checked with axe.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, answer, newChat, send } from "./helpers";
+import { ADMIN_STATE, answer, newChat, send, storedChat } from "./helpers";
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -43,7 +43,7 @@ async function seed(page: Page, count: number, text: (i: number) => string) {
 
 test("a long chat opens at its newest message; loading earlier messages keeps your place; Jump to latest", async ({ page }) => {
   test.setTimeout(120_000);
-  await newChat(page);
+  await storedChat(page);
   // 30 exchanges: 60 messages, more than the first page holds.
   await seed(page, 30, (i) => `Everyday: tall answer ${i}`);
   // In dark mode, so that axe checks "Jump to latest" and "Load earlier messages" there (the other tests are light).
@@ -76,7 +76,7 @@ test("a long chat opens at its newest message; loading earlier messages keeps yo
 
 test("a streaming answer is followed at the bottom, not after scrolling up; Jump to latest returns", async ({ page }) => {
   test.setTimeout(90_000);
-  await newChat(page);
+  await storedChat(page);
   await seed(page, 2, (i) => `Everyday: tall answer ${i}`);
   await page.reload();
   await send(page, "Everyday: stream a long answer");
@@ -188,6 +188,7 @@ test("forged ids and bad input are refused (404 / 400) and change nothing", asyn
   await newChat(page);
   await send(page, "Everyday: name a fruit");
   await expect(answer(page)).toContainText("Apple is a fruit.");
+  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
   const chatId = new URL(page.url()).pathname.split("/").pop()!;
   const origin = new URL(page.url()).origin;
   const post = async (path: string, data: object) => (await page.request.post(path, { headers: { origin, "content-type": "application/json" }, data })).status();

@@ -1,15 +1,21 @@
 "use client";
 // The chat: messages from the server (newest page first, older pages on demand), a live turn through
 // useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
-// The list opens at the newest message and follows a streaming answer (use-chat-scroll.ts); answers
-// can be regenerated, questions edited and resent, a stopped answer continued, and versions switched
-// (use-branches.ts); each of these but the switch is a turn, sent through useChat.
+// A new chat is a draft until its first message, which stores it (with the model and tools picked
+// for it): the address becomes /chat/<id> once the server has it, and the title the turn sends
+// (data-title parts) reaches the header and the sidebar as it comes. The list opens at the newest
+// message and follows a streaming answer (use-chat-scroll.ts); answers can be regenerated, questions
+// edited and resent, a stopped answer continued, and versions switched (use-branches.ts); each of
+// these but the switch is a turn, sent through useChat.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
+import type { ToolSelection } from "@/lib/tools/selection";
+import { announceChats } from "../shell/chat-events";
+import { useChatTitle } from "./chat-title";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
 import { toolChoiceSaved } from "./use-tool-choice";
@@ -20,16 +26,10 @@ import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
 import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
+import { chatTransport } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
-
-/** The decisions on the last answer's waiting calls: all the server accepts for them. */
-function decisionsOf(message: ParleyUIMessage | undefined) {
-  if (message?.role !== "assistant") return undefined;
-  const decided = (message.parts as Decided[]).filter((p) => p.state === "approval-responded" && p.approval);
-  return decided.length ? decided.map((p) => ({ approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}) })) : undefined;
-}
 
 /** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
 async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessage | undefined> {
@@ -51,6 +51,8 @@ export type ChatViewProps = {
   models?: { groups: PickerGroup[]; selected: string | null };
   /** The server's faces of calls a new message supersedes (lib/chat/tool-states.ts). */
   supersededFaces: { denied: string; aborted: string };
+  /** Shown while the chat has no messages. */
+  emptyState?: React.ReactNode;
 };
 
 function errorMessage(err: Error | undefined): string | undefined {
@@ -64,36 +66,11 @@ function errorMessage(err: Error | undefined): string | undefined {
   return err.message || "Something went wrong.";
 }
 
-export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces }: ChatViewProps) {
+export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces, emptyState }: ChatViewProps) {
   const [modelId, setModelId] = useState(models?.selected ?? "");
-  // With the transport, how many requests it has sent (a message, decisions, a regenerate, …): a
-  // refresh after a turn gives way to a newer request.
-  const { transport, requestsSent } = useMemo(() => {
-    let sent = 0;
-    const transport = new DefaultChatTransport<ParleyUIMessage>({
-      api: "/api/chat",
-      // `body` carries the picked model (sendMessage / regenerate options below).
-      // `continueOf` (Continue after Stop) and `editOf` (an edited question) come the same way.
-      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => {
-        sent++;
-        const last = messages[messages.length - 1];
-        const approvals = decisionsOf(last);
-        return {
-          body: {
-            ...(trigger === "regenerate-message"
-              ? { id, trigger, messageId }
-              : typeof body?.continueOf === "string"
-                ? { id, trigger, continueOf: body.continueOf }
-                : approvals
-                  ? { id, trigger, approvals }
-                  : { id, trigger, message: last, ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
-            ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
-          },
-        };
-      },
-    });
-    return { transport, requestsSent: () => sent };
-  }, []);
+  const { stored, setStored, setTitle } = useChatTitle();
+  const draftTools = useRef<ToolSelection | undefined>(undefined);
+  const { transport, requestsSent } = useMemo(() => chatTransport(), []);
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
     messages: initialMessages,
@@ -102,7 +79,19 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     experimental_throttle: 50,
     // Once every waiting call of the answer is decided (approved or denied), the decisions are sent.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // The chat's title, sent by its first turn: the first one also says the chat is stored now.
+    onData: (part) => {
+      if (part.type !== "data-title") return;
+      if (!stored) {
+        setStored();
+        window.history.replaceState(null, "", `/chat/${chatId}`);
+      }
+      setTitle(part.data.title);
+      announceChats({ id: chatId });
+    },
+    // A turn moves its chat to the top of the list, and the stored branch replaces the live one.
     onFinish: ({ messages: finished, isDisconnect }) => {
+      announceChats({ id: chatId });
       if (!isDisconnect) void afterTurn.current?.(finished);
     },
   });
@@ -243,7 +232,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               {older.loading ? "Loading…" : "Load earlier messages"}
             </Button>
           )}
-          {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>}
+          {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>)}
           {messages.map((m) => (
             <MessageItem
               key={m.id}
@@ -278,12 +267,13 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           supersede();
           void scrollToBottom();
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
-          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } }));
+          // A new chat's choice goes with its first message instead.
+          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
         }}
         toolbar={
           <>
             {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
-            <ToolPicker chatId={chatId} disabled={busy} />
+            <ToolPicker chatId={chatId} disabled={busy} draft={!stored} onDraft={(selection) => (draftTools.current = selection)} />
           </>
         }
       />

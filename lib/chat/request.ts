@@ -1,11 +1,13 @@
 // The body of POST /api/chat: only what is new (the user's message or an edit of one, a regenerate, a
 // continue after Stop, or decisions on calls waiting for approval: `{approvalId, approved, reason}`
-// and nothing else), never history; and
-// how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns a minute; 429 past it).
+// and nothing else), never history; and how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns
+// a minute; 429 past it). The first message of a chat that is still a draft says so (`newChat`) and
+// brings the tools chosen for it.
 import { z } from "zod";
 import { config } from "../config";
 import { AppError } from "../errors";
 import { rateLimiter, type RateLimiter } from "../security/rate-limit";
+import { toolSelectionSchema } from "../tools/selection";
 import { decisionSchema } from "./approvals";
 
 export function maxMessageChars(): number {
@@ -45,6 +47,9 @@ export const chatRequestSchema = z
     continueOf: z.string().min(1).max(200).optional(),
     modelId: z.string().min(1).max(64).optional(),
     approvals: z.array(decisionSchema.strict()).min(1).max(50).optional(),
+    /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
+    newChat: z.boolean().optional(),
+    tools: toolSelectionSchema.optional(),
   })
   .refine(
     (b) =>

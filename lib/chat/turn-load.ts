@@ -16,20 +16,26 @@
 //
 // Decisions clicked as soon as a card appears can arrive while the turn that asked is still being
 // stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused.
+//
+// A chat's first message may come from a draft (`newChat`): a chat the browser opened under an id
+// from `draftChatId` and never stored. When no chat has that id, the claim stores it, the caller's,
+// with the tools chosen for it (checked against the team: 404 for foreign ids) and its first-words
+// title. An id of any other user's chat is 404, as always.
 import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Block, Chat, MessageStatus } from "../db/generated/client";
-import { AppError, Conflict } from "../errors";
+import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { branchMessage, branchTip, leaveBranchFrom } from "./branches";
-import { chatOf } from "./chats";
+import { DRAFT_ID, ownChat } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
 import type { ParleyUIMessage } from "./message-types";
 import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
+import { checkSelection, type ToolSelection } from "../tools/selection";
 
 export type TurnRequest = {
   chatId: string;
@@ -45,12 +51,18 @@ export type TurnRequest = {
   modelId?: string;
   /** Decisions on the calls of the last answer that wait for approval; the answer then continues. */
   decisions?: Decision[];
+  /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
+  newChat?: { tools?: ToolSelection };
 };
 
 /** What a turn read before it writes anything. */
 export type LoadedTurn = {
   request: TurnRequest;
   chat: Chat;
+  /** The chat is not stored yet: the claim stores it. */
+  draft: boolean;
+  /** The chat's title until the model names it: the question's first words (set when it had none). */
+  firstTitle?: string;
   model: ResolvedModel;
   fallback: ResolvedModel | null;
   budget: number;
@@ -121,10 +133,10 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
   const [found, before] = await Promise.all([
-    chatOf(ctx, req.chatId, chatModelsInclude),
+    chatForTurn(ctx, req),
     req.decisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
-  let chat = found;
+  let { chat } = found;
   if (await running(registry, chat)) {
     const ended = req.decisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
     if (!ended) throw Conflict(RUNNING);
@@ -134,20 +146,21 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   if (req.continue) await continuable(prisma, chat.id, req.continue);
   const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, model, fallback, budget, streamId: newId() };
+  const base = { request: req, chat, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
   const question = req.text ? { id: newId(), text: req.text } : undefined;
+  const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   if (replaced) {
     const { messages: history } = await loadHistory(chat.id, { maxChars: budget, beforeSeq: replaced.seq });
-    return { ...base, assistantId: newId(), question, replaces: replaced, history, claimFirst: false };
+    return { ...base, assistantId: newId(), question, firstTitle, replaces: replaced, history, claimFirst: false };
   }
 
   // A model with a window larger than the default reads further back; a smaller one, less.
   const { messages: history } =
     before!.cut && budget > historyBudget(null) ? await loadHistory(chat.id, { maxChars: budget }) : fitHistory(before!, budget);
   // Calls waiting in the last answer are denied by the new message, and the model reads them as denied.
-  return { ...base, assistantId: newId(), question, history, claimFirst: waitsForApproval(history) };
+  return { ...base, assistantId: newId(), question, firstTitle, history, claimFirst: waitsForApproval(history) };
 }
 
 /** Only a stopped (or interrupted) answer at the end of the branch can be continued (404 / 409). */
@@ -165,12 +178,33 @@ async function reopen(prisma: Awaited<ReturnType<typeof db>>, chatId: string, an
   return answerId;
 }
 
-/** Takes the chat for this turn unless another turn took it since it was read (409). */
+/** The caller's chat with its models; for a new chat's first message, the draft it stores (see the header). */
+async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
+  const prisma = await db();
+  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: chatModelsInclude });
+  if (stored) return { chat: stored, draft: false };
+  if (!req.newChat || !DRAFT_ID.test(req.chatId) || (await prisma.chat.count({ where: { id: req.chatId } }))) throw NotFound("No such chat.");
+  const [team, toolSelection] = await Promise.all([
+    prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id }, select: chatModelsInclude.team.select }),
+    req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
+  ]);
+  const now = new Date();
+  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
+  return { chat: { ...chat, model: null, team }, draft: true };
+}
+
+/** Takes the chat for this turn unless another turn took it since it was read (409); stores a draft. */
 async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t: LoadedTurn, data: { title?: string } = {}) {
-  const claimed = await client.chat.updateMany({
-    where: { id: t.chat.id, activeStreamId: t.chat.activeStreamId },
-    data: { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data },
-  });
+  const fields = { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data };
+  if (t.draft) {
+    const { id, teamId, userId, toolSelection } = t.chat;
+    // Two first messages of one draft at once: the second finds the chat stored and running (409).
+    await client.chat.create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, ...fields } }).catch((err: unknown) => {
+      throw (err as { code?: string }).code === "P2002" ? Conflict(RUNNING) : err;
+    });
+    return;
+  }
+  const claimed = await client.chat.updateMany({ where: { id: t.chat.id, activeStreamId: t.chat.activeStreamId }, data: fields });
   if (claimed.count !== 1) throw Conflict(RUNNING);
 }
 
@@ -193,7 +227,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
   }
   const question = t.question;
   await prisma.$transaction(async (tx) => {
-    await claimChat(tx, t, question && !t.chat.title ? { title: titleFrom(question.text) } : {});
+    await claimChat(tx, t, t.firstTitle ? { title: t.firstTitle } : {});
     // Calls waiting on the branch end as superseded; a new version takes the branch from the old one on.
     await supersedePending(tx, ctx, t.chat.id);
     let parentId = t.replaces ? t.replaces.parentId : ((await branchTip(tx, t.chat.id))?.id ?? null);
