@@ -1,5 +1,6 @@
 "use server";
-// Account actions: first-run setup, sign in, sign out, join through an invite.
+// Account actions: first-run setup, sign in, sign out, join through an invite, reset a password
+// through an admin's link.
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { checkForm, interrupts, runAction, type ActionState } from "@/lib/actions";
@@ -7,6 +8,7 @@ import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/
 import { safeNextPath } from "@/lib/auth/next-path";
 import { requireUser } from "@/lib/auth/session";
 import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
+import { resetPassword, useResetSchema } from "@/lib/teams/password-resets";
 import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
 import { rememberTeam } from "@/lib/teams/switch";
 import { parseForm, tokenField } from "@/lib/validation";
@@ -64,5 +66,17 @@ export async function joinAsCurrentUserAction(_prev: ActionState, form: FormData
     await rememberTeam(teamId);
   });
   if (state.ok) redirect("/chat");
+  return state;
+}
+
+/** A new password through a reset link; then the person signs in with it. */
+export async function resetPasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, { token: tokenField });
+  if (refused) return refused;
+  const token = String(form.get("token") ?? "");
+  const state = await runAction(async () => {
+    await resetPassword(token, parseForm(useResetSchema, form).newPassword);
+  });
+  if (state.ok) redirect("/sign-in?reset=1");
   return state;
 }

@@ -1,6 +1,6 @@
 // The signed-in frame: sidebar (team switcher, new chat, chat list, admin link, account) and the main area.
 import Link from "next/link";
-import { LogOut, MessageSquarePlus, MessagesSquare, Settings, SlidersHorizontal } from "lucide-react";
+import { LogOut, MessageSquarePlus, MessagesSquare, Settings, SlidersHorizontal, UserRound } from "lucide-react";
 import type { ChatSummary } from "@/lib/chat/chats";
 import type { TeamContext } from "@/lib/teams/context";
 import { SidebarFrame } from "./mobile-sidebar";
@@ -41,6 +41,9 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           <ChatList chats={chats} />
         </nav>
         <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
+          <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+            <UserRound className="size-4" aria-hidden /> Profile
+          </Link>
           <Link href="/settings" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
             <SlidersHorizontal className="size-4" aria-hidden /> Settings
           </Link>

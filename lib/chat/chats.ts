@@ -6,6 +6,7 @@ import { db } from "../db/client";
 import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
+import { personalModelOf } from "../teams/personal-model";
 
 export const renameChatSchema = z.object({ title: z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.") });
 
@@ -27,9 +28,11 @@ export async function listChats(ctx: TeamContext, limit = 100): Promise<ChatSumm
   });
 }
 
+/** A new chat, starting with the member's own default model when they chose one (else the team's). */
 export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
   const prisma = await db();
-  return prisma.chat.create({ data: ownedBy(ctx), select: { id: true } });
+  const modelId = await personalModelOf(ctx);
+  return prisma.chat.create({ data: { ...ownedBy(ctx), modelId }, select: { id: true } });
 }
 
 export async function getChat(ctx: TeamContext, chatId: string): Promise<Chat> {

@@ -17,7 +17,7 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Block, Chat } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
-import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
+import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { chatOf } from "./chats";
@@ -43,6 +43,8 @@ export type TurnRequest = {
 export type LoadedTurn = {
   request: TurnRequest;
   chat: Chat;
+  /** The caller's personal instructions, read with the chat (null: none). */
+  instructions: string | null;
   model: ResolvedModel;
   fallback: ResolvedModel | null;
   budget: number;
@@ -70,6 +72,9 @@ export const DECISION_WAIT_MS = 5_000;
 const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
+
+/** The chat with its models and its owner's (the caller's) personal instructions, in one query. */
+const turnChatInclude = { ...chatModelsInclude, user: { select: { instructions: true } } } as const;
 
 /** Whether the answer a conversation ends with has calls waiting for a person, or decided but not run. */
 function waitsForApproval(history: ParleyUIMessage[]): boolean {
@@ -105,7 +110,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
   const [found, before] = await Promise.all([
-    chatOf(ctx, req.chatId, chatModelsInclude),
+    chatOf(ctx, req.chatId, turnChatInclude),
     req.decisions ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
   let chat = found;
@@ -114,9 +119,11 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     if (!ended) throw Conflict(RUNNING);
     chat = { ...chat, activeStreamId: ended.activeStreamId };
   }
-  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
+  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat).catch((err: unknown) => {
+    throw err instanceof NoModelError ? new NoModelError(ctx.team.role === "admin") : err;
+  });
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, model, fallback, budget, streamId: newId() };
+  const base = { request: req, chat, instructions: found.user.instructions, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
 
   // A model with a window larger than the default reads further back; a smaller one, less.

@@ -29,6 +29,7 @@ import type { ParleyMetadata, ParleyUIMessage } from "./parts";
 import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
+import { systemPrompt } from "./system-prompt";
 import { streamRegistry, type Registry } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
@@ -120,6 +121,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const stepLimit = deps.stepLimit();
     const prepared = prepareTurn(loaded.model, {
       messages: await toModelHistory(claimed.history),
+      system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,

@@ -87,3 +87,20 @@ export function withClientAddress(headers: Headers): Headers {
   else out.delete(CLIENT_HEADER);
   return out;
 }
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Whether a request comes from this machine itself: its connection is from a loopback address, it
+ * was opened as localhost / 127.0.0.1 / [::1], and nothing says it was forwarded (a reverse proxy on
+ * this machine adds X-Forwarded-For, X-Real-IP or Forwarded, or names the public host). Unknown
+ * (no connection stamp) counts as not local.
+ */
+export function fromThisMachine(headers: Headers): boolean {
+  if (!connectionStamped()) return false;
+  const peer = parse(headers.get(CONNECTION_HEADER));
+  if (!peer || peer.range() !== "loopback") return false;
+  if (["x-forwarded-for", "x-real-ip", "forwarded", "x-forwarded-host"].some((h) => headers.has(h))) return false;
+  const host = (headers.get("host") ?? "").toLowerCase().replace(/:\d+$/, "");
+  return LOOPBACK_HOSTS.has(host);
+}

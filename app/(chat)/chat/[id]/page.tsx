@@ -1,5 +1,6 @@
 import { ChatHeader } from "@/components/chat/chat-header";
 import { ChatView } from "@/components/chat/chat-view";
+import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/lib/teams/page-guards";
 import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
@@ -18,6 +19,11 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   return (
     <div className="flex h-full flex-col">
       <ChatHeader chatId={chat.id} title={title} />
+      {!models.groups.length && (
+        <div className="mx-auto w-full max-w-3xl px-4 pt-3">
+          <NoModelNotice isAdmin={ctx.team.role === "admin"} />
+        </div>
+      )}
       <div className="min-h-0 flex-1">
         <ChatView
           key={chat.id}
