@@ -134,6 +134,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const result = streamText({
       model: prepared.model,
       messages: prepared.messages,
+      // The one system message is the server's own (the member's instructions, placed first so Anthropic
+      // can cache it); the history, read from the database, holds only user and assistant messages.
+      allowSystemInMessages: true,
       tools: prepared.tools,
       providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
       abortSignal: controller.signal,
