@@ -3,7 +3,7 @@
 // one file once made every later "Endings: …" prompt fall through to the catch-all).
 import fs from "node:fs";
 
-export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/mcp.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/chat.json"];
+export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/mcp.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/accounts.json", "e2e/fixtures/chat.json"];
 
 /** The fixtures of every file, in load order (the catch-all of chat.json last). */
 export function fileFixtures(): object[] {
