@@ -127,7 +127,7 @@ test("the empty chat page guides the admin; without a model, admins get a link a
   await form.getByLabel("API key").fill("sk-e2e-first-run-0000");
   await form.getByRole("button", { name: "Add provider" }).click();
   await expect(page).toHaveURL(/\/admin\/providers\/[a-z0-9]+/);
-  await page.getByText("Add a model by id").click();
+  await page.getByText("Add a model by id", { exact: true }).click();
   const model = page.getByRole("form", { name: "New model" });
   await model.getByLabel("Model id").fill("first-run-model");
   await model.getByRole("button", { name: "Add model" }).click();
