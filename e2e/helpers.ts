@@ -1,4 +1,5 @@
-// Shared steps for the e2e specs: the first admin's credentials, signing in, inviting and joining.
+// Shared steps for the e2e specs: the first admin's credentials, signing in, inviting and joining,
+// adding an MCP server.
 import { expect, type Browser, type Locator, type Page } from "@playwright/test";
 
 export const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery", team: "Analytical Engines" };
@@ -55,10 +56,14 @@ export async function newChat(page: Page) {
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
 }
 
-/** Types a message in the composer and sends it with Enter. */
+/**
+ * Types a message in the composer and sends it with Enter, once Send is offered (while an answer is
+ * still being written the composer shows Stop, and Enter keeps the text, as it would for a person).
+ */
 export async function send(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(text);
+  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
   await box.press("Enter");
 }
 
@@ -70,4 +75,20 @@ export async function chooseOption(select: Locator, option: string | RegExp) {
   const label = typeof option === "string" ? option : (await select.locator("option").allTextContents()).find((t) => option.test(t));
   if (label === undefined) throw new Error(`No option matches ${option}`);
   await select.selectOption({ label });
+}
+
+/** Adds an MCP server with the admin form (the current team's) and waits for its page. */
+export async function addMcpServer(page: Page, name: string, url: string) {
+  await page.goto("/admin/mcp");
+  const form = page.getByRole("form", { name: "New MCP server" });
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("URL", { exact: true }).fill(url);
+  await form.getByRole("button", { name: "Add server" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
+}
+
+/** On a server's page: tests the connection and returns the list of the tools the server lists. */
+export async function testMcpConnection(page: Page): Promise<Locator> {
+  await page.getByRole("button", { name: "Test connection" }).click();
+  return page.getByRole("list", { name: "Tools the server lists" });
 }

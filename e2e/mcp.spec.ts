@@ -4,7 +4,7 @@
 // stops, the status shows the error and the chat still answers.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount, send, answer } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chooseOption, createInvite, joinWithNewAccount, send, answer } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
@@ -77,6 +77,26 @@ test("a member picks the server's tools for a chat and sees the echo result", as
   // The same after a reload (stored blocks).
   await member.reload();
   await expect(answer(member).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
+});
+
+test("a message sent the moment a tool is ticked uses it: sending waits for the choice to be saved", async () => {
+  await member.goto("/chat");
+  await member.getByRole("button", { name: "New chat" }).click();
+  await expect(member).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  // The save of the choice is held until the message has been sent (a slow network, made certain).
+  let release!: () => void;
+  const sent = new Promise<void>((resolve) => (release = resolve));
+  await member.route("**/api/chat/*/tools", async (route) => {
+    if (route.request().method() === "PUT") await sent;
+    await route.continue();
+  });
+  await member.getByRole("button", { name: /^Tools/ }).click();
+  await member.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
+  await member.keyboard.press("Escape");
+  await send(member, "Echo via MCP");
+  release();
+  await expect(answer(member).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
+  await member.unroute("**/api/chat/*/tools");
 });
 
 test("a long-running tool shows a progress bar that moves", async () => {
@@ -168,4 +188,27 @@ test("when the server stops, the chat answers with a notice and the status shows
   await expect(row.locator('[data-mcp-status="error"]')).toBeVisible();
   await expect(row).toContainText(/Unreachable|ECONNREFUSED/);
   await member.context().close();
+});
+
+test("an admin disables, enables and deletes a server; deleting asks first", async ({ page }) => {
+  const name = `short-lived-${Date.now().toString(36)}`;
+  await addMcpServer(page, name, MCP_URL);
+  const controls = page.getByRole("region", { name: "Disable or delete" });
+
+  await controls.getByRole("button", { name: "Disable server" }).click();
+  await expect(controls.getByRole("status")).toHaveText("Server disabled: its tools are no longer offered.");
+  await controls.getByRole("button", { name: "Enable server" }).click();
+  await expect(controls.getByRole("status")).toHaveText("Server enabled.");
+  await expect(controls.getByRole("button", { name: "Disable server" })).toBeVisible();
+
+  // Cancel keeps it; confirming deletes it and goes back to the list.
+  await controls.getByRole("button", { name: "Delete server" }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Delete ${name}?` });
+  await expect(confirm).toContainText("Chats stop offering its tools.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await controls.getByRole("button", { name: "Delete server" }).click();
+  await page.getByRole("alertdialog", { name: `Delete ${name}?` }).getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page).toHaveURL(/\/admin\/mcp$/);
+  await expect(page.getByRole("link", { name })).toHaveCount(0);
 });

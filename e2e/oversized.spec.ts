@@ -4,7 +4,7 @@
 // was cut; the chat page loads with them and shows them collapsed with their size.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, answer, send } from "./helpers";
+import { ADMIN_STATE, addMcpServer, answer, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
@@ -37,14 +37,8 @@ test.afterAll(async () => {
 const script = (fixtures: object[]) => setUpstreamFixtures(UPSTREAM, fixtures);
 
 test("a tool result of 3 million characters is cut, says so, and the model is told", async ({ page }) => {
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill("big");
-  await form.getByLabel("URL", { exact: true }).fill(serverUrl);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("huge");
+  await addMcpServer(page, "big", serverUrl);
+  await expect(await testMcpConnection(page)).toContainText("huge");
 
   await page.goto("/chat");
   await page.getByRole("button", { name: "New chat" }).click();

@@ -197,3 +197,30 @@ test("a web-search model answers with numbered citations that survive a reload",
     await upstream.stop();
   }
 });
+
+test("an admin disables, enables and deletes a provider; deleting asks first", async ({ page }) => {
+  const name = `Short-lived ${run}`;
+  const form = await addProvider(page, { name, kind: "openai_compatible", baseUrl: UPSTREAM });
+  await form.getByRole("button", { name: "Add provider" }).click();
+  await expect(page).toHaveURL(/\/admin\/providers\/[a-z0-9]+/);
+  const availability = page.getByRole("region", { name: "Availability" });
+
+  await availability.getByRole("button", { name: "Disable provider" }).click();
+  await expect(availability.getByRole("status")).toHaveText("Provider disabled: its models are no longer offered.");
+  await expect(page.getByText(/· disabled/)).toBeVisible();
+  await availability.getByRole("button", { name: "Enable provider" }).click();
+  await expect(availability.getByRole("status")).toHaveText("Provider enabled.");
+  await expect(page.getByText(/· disabled/)).toHaveCount(0);
+
+  // Cancel keeps it; confirming deletes it and goes back to the list.
+  await availability.getByRole("button", { name: "Delete provider" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this provider?" });
+  await expect(confirm).toContainText("Chats that used them fall back to the team default.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(availability.getByRole("button", { name: "Delete provider" })).toBeFocused();
+  await availability.getByRole("button", { name: "Delete provider" }).click();
+  await page.getByRole("alertdialog", { name: "Delete this provider?" }).getByRole("button", { name: "Delete provider" }).click();
+  await expect(page).toHaveURL(/\/admin\/providers$/);
+  await expect(page.getByRole("region", { name: "Providers" })).not.toContainText(name);
+});

@@ -3,7 +3,7 @@
 // builds on what they see. Focus moves into the picker on open and back to "Tools" on Escape.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, chooseOption, newChat, signIn } from "./helpers";
+import { ADMIN, SIGNED_OUT, addMcpServer, chooseOption, newChat, signIn, testMcpConnection } from "./helpers";
 
 // Signed in afresh: sign-in.spec signs the stored admin session out.
 test.use(SIGNED_OUT);
@@ -15,14 +15,8 @@ test.beforeAll(startEverything);
 test.afterAll(stopEverything);
 
 async function addServer(page: Page, name: string) {
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
+  await addMcpServer(page, name, MCP_URL);
+  await expect(await testMcpConnection(page)).toContainText("echo");
 }
 
 /** Resolves once the page has handled what it received so far (frames and a task in between). */

@@ -8,7 +8,7 @@
 // lib/chat/turn-endings.test.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, answer, newChat, send } from "./helpers";
+import { ADMIN_STATE, addMcpServer, answer, newChat, send, testMcpConnection } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 let server: ChildProcess | undefined;
@@ -66,14 +66,8 @@ async function nothingRunning(page: Page) {
 }
 
 test("an admin adds the test server and its tools are listed", async ({ page }) => {
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill("faults");
-  await form.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${MCP_PORT}/mcp`);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
-  await page.getByRole("button", { name: "Test connection" }).click();
-  const tools = page.getByRole("list", { name: "Tools the server lists" });
+  await addMcpServer(page, "faults", `http://127.0.0.1:${MCP_PORT}/mcp`);
+  const tools = await testMcpConnection(page);
   for (const name of ["hang", "fail", "search", "slow_progress", "echo"]) await expect(tools).toContainText(name);
 });
 

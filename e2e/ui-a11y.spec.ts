@@ -4,7 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, answer, chooseOption, newChat, send, signIn } from "./helpers";
+import { ADMIN, SIGNED_OUT, addMcpServer, answer, chooseOption, newChat, send, signIn, testMcpConnection } from "./helpers";
 
 // Signed in afresh: sign-in.spec signs the stored admin session out.
 test.use(SIGNED_OUT);
@@ -23,14 +23,8 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await page.getByLabel("Team name").fill("Accessible Engines");
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page).toHaveURL(/\/admin\/members$/);
-  await page.goto("/admin/mcp");
-  const form = page.getByRole("form", { name: "New MCP server" });
-  await form.getByLabel("Name", { exact: true }).fill("everything");
-  await form.getByLabel("URL", { exact: true }).fill(MCP_URL);
-  await form.getByRole("button", { name: "Add server" }).click();
-  await expect(page).toHaveURL(/\/admin\/mcp\/[a-z0-9]+\?created=1$/);
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByRole("list", { name: "Tools the server lists" })).toContainText("echo");
+  await addMcpServer(page, "everything", MCP_URL);
+  await expect(await testMcpConnection(page)).toContainText("echo");
 
   await newChat(page);
   const chatUrl = page.url();

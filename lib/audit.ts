@@ -19,7 +19,7 @@ export type AuditEvent = {
 type Tx = Prisma.TransactionClient;
 
 /** Records one event inside the caller's transaction (for a transaction that records several). */
-export async function recordAudit(tx: Pick<Tx, "auditEvent">, actor: Actor, event: AuditEvent): Promise<void> {
+async function recordAudit(tx: Pick<Tx, "auditEvent">, actor: Actor, event: AuditEvent): Promise<void> {
   const { teamId, ...rest } = event;
   await tx.auditEvent.create({ data: { ...rest, teamId: teamId ?? actor.team?.id ?? null, actorId: actor.user.id } });
 }

@@ -147,7 +147,3 @@ export function databaseKind(): DatabaseKind {
 export function publicUrl(): string | undefined {
   return config().publicUrl;
 }
-
-export function appVersion(): string {
-  return process.env.npm_package_version || "0.1.0";
-}

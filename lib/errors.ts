@@ -35,7 +35,7 @@ export function isAppError(err: unknown): err is AppError {
  * 22003; too long: 22001) and Prisma's "inconsistent column data" (P2023) are bad input, not server
  * faults: 400. Input validation refuses these first; this is the second wall.
  */
-export function badInputFromDatabase(err: unknown): AppError | undefined {
+function badInputFromDatabase(err: unknown): AppError | undefined {
   const codes = new Set(["22021", "22P02", "22003", "22001", "P2023"]);
   let e: unknown = err;
   for (let i = 0; i < 4 && e && typeof e === "object"; i++) {

@@ -14,7 +14,7 @@ describe("health", () => {
     expect(report).toMatchObject({ ok: true, database: "pglite", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(report.migrations).toEqual(readMigrations().map((m) => m.name));
     await app.stop();
-  });
+  }, 90_000); // a fresh PGlite database is migrated inside the test: slow on a loaded machine
 
   it("is unhealthy, with the reason, when PostgreSQL does not answer", async () => {
     await shutdown();

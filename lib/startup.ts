@@ -5,6 +5,7 @@
 import cluster from "node:cluster";
 import { getAuth, forgetAuth } from "./auth/auth";
 import { config } from "./config";
+import { processOnce } from "./process-once";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
@@ -13,10 +14,8 @@ import { seedAllTeams } from "./providers/seed-env";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
 
-const KEY = Symbol.for("parley.startup");
 const SWEEP = Symbol.for("parley.startup.sweep");
-type Holder = { [KEY]?: Promise<void>; [SWEEP]?: NodeJS.Timeout };
-const holder = globalThis as Holder;
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
@@ -39,19 +38,15 @@ async function start(): Promise<void> {
   }
 }
 
+const started = processOnce("parley.startup", start);
+
 export function ready(): Promise<void> {
-  if (!holder[KEY]) {
-    holder[KEY] = start().catch((err) => {
-      delete holder[KEY];
-      throw err;
-    });
-  }
-  return holder[KEY];
+  return started.get();
 }
 
 /** Closes the database and forgets start-up, so the next ready() starts again (tests switch databases). */
 export async function shutdown(): Promise<void> {
-  delete holder[KEY];
+  started.forget();
   forgetAuth();
   clearInterval(holder[SWEEP]);
   delete holder[SWEEP];

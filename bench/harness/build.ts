@@ -97,8 +97,10 @@ export async function snapshotBuild(root: string, distDir: string): Promise<stri
       if (fs.existsSync(path.join(root, f))) fs.copyFileSync(path.join(root, f), path.join(dir, f));
     }
     fs.cpSync(path.join(root, "prisma"), path.join(dir, "prisma"), { recursive: true });
-    fs.mkdirSync(path.join(dir, "scripts"));
-    fs.copyFileSync(path.join(root, "scripts/start.mjs"), path.join(dir, "scripts/start.mjs"));
+    // next.config.ts imports from lib/ (the action guard), read when the server starts.
+    fs.cpSync(path.join(root, "lib"), path.join(dir, "lib"), { recursive: true, filter: (p) => !p.includes(`${path.sep}generated`) });
+    // All of scripts/: start.mjs imports its neighbours (the connection-address stamp, migrations).
+    fs.cpSync(path.join(root, "scripts"), path.join(dir, "scripts"), { recursive: true });
     if (fs.existsSync(path.join(root, "public"))) fs.cpSync(path.join(root, "public"), path.join(dir, "public"), { recursive: true });
     fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
     return dir;

@@ -4,10 +4,11 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
+import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { ApprovalContext, type ApprovalDecision } from "./approval";
@@ -217,7 +218,8 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onStop={stop}
         onSend={(text) => {
           supersede();
-          void sendMessage({ text }, { body: { modelId } });
+          // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
+          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } }));
         }}
         toolbar={
           <>

@@ -6,7 +6,7 @@ import type { CitationView } from "@/lib/chat/citations";
 
 type Annotation = { type?: string; url?: string; start_index?: number; end_index?: number };
 
-export function domainOf(url: string): string {
+function domainOf(url: string): string {
   try {
     return new URL(url).hostname.replace(/^www\./, "");
   } catch {

@@ -10,7 +10,7 @@ import { Button } from "../ui/button";
 const noSubscribe = () => () => {};
 
 /** Whether an image may load without asking: inline data, a blob, or this app's own origin. */
-export function loadsWithoutAsking(src: string, origin: string | null): boolean {
+function loadsWithoutAsking(src: string, origin: string | null): boolean {
   if (/^(data:image\/|blob:)/i.test(src)) return true;
   if (/^\/(?![/\\])/.test(src)) return true; // a path on this origin
   if (!origin) return false;

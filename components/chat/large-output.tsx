@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 /** Text longer than this is not rendered as markdown. */
 export const MARKDOWN_MAX_CHARS = 100_000;
 /** JSON longer than this is shown collapsed (LargeText). */
-export const JSON_INLINE_MAX_CHARS = 20_000;
+const JSON_INLINE_MAX_CHARS = 20_000;
 /** The most characters an opened output shows. */
 const SHOWN_CHARS = 1_000_000;
 

@@ -3,7 +3,7 @@
 // not re-render old messages for every streamed token (useChat keeps their objects stable).
 import { memo, useState } from "react";
 import { Check, Copy } from "lucide-react";
-import type { ParleyUIMessage } from "@/lib/chat/parts";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { PartView } from "./message-parts";
 import { SourcesList } from "./citations";
 import { Button } from "../ui/button";

@@ -7,7 +7,7 @@ import { code } from "@streamdown/code";
 import { AlertTriangle, Info, RotateCcw } from "lucide-react";
 import { isToolUIPart } from "ai";
 import type { CitationView } from "@/lib/chat/citations";
-import type { ParleyPart } from "@/lib/chat/parts";
+import type { ParleyPart } from "@/lib/chat/message-types";
 import { CitationMark, withCitationMarks } from "./citations";
 import { LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { ToolBlock } from "./tool-block";
@@ -18,7 +18,7 @@ const plugins = { code };
 /** Remote images wait for a click (see GatedImage). */
 const baseComponents = { img: MarkdownImage };
 
-export const Markdown = memo(function Markdown({ text, streaming, citations }: { text: string; streaming: boolean; citations?: CitationView[] }) {
+const Markdown = memo(function Markdown({ text, streaming, citations }: { text: string; streaming: boolean; citations?: CitationView[] }) {
   // A link whose text is a citation's number is that citation's superscript (see withCitationMarks).
   const components = useMemo(() => {
     if (!citations?.length) return baseComponents;

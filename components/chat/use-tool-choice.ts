@@ -9,6 +9,14 @@ import type { ToolSelection } from "@/lib/tools/selection";
 
 type Data = { servers: McpServerView[]; selection: ToolSelection };
 
+/** Per chat, the saves still running: a message sent now waits for them, so the turn uses what is ticked. */
+const pendingSaves = new Map<string, Promise<void>>();
+
+/** Resolves once every tool-choice save of the chat started so far has been answered. */
+export function toolChoiceSaved(chatId: string): Promise<void> {
+  return pendingSaves.get(chatId) ?? Promise.resolve();
+}
+
 export function useToolChoice(chatId: string) {
   const [servers, setServers] = useState<McpServerView[]>();
   const [selection, setSelection] = useState<ToolSelection>();
@@ -56,9 +64,12 @@ export function useToolChoice(chatId: string) {
           setError("Could not save the tool choice. Try again.");
         }
       };
-      queue.current = queue.current.then(save).finally(() => {
+      const queued = queue.current.then(save).finally(() => {
         saving.current--;
+        if (pendingSaves.get(chatId) === queued) pendingSaves.delete(chatId);
       });
+      queue.current = queued;
+      pendingSaves.set(chatId, queued);
     },
     [chatId, show],
   );

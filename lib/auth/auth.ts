@@ -7,6 +7,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { db } from "../db/client";
 import { publicUrl } from "../config";
+import { processOnce } from "../process-once";
 import { CLIENT_HEADER } from "../security/client-address";
 import { authSecret } from "../security/keyring";
 import { authRateLimit } from "./auth-rate-limit";
@@ -39,21 +40,13 @@ async function build() {
 
 export type Auth = Awaited<ReturnType<typeof build>>;
 
-const KEY = Symbol.for("parley.auth");
-type Holder = { [KEY]?: Promise<Auth> };
-const holder = globalThis as Holder;
+const auth = processOnce("parley.auth", build);
 
 export function getAuth(): Promise<Auth> {
-  if (!holder[KEY]) {
-    holder[KEY] = build().catch((err) => {
-      delete holder[KEY];
-      throw err;
-    });
-  }
-  return holder[KEY];
+  return auth.get();
 }
 
 /** Forgets the instance, so the next getAuth() builds one on the database open then (tests switch databases). */
 export function forgetAuth(): void {
-  delete holder[KEY];
+  auth.forget();
 }

@@ -4,7 +4,7 @@
 // written back with one leading slash, so `//host` can never be read as another host.
 const BASE = "http://parley.invalid";
 
-export const DEFAULT_NEXT = "/chat";
+const DEFAULT_NEXT = "/chat";
 
 export function safeNextPath(value: unknown): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.length > 2048) return DEFAULT_NEXT;

@@ -29,7 +29,7 @@ const accountFailures = counter({ name: "sign-in-account", points: 1_000_000, du
 const addressAttempts = counter({ name: "sign-in-address", points: ADDRESS_ATTEMPTS, durationSec: QUARTER_HOUR });
 
 /** Seconds the next attempt must wait once `failures` attempts (this one included) have failed. */
-export function waitSeconds(failures: number, underAttack: boolean): number {
+function waitSeconds(failures: number, underAttack: boolean): number {
   const backoff = failures >= FREE_FAILURES ? Math.min(2 ** (failures - FREE_FAILURES), MAX_WAIT_S) : 0;
   return Math.max(backoff, underAttack && failures > 0 ? UNDER_ATTACK_WAIT_S : 0);
 }

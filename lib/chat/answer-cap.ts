@@ -5,7 +5,7 @@
 // chunks of one step of the turn's stream stage (turn-stream.ts), not a stream stage of its own:
 // every stage costs promises per chunk.
 import type { UIMessageChunk } from "ai";
-import type { NoticeData, ParleyMetadata } from "./parts";
+import type { NoticeData, ParleyMetadata } from "./message-types";
 
 type Chunk = UIMessageChunk<ParleyMetadata, { notice: NoticeData }>;
 
@@ -21,7 +21,7 @@ const COUNTED = new Map([
 const lengthOf = (c: { type: string }) => ((c as Record<string, unknown>)[COUNTED.get(c.type)!] as string | undefined)?.length ?? 0;
 
 /** The notice at the point where an answer was cut. */
-export function truncatedNotice(maxChars: number): NoticeData {
+function truncatedNotice(maxChars: number): NoticeData {
   return {
     code: "AnswerTruncated",
     message: `This answer was cut at ${maxChars.toLocaleString("en")} characters, the most this server keeps of one answer; the rest was not shown or stored, and the model was stopped.`,

@@ -18,11 +18,9 @@ export const decisionSchema = z.object({
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
-export { SUPERSEDED };
-
 type Client = PrismaClient | Prisma.TransactionClient;
 
-export function inputHash(input: unknown): string {
+function inputHash(input: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(input ?? null)).digest("hex");
 }
 

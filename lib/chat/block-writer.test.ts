@@ -1,16 +1,10 @@
-// The block writer on a real database: a block is written as soon as it starts and when it changes
+// The block writer on a real database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set): a block is written as soon as it starts and when it changes
 // status; growing text is written at most once per throttle window; the end is always written whole.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
+import { DATABASES, makeUser, startTestApp } from "../../test/support/test-app";
 import { createBlockWriter } from "./block-writer";
-import type { ParleyPart } from "./parts";
-
-let stop: () => Promise<void>;
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-});
-afterAll(() => stop?.());
+import type { ParleyPart } from "./message-types";
 
 async function newMessage() {
   const prisma = await db();
@@ -27,7 +21,13 @@ async function blocks(messageId: string) {
   return (await db()).block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } });
 }
 
-describe("block writer", () => {
+describe.each(DATABASES)("block writer on $name", (driver) => {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ stop } = await startTestApp(driver));
+  });
+  afterAll(() => stop?.());
+
   it("writes a new block at once, without waiting for the throttle window", async () => {
     const message = await newMessage();
     const writer = createBlockWriter(await db(), message.id, { throttleMs: 10_000 });

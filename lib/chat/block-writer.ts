@@ -7,7 +7,9 @@
 // be back a moment later); after `retry.attempts` failures in a row the writer gives up, and `flush`
 // rejects, so the turn can say the answer was not saved.
 import { Prisma, type PrismaClient } from "../db/generated/client";
-import { blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
+import type { BlockFields, StoredBlock } from "./block-storage";
+import type { ParleyPart } from "./message-types";
+import { blockToPart, partToBlock } from "./parts";
 import { canMove, FINAL_STATES, isToolPart, toolStateOf, type ToolState } from "./tool-states";
 
 /** How failed writes are retried: `attempts` in a row, waiting `firstMs`, doubling up to `maxMs`. */
@@ -38,7 +40,7 @@ type Slot = {
   lastWriteAt: number;
 };
 
-export type BlockWriterStats = { writes: number; failures: number };
+type BlockWriterStats = { writes: number; failures: number };
 
 const toolOf = (part: ParleyPart) =>
   isToolPart(part) ? { state: toolStateOf(part as { type: string; state?: string }), preliminary: (part as { preliminary?: boolean }).preliminary === true } : undefined;
@@ -199,5 +201,3 @@ export function createBlockWriter(
     },
   };
 }
-
-export type BlockWriter = ReturnType<typeof createBlockWriter>;

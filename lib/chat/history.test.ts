@@ -1,15 +1,9 @@
 // Long chats load in pages from the newest, and the model gets the newest messages that fit its context
-// window, in order.
+// window, in order (on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
+import { DATABASES, makeUser, startTestApp } from "../../test/support/test-app";
 import { fitHistory, HISTORY_PAGE_SIZE, historyBudget, loadHistory, loadMessagePage, toModelHistory } from "./history";
-
-let stop: () => Promise<void>;
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-});
-afterAll(() => stop?.());
 
 async function chatWith(count: number, text = (i: number) => `message ${i}`) {
   const prisma = await db();
@@ -24,7 +18,13 @@ async function chatWith(count: number, text = (i: number) => `message ${i}`) {
   return { chat, ids };
 }
 
-describe("history", () => {
+describe.each(DATABASES)("history on $name", (driver) => {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ stop } = await startTestApp(driver));
+  });
+  afterAll(() => stop?.());
+
   it("a 2,000-message chat opens with the newest page and pages back to the first message", async () => {
     const { chat, ids } = await chatWith(2000);
     const first = await loadMessagePage(chat.id);
@@ -96,7 +96,9 @@ describe("history", () => {
     expect(fitted.messages.at(-1)?.id).toBe(ids.at(-1));
     expect(fitHistory(whole, Infinity)).toBe(whole);
   });
+});
 
+describe("history budget", () => {
   it("a model's context window sets its budget; 128k tokens when its admin set none", () => {
     expect(historyBudget(8_192)).toBe(18_432);
     expect(historyBudget(null)).toBe(historyBudget(128_000));

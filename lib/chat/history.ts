@@ -6,7 +6,8 @@ import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { citationView } from "./citations";
 import { formatToolError } from "../tools/error-codes";
-import { blocksToParts, type ParleyMetadata, type ParleyUIMessage } from "./parts";
+import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
+import { blocksToParts } from "./parts";
 
 export const HISTORY_PAGE_SIZE = 50;
 
@@ -49,7 +50,7 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
 }
 
 /** The context window assumed for a model whose admin did not set one (tokens). */
-export const DEFAULT_CONTEXT_TOKENS = 128_000;
+const DEFAULT_CONTEXT_TOKENS = 128_000;
 /**
  * Characters of history per token of a model's window: ~3 characters per token (less than English's
  * ~4, so that code and other scripts fit too), of which a quarter is left for the answer, the

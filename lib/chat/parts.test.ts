@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, makeUser, startTestApp } from "@/test/support/test-app";
 import { blockRow } from "./block-writer";
-import { blocksToParts, blockToPart, partToBlock, type BlockFields, type ParleyPart, type StoredBlock } from "./parts";
+import type { BlockFields, StoredBlock } from "./block-storage";
+import type { ParleyPart } from "./message-types";
+import { blocksToParts, blockToPart, partToBlock } from "./parts";
+import { TOOL_STATES, type ToolState } from "./tool-states";
 
 const SEED = Number(process.env.PARTS_SEED ?? 20261122);
 
@@ -28,7 +31,7 @@ const ALPHABET = Array.from(
     "עבריתالعربيةفارسی",
     "👋🏽👨‍👩‍👧🇺🇳😀🧪𝔘𝔫𝔦",
     "\u0301\u0308\u200d\u200b\u200e\u200f\ufeff\u2028\u2029\ufffd\uffff",
-    "\uE000\uE001", // the escape character parts.ts uses, and its neighbour
+    "\uE000\uE001", // the escape character block-storage.ts uses, and its neighbour
   ].join(""),
 );
 // Strings that mean something to some layer: Prisma's null sentinels, JSON words, our own markers.
@@ -81,16 +84,9 @@ function part(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<
 let seq = 0;
 const id = (prefix: string) => fc.oneof(fc.constant(""), text(8, false)).map((tail) => `${prefix}_${SEED}_${seq++}_${tail}`);
 
-const TOOL_STATES = [
-  "input-streaming",
-  "input-available",
-  "approval-requested",
-  "approval-responded",
-  "output-available",
-  "output-error",
-  "output-denied",
-] as const;
-type ToolState = (typeof TOOL_STATES)[number];
+/** The states a tool part travels in: every stored state but `aborted` (an aborted call travels as `output-error`). */
+type PartState = Exclude<ToolState, "aborted">;
+const PART_STATES = TOOL_STATES.filter((s): s is PartState => s !== "aborted");
 
 const textPart = (type: "text" | "reasoning") =>
   part(
@@ -121,7 +117,7 @@ const approval = (approved?: boolean) =>
   part({ id: id("appr"), ...(approved === undefined ? {} : { approved: fc.constant(approved) }) }, { ...(approved === undefined ? {} : { reason: text(100) }), signature: text(64), descriptor: json, inputSchemaInput: json });
 
 /** The fields of a tool part in `state`. */
-function toolStateFields(state: ToolState): fc.Arbitrary<Obj> {
+function toolStateFields(state: PartState): fc.Arbitrary<Obj> {
   const s = { state: fc.constant(state) };
   switch (state) {
     case "input-streaming":
@@ -154,7 +150,7 @@ const toolPart = (dynamic: boolean) =>
       fc.oneof(fc.constantFrom("search", "get_weather", "fs.read", "mcp__github__create_issue", ""), text(16, false)),
       id("call"),
       part({}, { title: text(), providerExecuted: fc.boolean(), toolMetadata: object, callProviderMetadata: providerMetadata, ...(dynamic ? { dynamic: fc.constant(false) } : {}) }),
-      fc.constantFrom(...TOOL_STATES).chain(toolStateFields),
+      fc.constantFrom(...PART_STATES).chain(toolStateFields),
     )
     .map(([name, toolCallId, common, fields]) => ({ ...(dynamic ? { type: "dynamic-tool", toolName: name } : { type: `tool-${name}` }), toolCallId, ...common, ...fields }));
 
@@ -198,14 +194,14 @@ const ALL_LABELS = [
   "data-error",
   "data-notice",
   "data-*",
-  ...["tool", "dynamic-tool"].flatMap((t) => TOOL_STATES.map((s) => `${t}/${s}`)),
+  ...["tool", "dynamic-tool"].flatMap((t) => PART_STATES.map((s) => `${t}/${s}`)),
 ];
 
 // ---------------------------------------------------------------------------------------------------
 // Explicit cases
 
 /** One static tool part per state, with the optional fields of that state set. */
-const TOOL_STATE_CASES: Record<ToolState, Obj> = {
+const TOOL_STATE_CASES: Record<PartState, Obj> = {
   "input-streaming": { state: "input-streaming", input: { query: "wea" }, rawInput: '{"query":"wea', inputEncoding: "json" },
   "input-available": { state: "input-available", input: { query: "weather in Zürich" }, title: "Search", providerExecuted: false },
   "approval-requested": { state: "approval-requested", input: { path: "/etc/hosts" }, approval: { id: "appr_req", signature: "c2ln" } },
@@ -229,8 +225,8 @@ function dynamicVariant(fields: Obj): Obj {
 }
 
 const named: { name: string; part: ParleyPart }[] = [
-  ...TOOL_STATES.map((state) => ({ name: `tool in state ${state}`, part: tool(TOOL_STATE_CASES[state]) })),
-  ...TOOL_STATES.map((state) => ({
+  ...PART_STATES.map((state) => ({ name: `tool in state ${state}`, part: tool(TOOL_STATE_CASES[state]) })),
+  ...PART_STATES.map((state) => ({
     name: `dynamic-tool in state ${state}`,
     part: { type: "dynamic-tool", toolName: "mcp__fs__read", toolCallId: `call_d_${state}`, ...dynamicVariant(TOOL_STATE_CASES[state]) } as unknown as ParleyPart,
   })),

@@ -5,7 +5,7 @@
 // is always (nearly) stored, instead of the store lagging whole answers behind the screen.
 import type { UIMessageChunk } from "ai";
 
-export type TurnEnding = "finish" | "abort" | "error";
+type TurnEnding = "finish" | "abort" | "error";
 
 export type StoreFeed = {
   readable: ReadableStream<UIMessageChunk>;

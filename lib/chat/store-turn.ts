@@ -10,7 +10,7 @@ import type { Block, MessageStatus, PrismaClient } from "../db/generated/client"
 import type { TeamContext } from "../teams/context";
 import { createBlockWriter, type RetryPolicy } from "./block-writer";
 import { storeTurnCitations } from "./citations";
-import type { ParleyUIMessage } from "./parts";
+import type { ParleyUIMessage } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import { HEARTBEAT_MS, markNotSaved, withRetry } from "./recovery";
 import { abortOpenCalls } from "./tool-states";

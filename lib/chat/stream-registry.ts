@@ -3,6 +3,7 @@
 // another instance runs; without it an in-process publisher/subscriber serves one instance.
 import { EventEmitter } from "node:events";
 import { config } from "../config";
+import { processOnce } from "../process-once";
 import { createResumableStreamContext, type Publisher, type ResumableStreamContext, type Subscriber } from "resumable-stream/generic";
 
 const STOP_CHANNEL = "parley:stop";
@@ -47,7 +48,7 @@ export class LocalPubSub implements Publisher, Subscriber {
 }
 
 /** A turn running in this process: how to stop it, and when it has ended (stored, chat and slot free). */
-export type LocalTurn = { abort(): void; ended: Promise<unknown> };
+type LocalTurn = { abort(): void; ended: Promise<unknown> };
 
 export type Registry = {
   streams: ResumableStreamContext;
@@ -59,9 +60,6 @@ export type Registry = {
   close(): Promise<void>;
 };
 
-const KEY = Symbol.for("parley.streamRegistry");
-type Holder = { [KEY]?: Promise<Registry> };
-const holder = globalThis as Holder;
 
 /** A new registry (one per process; tests build a second one to act as another instance). */
 export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Registry> {
@@ -106,12 +104,8 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
   };
 }
 
+const registry = processOnce("parley.streamRegistry", () => buildRegistry());
+
 export function streamRegistry(): Promise<Registry> {
-  if (!holder[KEY]) {
-    holder[KEY] = buildRegistry().catch((err) => {
-      delete holder[KEY];
-      throw err;
-    });
-  }
-  return holder[KEY];
+  return registry.get();
 }

@@ -1,6 +1,6 @@
 // The tool block state machine: which moves are allowed, and the faces of aborted calls.
 import { describe, expect, it } from "vitest";
-import type { ParleyPart } from "./parts";
+import type { ParleyPart } from "./message-types";
 import { abortOpenCalls, canMove, isFinal, TOOL_STATES } from "./tool-states";
 
 describe("tool states", () => {

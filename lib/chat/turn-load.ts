@@ -22,7 +22,7 @@ import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { chatOf } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
-import type { ParleyUIMessage } from "./parts";
+import type { ParleyUIMessage } from "./message-types";
 import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
@@ -68,7 +68,7 @@ export type ClaimedTurn = {
 
 const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 /** How long decisions wait for the turn that asked for them to be stored. */
-export const DECISION_WAIT_MS = 5_000;
+const DECISION_WAIT_MS = 5_000;
 const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };

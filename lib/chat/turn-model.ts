@@ -14,7 +14,7 @@ import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
 import type { ResolvedModel } from "../providers/resolve";
 import { guardStreams } from "../providers/stream-guard";
-import type { NoticeData } from "./parts";
+import type { NoticeData } from "./message-types";
 import { classifyTurnError } from "./turn-errors";
 
 export type PreparedTurn = {
@@ -29,7 +29,7 @@ export type PreparedTurn = {
 };
 
 /** The model row and provider that answer (message metadata, usage record). */
-export type ModelRef = { modelId: string; providerId: string };
+type ModelRef = { modelId: string; providerId: string };
 
 /** What the fallback's first step says when it took over (see the header). */
 export type FallbackNews = ModelRef & { notice: NoticeData };

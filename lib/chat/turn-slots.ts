@@ -9,7 +9,7 @@ import { config } from "../config";
 import { Busy } from "../errors";
 
 /** A running turn's hold on a slot; `release` gives it back (once is enough; more are ignored). */
-export type TurnSlot = { release(): void };
+type TurnSlot = { release(): void };
 
 export type TurnSlots = {
   /** Waits for a slot (in line, up to the queue time), or rejects with 503. */
@@ -19,12 +19,12 @@ export type TurnSlots = {
   readonly waiting: number;
 };
 
-export type SlotLimits = { max: number; queueMs: number };
+type SlotLimits = { max: number; queueMs: number };
 
 const fromConfig = (): SlotLimits => ({ max: config().PARLEY_MAX_ACTIVE_TURNS, queueMs: config().PARLEY_TURN_QUEUE_MS });
 
 /** Slots with these limits (read at each take, so a changed setting applies to the next turn). */
-export function turnSlots(limits: () => SlotLimits = fromConfig): TurnSlots {
+function turnSlots(limits: () => SlotLimits = fromConfig): TurnSlots {
   const queue = new PQueue({ concurrency: limits().max });
   return {
     async take() {

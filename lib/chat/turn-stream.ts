@@ -21,7 +21,7 @@
 import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
-import type { ErrorData, NoticeData, ParleyMetadata } from "./parts";
+import type { ErrorData, NoticeData, ParleyMetadata } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
 import { abortChunk, type AbortReason } from "./tool-states";
@@ -52,7 +52,7 @@ export type TurnStreamOptions = {
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 const notice = (code: string, message: string): Chunk => ({ type: "data-notice", data: { code, message } });
 
-export const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
+const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
 export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;

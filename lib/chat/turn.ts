@@ -25,7 +25,7 @@ import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
 import { citationCollector } from "./citations";
 import { toModelHistory } from "./history";
-import type { ParleyMetadata, ParleyUIMessage } from "./parts";
+import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
@@ -38,7 +38,7 @@ import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
 
-export type { StoredTurn, TurnRequest };
+export type { TurnRequest };
 
 /**
  * The stream's headers. `no-transform` keeps Next's gzip off the event stream: compressing it flushed

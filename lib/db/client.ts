@@ -4,8 +4,9 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { PrismaClient } from "./generated/client";
-import { config, dataDir, databaseKind, databaseUrl, type DatabaseKind } from "../config";
+import { config, dataDir, databaseUrl, type DatabaseKind } from "../config";
 import { openPGlite } from "./pglite-store";
+import { processOnce } from "../process-once";
 
 export type Database = {
   kind: DatabaseKind;
@@ -16,9 +17,7 @@ export type Database = {
   close(): Promise<void>;
 };
 
-const KEY = Symbol.for("parley.database");
-type Holder = { [KEY]?: Promise<Database> };
-const holder = globalThis as Holder;
+const processDatabase = processOnce("parley.database", () => openDatabase());
 
 /**
  * Opens a database: PostgreSQL at `url`, else PGlite in `dir`, else (neither given) whatever the
@@ -76,24 +75,16 @@ function yieldingToIo(prisma: PrismaClient): PrismaClient {
 
 /** The process-wide database, opened on first use. */
 export function database(): Promise<Database> {
-  if (!holder[KEY]) {
-    holder[KEY] = openDatabase().catch((err) => {
-      delete holder[KEY];
-      throw err;
-    });
-  }
-  return holder[KEY];
+  return processDatabase.get();
 }
 
 export async function db(): Promise<PrismaClient> {
   return (await database()).prisma;
 }
 
-export { databaseKind };
-
 /** Closes the process-wide database (shutdown, and tests that switch databases). */
 export async function closeDatabase(): Promise<void> {
-  const open = holder[KEY];
-  delete holder[KEY];
+  const open = processDatabase.current();
+  processDatabase.forget();
   if (open) await (await open.catch(() => undefined))?.close();
 }

@@ -9,7 +9,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { config } from "../config";
 
 /** Bytes of one message from an MCP server that are read at most: 8 × PARLEY_MAX_TOOL_RESULT_CHARS. */
-export function maxMessageBytes(): number {
+function maxMessageBytes(): number {
   return config().PARLEY_MAX_TOOL_RESULT_CHARS * 8;
 }
 

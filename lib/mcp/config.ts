@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import { config } from "../config";
 
-export type McpTransportKind = "http" | "sse" | "stdio";
+type McpTransportKind = "http" | "sse" | "stdio";
 
 export type McpServerConfig = {
   id: string;

@@ -9,7 +9,7 @@ import { fingerprint, type McpServerConfig } from "./config";
 import { openConnection, untilAborted, type McpConnection, type McpToolInfo, type Progress } from "./connection";
 import { classifyFailure, McpFailure, type McpFailureKind } from "./failures";
 
-export type McpState = "idle" | "connecting" | "connected" | "error" | "disabled";
+type McpState = "idle" | "connecting" | "connected" | "error" | "disabled";
 
 export type McpStatus = {
   state: McpState;

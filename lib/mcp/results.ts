@@ -19,7 +19,7 @@ export type CappedResult = CallToolResult & { parleyTruncated?: Truncation };
 const size = (v: unknown) => JSON.stringify(v)?.length ?? 0;
 
 /** `s` cut to at most `n` UTF-16 units, never between the halves of a surrogate pair. */
-export function cutString(s: string, n: number): string {
+function cutString(s: string, n: number): string {
   if (s.length <= n) return s;
   const end = n > 0 && /[\uD800-\uDBFF]/.test(s[n - 1]) ? n - 1 : n;
   return s.slice(0, Math.max(0, end));
@@ -101,7 +101,7 @@ function blockText(b: Block): string {
 }
 
 /** The marker the model reads at the end of a cut result. */
-export function truncationMarker(t: Pick<Truncation, "receivedChars">, modelChars: number): string {
+function truncationMarker(t: Pick<Truncation, "receivedChars">, modelChars: number): string {
   return `[TRUNCATED: the tool returned ${t.receivedChars.toLocaleString("en")} characters; this is only the first part (${modelChars.toLocaleString("en")} characters). The rest was not kept.]`;
 }
 

@@ -4,7 +4,7 @@
 // back exactly to (server id, original tool name) through the table built here.
 import crypto from "node:crypto";
 
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const SEP = "__";
 const SERVER_PART_MAX = 24;

@@ -117,7 +117,7 @@ export async function setTeamModels(ctx: TeamContext, input: { defaultModelId: s
   await audited(ctx, (tx) => tx.team.update({ where: { id: ctx.team.id }, data }), { action: "team.models", targetType: "team", targetId: ctx.team.id, data });
 }
 
-export type PickerModel = { id: string; name: string; modelId: string; vision: boolean; reasoning: boolean; webSearch: boolean; tools: boolean };
+type PickerModel = { id: string; name: string; modelId: string; vision: boolean; reasoning: boolean; webSearch: boolean; tools: boolean };
 export type PickerGroup = { provider: string; models: PickerModel[] };
 
 /** The enabled models of enabled providers, grouped by provider, for the composer's picker. */

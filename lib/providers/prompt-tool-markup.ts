@@ -3,9 +3,9 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 
 export const CALL_OPEN = "<tool_call>";
-export const CALL_CLOSE = "</tool_call>";
+const CALL_CLOSE = "</tool_call>";
 /** A made-up result the model writes itself: the answer stops there. */
-export const RESPONSE_OPEN = "<tool_response>";
+const RESPONSE_OPEN = "<tool_response>";
 
 export function toolsPrompt(tools: LanguageModelV3FunctionTool[], choice?: LanguageModelV3CallOptions["toolChoice"]): string {
   const list = tools.map((t) => JSON.stringify({ name: t.name, description: t.description ?? "", parameters: t.inputSchema })).join("\n");

@@ -18,7 +18,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
 import { CALL_OPEN, markupParser, promptWithTools, toolsPrompt, type MarkupEvent } from "./prompt-tool-markup";
 
-export class ToolMarkupError extends AppError {
+class ToolMarkupError extends AppError {
   constructor(reason: string, reasks: number) {
     super("ToolMarkupInvalid", 502, `The model wrote a tool call Parley could not read (${reason}), also after ${reasks} correction${reasks === 1 ? "" : "s"}. Nothing was run.`);
   }

@@ -9,7 +9,7 @@ import { maskSecret } from "../security/secrets";
 import { sealSecret } from "../security/stored-secrets";
 import { effectiveBaseUrl } from "./kinds";
 
-export const ENV_PROVIDER_NAME = "From environment";
+const ENV_PROVIDER_NAME = "From environment";
 export const INSTANCE_PROVIDER_ID = "instance-env";
 
 export type EnvProvider = { kind: ProviderKind; baseUrl?: string; apiKey?: string; model: string };
@@ -23,7 +23,7 @@ const KINDS: Record<string, ProviderKind> = {
   openai_compatible: "openai_compatible",
 };
 
-export function envProvider(): EnvProvider | undefined {
+function envProvider(): EnvProvider | undefined {
   const c = config();
   const apiKey = c.OPENAI_API_KEY;
   const baseUrl = c.OPENAI_BASE_URL;
@@ -33,7 +33,7 @@ export function envProvider(): EnvProvider | undefined {
 }
 
 /** Writes the instance provider from `seed` (or disables it when there is none); returns its model row id. */
-export async function seedInstanceProvider(prisma: PrismaClient, seed = envProvider()): Promise<string | undefined> {
+async function seedInstanceProvider(prisma: PrismaClient, seed = envProvider()): Promise<string | undefined> {
   if (!seed) {
     await prisma.provider.updateMany({ where: { id: INSTANCE_PROVIDER_ID }, data: { enabled: false } });
     return undefined;

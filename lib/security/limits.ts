@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { AppError, Invalid } from "../errors";
 import { hasNulOrTooDeep } from "../validation";
 
-export const DEFAULT_JSON_LIMIT = 64 * 1024;
+const DEFAULT_JSON_LIMIT = 64 * 1024;
 
 export async function readJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = DEFAULT_JSON_LIMIT): Promise<z.infer<T>> {
   const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";

@@ -4,7 +4,7 @@
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
 
-export const MIN_SCORE = 3;
+const MIN_SCORE = 3;
 
 let estimator: ZxcvbnFactory | undefined;
 const zxcvbn = () => (estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs }));

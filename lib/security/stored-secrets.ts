@@ -12,7 +12,7 @@ import { decryptSecret, encryptSecret, openSecret } from "./keyring";
 export const STDIO_TARGET = "stdio";
 
 /** What a secret is bound to: the origin of a URL, or the stdio target; null for no usable URL. */
-export function bindingOf(target: string | null | undefined): string | null {
+function bindingOf(target: string | null | undefined): string | null {
   if (!target) return null;
   if (target === STDIO_TARGET) return STDIO_TARGET;
   try {
@@ -78,7 +78,7 @@ export function secretMoved(enc: string | null | undefined, savedFor: string | n
   return !binding || binding !== bindingOf(target);
 }
 
-export const MOVED_MESSAGE = "The address now points to another server: enter this secret again, or clear it. A stored secret is only sent to the server it was saved for.";
+const MOVED_MESSAGE = "The address now points to another server: enter this secret again, or clear it. A stored secret is only sent to the server it was saved for.";
 
 /**
  * The write-only rule for one secret field. `entered` is the new value (undefined when the field was

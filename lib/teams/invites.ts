@@ -10,7 +10,7 @@ import { AppError, Conflict, NotFound } from "../errors";
 import { audited } from "../audit";
 import type { TeamContext } from "./context";
 
-export const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
+const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
 
 export const createInviteSchema = z.object({
   role: z.enum(["member", "admin"], { error: "Choose member or admin." }),

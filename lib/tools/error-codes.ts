@@ -1,6 +1,6 @@
 // Locale-independent codes for failed tool calls. The model sees `[ERROR:<code>] message` (it can act
 // on the code whatever the language of the message); the tool block shows the code and the message.
-export const TOOL_ERROR_CODES = [
+const TOOL_ERROR_CODES = [
   "Timeout",
   "InvalidArgs",
   "NoSuchTool",

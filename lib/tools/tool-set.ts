@@ -21,7 +21,7 @@ import { ToolError } from "./error-codes";
 import { readSelection } from "./selection";
 import { abortedError, timeoutError, wrapTool, type NeedsApproval } from "./wrap";
 
-export type ToolNotice = { code: string; message: string };
+type ToolNotice = { code: string; message: string };
 
 /** A tool about to be offered, with what approval needs to decide its policy. */
 export type OfferedTool = {

@@ -7,7 +7,7 @@ import type { Progress } from "../mcp/connection";
 import { ToolError } from "./error-codes";
 
 /** What the tool block receives while a call runs (a preliminary output). */
-export type RunningOutput = { running: true; progress?: Progress };
+type RunningOutput = { running: true; progress?: Progress };
 
 /** `needsApproval` of an AI SDK tool: a boolean, or a function of the input deciding per call. */
 export type NeedsApproval = NonNullable<Tool["needsApproval"]>;

@@ -1,11 +1,11 @@
 // Test helper: points the app's process-wide database at a fresh test database (PGlite, or PostgreSQL
 // when TEST_DATABASE_URL is set) and runs start-up on it, so lib functions can be tested as the app
 // runs them. Not imported by the app.
-import { DRIVERS, type TestDatabase } from "./test-databases";
+import { DATABASES, DRIVERS, type TestDatabase } from "./test-databases";
 import { db } from "../../lib/db/client";
 import { ready, shutdown } from "../../lib/startup";
 
-export { DRIVERS };
+export { DATABASES, DRIVERS };
 
 export async function startTestApp(driver: (typeof DRIVERS)[number]): Promise<{ test: TestDatabase; stop(): Promise<void> }> {
   await shutdown();

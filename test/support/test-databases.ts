@@ -75,7 +75,7 @@ export type TestDatabase = {
 };
 
 /** A new, empty PGlite database in a temp dir (nothing migrated). */
-export async function freshPGlite(): Promise<TestDatabase> {
+async function freshPGlite(): Promise<TestDatabase> {
   const dir = makeTempDir();
   await writeTemplate(dir);
   const opened: Database[] = [];
@@ -110,7 +110,7 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** Creates an empty PostgreSQL database on TEST_DATABASE_URL's server; returns its URL and a drop function. */
-export async function createPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+async function createPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `parley_t_${crypto.randomBytes(6).toString("hex")}`;
   await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(adminUrlOrThrow());
@@ -149,6 +149,9 @@ export const DRIVERS = [
   { name: "PGlite", kind: "pglite" as const, skip: false, fresh: freshPGlite },
   { name: "PostgreSQL", kind: "postgresql" as const, skip: !TEST_DATABASE_URL, fresh: freshPostgres },
 ];
+
+/** The drivers that run here (for `describe.each(DATABASES)`): PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
+export const DATABASES = DRIVERS.filter((d) => !d.skip);
 
 /** Runs SQL on the raw driver of an opened database (below Prisma). */
 export async function rawQuery<T = Record<string, unknown>>(db: Database, sql: string, params?: unknown[]): Promise<T[]> {

@@ -4,10 +4,11 @@
 // database) — returning the browser's response and reporting the stored turn. Kept apart from
 // test-turns.ts, which child processes import outside vitest. Not imported by the app.
 import type { LLMock } from "@copilotkit/aimock";
-import type { ToolSet } from "ai";
+import { tool, type ToolSet } from "ai";
 import { afterAll, beforeAll } from "vitest";
+import { z } from "zod";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { DRIVERS, startTestApp } from "./test-app";
+import { DATABASES, DRIVERS, startTestApp } from "./test-app";
 import type { RetryPolicy } from "@/lib/chat/block-writer";
 import type { StoredTurn } from "@/lib/chat/store-turn";
 import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/chat/turn";
@@ -16,7 +17,7 @@ import type { TurnSlots } from "@/lib/chat/turn-slots";
 import { startUpstream } from "./test-turns";
 
 /** The databases turn tests run on: PGlite, and PostgreSQL too when TEST_DATABASE_URL is set. */
-export const DATABASES = DRIVERS.filter((d) => !d.skip);
+export { DATABASES };
 export type TestDriver = (typeof DRIVERS)[number];
 
 /**
@@ -37,6 +38,21 @@ export function turnHarness(onUpstream: (mock: LLMock) => void, opts: { chunkSiz
     await mock?.stop();
     await stop?.();
   });
+}
+
+/** A built-in tool `add` that sums two numbers and records every call it runs (asking first when told). */
+export function adderTool(opts: { needsApproval?: boolean } = {}) {
+  const calls: unknown[] = [];
+  const add = tool({
+    description: "Adds two numbers",
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    needsApproval: opts.needsApproval ?? false,
+    execute: async (input) => {
+      calls.push(input);
+      return { sum: input.a + input.b };
+    },
+  });
+  return { calls, add };
 }
 
 /** A promise for the stored turn, and the callback `runTurn`'s `onStored` option takes. */
@@ -62,7 +78,7 @@ export type TestTurnOptions = {
 };
 
 /** The app's dependencies of a turn with the test's replacements. */
-export function testDeps(opts: TestTurnOptions = {}): TurnDeps {
+function testDeps(opts: TestTurnOptions = {}): TurnDeps {
   const deps = turnDeps();
   return {
     ...deps,

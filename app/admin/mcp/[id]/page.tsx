@@ -3,7 +3,7 @@ import { adminPage, orNotFound } from "@/lib/teams/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
 import { getServerForAdmin } from "@/lib/mcp/servers";
 import { FormMessage } from "@/components/ui/field";
-import { McpServerDanger } from "@/components/admin/mcp-server-danger";
+import { EnableDeleteControls } from "@/components/admin/enable-delete-controls";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
@@ -67,7 +67,19 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <h2 id="mcp-danger-heading" className="mb-3 font-semibold">
           Disable or delete
         </h2>
-        <McpServerDanger serverId={server.id} name={server.name} enabled={server.enabled} setEnabled={setMcpServerEnabledAction} remove={deleteMcpServerAction} />
+        <EnableDeleteControls
+          idField="serverId"
+          id={server.id}
+          noun="server"
+          enabled={server.enabled}
+          setEnabled={setMcpServerEnabledAction}
+          remove={deleteMcpServerAction}
+          confirm={{
+            title: `Delete ${server.name}?`,
+            description: `Delete ${server.name} and its tool settings? Chats stop offering its tools.`,
+            button: "Yes, delete",
+          }}
+        />
       </section>
     </div>
   );

@@ -1,9 +1,10 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { adminPage, orNotFound } from "@/lib/teams/page-guards";
 import { getProvider, type ProviderView } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
 import { ProviderForm } from "@/components/admin/providers/provider-form";
-import { ProviderControls } from "@/components/admin/providers/provider-controls";
+import { EnableDeleteControls } from "@/components/admin/enable-delete-controls";
 import { ModelsPanel } from "@/components/admin/providers/models-panel";
 import {
   deleteModelAction,
@@ -26,38 +27,32 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
   if (provider.scope === "instance") return <InstanceProvider provider={provider} label={kind.label} />;
   return (
     <div className="flex flex-col gap-10">
-      <div>
-        <Link href="/admin/providers" className="text-sm text-accent-text underline">
-          ← Providers
-        </Link>
-        <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {kind.label}
-          {!provider.enabled && " · disabled"}
-        </p>
-      </div>
-      <section aria-labelledby="models-heading">
-        <h2 id="models-heading" className="mb-3 text-lg font-semibold">
-          Models
-        </h2>
+      <ProviderHeading provider={provider} label={kind.label} />
+      <Section id="models-heading" title="Models">
         <ModelsPanel
           provider={provider}
           webSearchKind={kind.webSearch}
           actions={{ fetch: fetchModelsAction, enable: enableModelsAction, save: saveModelAction, remove: deleteModelAction }}
         />
-      </section>
-      <section aria-labelledby="settings-heading" className="max-w-xl">
-        <h2 id="settings-heading" className="mb-3 text-lg font-semibold">
-          Connection
-        </h2>
+      </Section>
+      <Section id="settings-heading" title="Connection" className="max-w-xl">
         <ProviderForm provider={provider} kinds={[...PROVIDER_KINDS]} save={updateProviderAction} test={testConnectionAction} />
-      </section>
-      <section aria-labelledby="danger-heading">
-        <h2 id="danger-heading" className="mb-3 text-lg font-semibold">
-          Availability
-        </h2>
-        <ProviderControls providerId={provider.id} enabled={provider.enabled} toggle={toggleProviderAction} remove={deleteProviderAction} />
-      </section>
+      </Section>
+      <Section id="danger-heading" title="Availability">
+        <EnableDeleteControls
+          idField="providerId"
+          id={provider.id}
+          noun="provider"
+          enabled={provider.enabled}
+          setEnabled={toggleProviderAction}
+          remove={deleteProviderAction}
+          confirm={{
+            title: "Delete this provider?",
+            description: "Delete this provider and all its models? Chats that used them fall back to the team default.",
+            button: "Delete provider",
+          }}
+        />
+      </Section>
     </div>
   );
 }
@@ -66,24 +61,12 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
 function InstanceProvider({ provider, label }: { provider: ProviderView; label: string }) {
   return (
     <div className="flex flex-col gap-6">
-      <div>
-        <Link href="/admin/providers" className="text-sm text-accent underline">
-          ← Providers
-        </Link>
-        <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
-        <p className="text-sm text-zinc-500">
-          {label}
-          {!provider.enabled && " · disabled"}
-        </p>
-      </div>
+      <ProviderHeading provider={provider} label={label} />
       <p className="max-w-xl text-sm">
         This provider is set by the operator of this instance (environment variables) and shared by every team. Its key stays on the
         server. Your team can use its models and make one the team default on the Providers page; only the operator can change it.
       </p>
-      <section aria-labelledby="models-heading">
-        <h2 id="models-heading" className="mb-3 text-lg font-semibold">
-          Models
-        </h2>
+      <Section id="models-heading" title="Models">
         <ul aria-label="Models" className="flex flex-col gap-1 text-sm">
           {provider.models.map((m) => (
             <li key={m.id}>
@@ -92,7 +75,35 @@ function InstanceProvider({ provider, label }: { provider: ProviderView; label: 
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
     </div>
+  );
+}
+
+/** The way back to the list, the provider's name, its kind and whether it is disabled. */
+function ProviderHeading({ provider, label }: { provider: ProviderView; label: string }) {
+  return (
+    <div>
+      <Link href="/admin/providers" className="text-sm text-accent-text underline">
+        ← Providers
+      </Link>
+      <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        {label}
+        {!provider.enabled && " · disabled"}
+      </p>
+    </div>
+  );
+}
+
+/** A part of the page, named by its heading. */
+function Section({ id, title, className, children }: { id: string; title: string; className?: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className="mb-3 text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

@@ -2,36 +2,19 @@
 // model's tool markup runs the tool exactly like a native call and is stored as the same blocks, the
 // markup never shows as answer text, and markup that stays malformed ends in a visible error.
 import type { LLMock } from "@copilotkit/aimock";
-import { tool } from "ai";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { db } from "../db/client";
 import { readChunks, storedAnswer, teamWithProvider, textOf } from "@/test/support/test-turns";
-import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
+import { adderTool, DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
 describe.each(DATABASES)("on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
-  const stored = storedTurn;
-
   type Req = { messages?: { role: string }[] };
   const sent = (marker: string) => (req: Req) => JSON.stringify(req.messages ?? []).includes(marker);
   /** Whether a tool result came back (as text in prompt mode; the system prompt mentions the tag too). */
   const hasResponse = (req: Req) => JSON.stringify(req.messages?.filter((m) => m.role !== "system") ?? []).includes("<tool_response>");
-
-  function adder() {
-    const calls: unknown[] = [];
-    const add = tool({
-      description: "Adds two numbers",
-      inputSchema: z.object({ a: z.number(), b: z.number() }),
-      execute: async (input) => {
-        calls.push(input);
-        return { sum: input.a + input.b };
-      },
-    });
-    return { calls, add };
-  }
 
   async function promptModelTeam() {
     const team = await teamWithProvider(mock.url, "openai_chat", "prompt-model");
@@ -47,9 +30,9 @@ describe.each(DATABASES)("on $name", (driver) => {
         response: { content: 'Let me add.\n<tool_call>\n{"name": "add", "arguments": {"a": 2, "b": 3}}\n</tool_call>' },
       });
       mock.addFixture({ match: { predicate: (req) => sent(marker)(req) && hasResponse(req) }, response: { content: "2 + 3 = 5." } });
-      const { calls, add } = adder();
+      const { calls, add } = adderTool();
       const { ctx, chat } = await promptModelTeam();
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: marker }, { onStored: done.onStored, tools: { add } }));
       expect(calls).toEqual([{ a: 2, b: 3 }]);
       expect(textOf(chunks)).toBe("Let me add.\n2 + 3 = 5.");
@@ -77,9 +60,9 @@ describe.each(DATABASES)("on $name", (driver) => {
         response: { content: '<tool_call>{"name": "add", "arguments": {"a": 4, "b": 5}}</tool_call>\n' },
       });
       mock.addFixture({ match: { predicate: (req) => sent(marker)(req) && hasResponse(req) }, response: { content: "9." } });
-      const { calls, add } = adder();
+      const { calls, add } = adderTool();
       const { ctx, chat } = await promptModelTeam();
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: marker }, { onStored: done.onStored, tools: { add } }));
       expect(calls).toEqual([{ a: 4, b: 5 }]);
       expect(textOf(chunks)).toBe("9.");
@@ -94,18 +77,9 @@ describe.each(DATABASES)("on $name", (driver) => {
         match: { predicate: (req) => sent(marker)(req) && !hasResponse(req) },
         response: { content: '<tool_call>{"name": "add", "arguments": {"a": 1, "b": 1}}</tool_call>' },
       });
-      const ran: unknown[] = [];
-      const add = tool({
-        description: "Adds two numbers",
-        inputSchema: z.object({ a: z.number(), b: z.number() }),
-        needsApproval: true,
-        execute: async (input) => {
-          ran.push(input);
-          return { sum: input.a + input.b };
-        },
-      });
+      const { calls: ran, add } = adderTool({ needsApproval: true });
       const { ctx, chat } = await promptModelTeam();
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: marker }, { onStored: done.onStored, tools: { add } }));
       expect(ran).toEqual([]);
       expect(chunks.find((c) => c.type === "tool-approval-request")).toBeTruthy();
@@ -120,9 +94,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("re-asks malformed markup twice, runs nothing, and ends with a visible error", async () => {
       const marker = "prompt mode: broken markup";
       mock.addFixture({ match: { predicate: sent(marker) }, response: { content: 'Adding.<tool_call>{"name": "add", "arguments": {a: 2}}</tool_call>' } });
-      const { calls, add } = adder();
+      const { calls, add } = adderTool();
       const { ctx, chat } = await promptModelTeam();
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: marker }, { onStored: done.onStored, tools: { add } }));
       expect(calls).toEqual([]);
       const reqs = mock.getRequests().filter((r) => sent(marker)(r.body as Req));

@@ -7,19 +7,17 @@ import { errorResponse } from "../http";
 import { Unauthorized } from "../errors";
 import { runTurn as startTurn } from "./turn";
 import { readChunks, storedAnswer, teamWithProvider, textOf } from "@/test/support/test-turns";
-import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
+import { adderTool, DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
 describe.each(DATABASES)("on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
-  const stored = storedTurn;
-
   describe.each(["openai_chat", "openai_responses"] as const)("a turn over %s", (kind) => {
     it("streams the answer and stores it as blocks, with usage", async () => {
       mock.onMessage(`hello ${kind}`, { content: "Hi there! How can I help?", usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
       const { ctx, chat } = await teamWithProvider(mock.url, kind);
-      const done = stored();
+      const done = storedTurn();
       const res = await runTurn(ctx, { chatId: chat.id, text: `hello ${kind}` }, { onStored: done.onStored });
       expect(res.headers.get("content-type")).toContain("text/event-stream");
       const chunks = await readChunks(res);
@@ -41,7 +39,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("turns an upstream 500 into a visible error block", async () => {
       const { ctx, chat } = await teamWithProvider(mock.url, kind);
       mock.onMessage(`boom ${kind}`, { error: { message: "upstream exploded", type: "server_error" }, status: 500 });
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: `boom ${kind}` }, { onStored: done.onStored }));
       const errorPart = chunks.find((c) => c.type === "data-error") as { data: { code: string; message: string } } | undefined;
       expect(errorPart?.data.code).toBe("ProviderError");
@@ -57,7 +55,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("stores reasoning and text from the Responses API", async () => {
       mock.onMessage("think first", { content: "The answer is 42.", reasoning: "Let me work it out step by step." });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_responses");
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "think first" }, { onStored: done.onStored }));
       expect(chunks.some((c) => c.type === "reasoning-delta")).toBe(true);
       await done.promise;
@@ -69,7 +67,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("an upstream that stops answering ends with a ProviderTimeout block", async () => {
       mock.onMessage("slow poke", { content: "too late" }, { streamingProfile: { ttft: 5000 } });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "slow poke" }, { onStored: done.onStored, idleTimeoutMs: 300 }));
       expect(chunks.find((c) => c.type === "data-error")).toMatchObject({ data: { code: "ProviderTimeout" } });
       expect((await done.promise).status).toBe("error");
@@ -79,7 +77,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("a malformed upstream stream ends with a visible error block", async () => {
       mock.addFixture({ match: { userMessage: "garbled" }, response: { content: "never seen" }, chaos: { malformedRate: 1 } });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "garbled" }, { onStored: done.onStored }));
       const err = chunks.find((c) => c.type === "data-error") as { data: { code: string } } | undefined;
       expect(err?.data.code).toBe("InvalidResponse");
@@ -91,7 +89,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
       mock.onMessage("keep going", { content: long }, { latency: 10 });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const res = await runTurn(ctx, { chatId: chat.id, text: "keep going" }, { onStored: done.onStored });
       const reader = res.body!.getReader();
       await reader.read();
@@ -104,7 +102,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       const long = Array.from({ length: 200 }, (_, i) => `w${i}`).join(" ");
       mock.onMessage("stop me", { content: long }, { latency: 20 });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const res = await runTurn(ctx, { chatId: chat.id, text: "stop me" }, { onStored: done.onStored });
       const { stopTurn } = await import("./turn");
       const reading = readChunks(res);
@@ -119,7 +117,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(long.startsWith(text)).toBe(true);
       // The chat is free again for the next message.
       mock.onMessage("after stop", { content: "ok" });
-      const next = stored();
+      const next = storedTurn();
       await readChunks(await runTurn(ctx, { chatId: chat.id, text: "after stop" }, { onStored: next.onStored }));
       expect((await next.promise).status).toBe("done");
     });
@@ -127,7 +125,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("a second turn while one runs is refused with 409 and writes nothing", async () => {
       mock.onMessage("long one", { content: "a b c d e f g h" }, { latency: 50 });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const first = await runTurn(ctx, { chatId: chat.id, text: "long one" }, { onStored: done.onStored });
       const prisma = await db();
       const before = await prisma.message.count({ where: { chatId: chat.id } });
@@ -140,7 +138,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("two turns sent at the same moment in one chat: one is answered, the other gets 409 and writes nothing", async () => {
       mock.onMessage("racing", { content: "only once" }, { latency: 20 });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const send = () => runTurn(ctx, { chatId: chat.id, text: "racing" }, { onStored: done.onStored });
       const results = await Promise.allSettled([send(), send()]);
       const answered = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
@@ -186,7 +184,7 @@ describe.each(DATABASES)("on $name", (driver) => {
         const prisma = await db();
         const newChat = () => prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
         const [b, c] = [await newChat(), await newChat()];
-        const doneA = stored();
+        const doneA = storedTurn();
         const running = await runTurn(ctx, { chatId: chat.id, text: "first in line" }, { onStored: doneA.onStored });
         const second = runTurn(ctx, { chatId: b.id, text: "second in line" });
         const third = runTurn(ctx, { chatId: c.id, text: "third in line" });
@@ -206,7 +204,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       mock.onMessage(prompt, { content: "one two three four" }, { latency: 30 });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
       const other = await (await db()).chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
-      const done = stored();
+      const done = storedTurn();
       const running = await runTurn(ctx, { chatId: chat.id, text: prompt }, { onStored: done.onStored });
       /** Reads the running turn to its end and waits until it is stored (its slot is free then). */
       const finish = async () => {
@@ -229,7 +227,7 @@ describe.each(DATABASES)("on $name", (driver) => {
         expect(await (await db()).message.count({ where: { chatId: other.id } })).toBe(0);
 
         await finish();
-        const later = stored();
+        const later = storedTurn();
         expect(textOf(await readChunks(await runTurn(ctx, { chatId: other.id, text: "let me in" }, { onStored: later.onStored })))).toBe("Welcome.");
         await later.promise;
       }));
@@ -264,10 +262,10 @@ describe.each(DATABASES)("on $name", (driver) => {
     it("regenerate replaces the last answer", async () => {
       mock.onMessage("pick a colour", { content: "Blue." });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      let done = stored();
+      let done = storedTurn();
       await readChunks(await runTurn(ctx, { chatId: chat.id, text: "pick a colour" }, { onStored: done.onStored }));
       const first = await done.promise;
-      done = stored();
+      done = storedTurn();
       await readChunks(await runTurn(ctx, { chatId: chat.id, regenerate: first.messageId }, { onStored: done.onStored }));
       const second = await done.promise;
       const prisma = await db();
@@ -280,24 +278,14 @@ describe.each(DATABASES)("on $name", (driver) => {
 
   describe("multi-step turns", () => {
     it("a tool call runs, its result goes back to the model, and every step is stored in order", async () => {
-      const { tool } = await import("ai");
-      const { z } = await import("zod");
       mock.addFixture({
         match: { userMessage: "what is 2+3", hasToolResult: false },
         response: { toolCalls: [{ name: "add", arguments: JSON.stringify({ a: 2, b: 3 }), id: "call_add_1" }] },
       });
       mock.addFixture({ match: { userMessage: "what is 2+3", hasToolResult: true }, response: { content: "2 + 3 = 5." } });
-      const calls: unknown[] = [];
-      const add = tool({
-        description: "Adds two numbers",
-        inputSchema: z.object({ a: z.number(), b: z.number() }),
-        execute: async (input) => {
-          calls.push(input);
-          return { sum: input.a + input.b };
-        },
-      });
+      const { calls, add } = adderTool();
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
-      const done = stored();
+      const done = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "what is 2+3" }, { onStored: done.onStored, tools: { add } }));
       expect(calls).toEqual([{ a: 2, b: 3 }]);
       expect(textOf(chunks)).toBe("2 + 3 = 5.");

@@ -1,5 +1,6 @@
 "use client";
-// Disable / enable and delete (behind a confirmation dialog) an MCP server.
+// Disable / enable and delete (behind a confirmation dialog) one thing an admin manages: a provider,
+// an MCP server. One message shows the outcome of the action submitted last.
 import { useActionState, useState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
@@ -8,11 +9,23 @@ import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescript
 import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 
-export function McpServerDanger({ serverId, name, enabled, setEnabled, remove }: { serverId: string; name: string; enabled: boolean; setEnabled: FormAction; remove: FormAction }) {
+export type EnableDeleteControlsProps = {
+  /** The form field that carries the id (what the actions read), and the id. */
+  idField: string;
+  id: string;
+  /** What the buttons name: "Disable <noun>", "Enable <noun>", "Delete <noun>". */
+  noun: string;
+  enabled: boolean;
+  setEnabled: FormAction;
+  remove: FormAction;
+  /** The confirmation dialog: its title, what deleting takes with it, and its confirming button. */
+  confirm: { title: string; description: string; button: string };
+};
+
+export function EnableDeleteControls({ idField, id, noun, enabled, setEnabled, remove, confirm }: EnableDeleteControlsProps) {
   const [toggleState, toggle] = useActionState(setEnabled, initialActionState);
   const [removeState, removeAction] = useActionState(remove, initialActionState);
   const [confirming, setConfirming] = useState(false);
-  // One message: that of the action submitted last, with its own outcome.
   const [last, setLast] = useState<"toggle" | "remove">("toggle");
   const shown = last === "toggle" ? toggleState : removeState;
   return (
@@ -20,17 +33,17 @@ export function McpServerDanger({ serverId, name, enabled, setEnabled, remove }:
       <FormMessage message={shown.message} ok={shown.ok} />
       <div className="flex flex-wrap gap-3">
         <form action={toggle} onSubmit={() => setLast("toggle")}>
-          <input type="hidden" name="serverId" value={serverId} />
+          <input type="hidden" name={idField} value={id} />
           <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
-          <SubmitButton variant="secondary">{enabled ? "Disable server" : "Enable server"}</SubmitButton>
+          <SubmitButton variant="secondary">{enabled ? `Disable ${noun}` : `Enable ${noun}`}</SubmitButton>
         </form>
         <AlertDialog open={confirming} onOpenChange={setConfirming}>
           <AlertDialogTrigger asChild>
-            <Button variant="danger">Delete server</Button>
+            <Button variant="danger">Delete {noun}</Button>
           </AlertDialogTrigger>
           <AlertDialogContent>
-            <AlertDialogTitle>Delete {name}?</AlertDialogTitle>
-            <AlertDialogDescription>Delete {name} and its tool settings? Chats stop offering its tools.</AlertDialogDescription>
+            <AlertDialogTitle>{confirm.title}</AlertDialogTitle>
+            <AlertDialogDescription>{confirm.description}</AlertDialogDescription>
             <form
               action={removeAction}
               onSubmit={() => {
@@ -38,11 +51,11 @@ export function McpServerDanger({ serverId, name, enabled, setEnabled, remove }:
                 setConfirming(false);
               }}
             >
-              <input type="hidden" name="serverId" value={serverId} />
+              <input type="hidden" name={idField} value={id} />
               <AlertDialogFooter>
                 <AlertDialogCancel>Cancel</AlertDialogCancel>
                 <Button type="submit" variant="danger">
-                  Yes, delete
+                  {confirm.button}
                 </Button>
               </AlertDialogFooter>
             </form>

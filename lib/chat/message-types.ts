@@ -1,0 +1,25 @@
+// The UI message Parley streams and stores: its metadata and its data parts. Errors and notices travel
+// as data parts (`data-error`, `data-notice`) so a live turn and a reloaded one render from the same parts.
+import type { UIMessage } from "ai";
+import type { CitationView } from "./citations";
+
+export type ErrorData = { code: string; message: string };
+export type NoticeData = { code: string; message: string };
+
+export type ParleyMetadata = {
+  status?: "streaming" | "done" | "stopped" | "interrupted" | "error";
+  model?: string;
+  finishReason?: string;
+  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; reasoningTokens?: number };
+  createdAt?: string;
+  /** Numbered citations (lib/chat/citations.ts): sent while the turn streams, rebuilt from rows on reload. */
+  citations?: CitationView[];
+  /** The provider that answers (the fallback's once it took over); for the usage record. */
+  providerId?: string;
+  /** The fallback took over: turn-stream.ts turns this into a `FellBack` notice and removes it. */
+  fellBack?: NoticeData;
+};
+
+type ParleyDataParts = { error: ErrorData; notice: NoticeData };
+export type ParleyUIMessage = UIMessage<ParleyMetadata, ParleyDataParts>;
+export type ParleyPart = ParleyUIMessage["parts"][number];
