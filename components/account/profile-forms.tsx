@@ -5,6 +5,7 @@ import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import type { PickerGroup } from "@/lib/providers/models";
 import { Field, FormField, TextareaField } from "../ui/field";
 import { OptionSelect } from "../ui/select";
+import { NewPasswordField } from "../auth/account-fields";
 import { SubmitButton } from "../ui/submit-button";
 
 export function NameForm({ action, name }: { action: FormAction; name: string }) {
@@ -28,17 +29,7 @@ export function PasswordForm({ action }: { action: FormAction }) {
       {(state) => (
         <>
           <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={128} error={state.fields?.currentPassword} />
-          <Field
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            maxLength={128}
-            hint="At least 8 characters, not easy to guess: a few unrelated words work well."
-            error={state.fields?.newPassword}
-          />
+          <NewPasswordField error={state.fields?.newPassword} />
           <SubmitButton className="self-start" pendingText="Changing…">
             Change password
           </SubmitButton>

@@ -1,5 +1,6 @@
 "use client";
-// Name, email and password fields shared by the setup and invite sign-up forms. A refused form keeps
+// Name, email and password fields shared by the setup and invite sign-up forms, and the new-password
+// field of the profile and reset-link forms. A refused form keeps
 // everything typed: the server echoes the other fields back (never a password), and the password
 // stays in this page's own state, so the person corrects one field instead of typing all again.
 import { useState } from "react";
@@ -26,5 +27,22 @@ export function AccountFields({ state }: { state: ActionState }) {
         error={state.fields?.password}
       />
     </>
+  );
+}
+
+/** A new password (profile change, reset link): the rule in the hint, the server's reason as the error. */
+export function NewPasswordField({ error }: { error?: string }) {
+  return (
+    <Field
+      label="New password"
+      name="newPassword"
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={8}
+      maxLength={128}
+      hint="At least 8 characters, not easy to guess: a few unrelated words work well."
+      error={error}
+    />
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 // The new password, set through an admin's reset link.
 import { ActionForm, type FormAction } from "@/components/ui/action-form";
-import { Field } from "../ui/field";
+import { NewPasswordField } from "./account-fields";
 import { SubmitButton } from "../ui/submit-button";
 
 export function ResetPasswordForm({ action, token, email }: { action: FormAction; token: string; email: string }) {
@@ -12,17 +12,7 @@ export function ResetPasswordForm({ action, token, email }: { action: FormAction
           <input type="hidden" name="token" value={token} />
           {/* For password managers: the account the new password belongs to. */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-          <Field
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            maxLength={128}
-            hint="At least 8 characters, not easy to guess: a few unrelated words work well."
-            error={state.fields?.newPassword}
-          />
+          <NewPasswordField error={state.fields?.newPassword} />
           <SubmitButton pendingText="Saving…">Set new password</SubmitButton>
         </>
       )}

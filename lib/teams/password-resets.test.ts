@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, signUp } from "../auth/accounts";
 import { db } from "../db/client";
-import { AppError } from "../errors";
-import { DRIVERS, startTestApp } from "../../test/support/test-app";
+import { DRIVERS, rejection, startTestApp } from "../../test/support/test-app";
 import type { TeamContext } from "./context";
 import { createPasswordReset, inspectPasswordReset, resetPassword } from "./password-resets";
 
@@ -30,15 +29,6 @@ async function team(name = "Reset team") {
   const membership = await prisma.membership.create({ data: { teamId: t.id, userId: member.id, role: "member" } });
   const ctx: TeamContext = { user: admin, team: { id: t.id, name, role: "admin" }, teams: [{ id: t.id, name, role: "admin" }] };
   return { ctx, admin, member, membership, team: t };
-}
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
 }
 
 const signsIn = (email: string, password: string) =>
