@@ -2,7 +2,7 @@
 // Account actions: first-run setup, sign in, sign out, join through an invite, reset a password
 // through an admin's link.
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { checkForm, interrupts, runAction, type ActionState } from "@/lib/actions";
 import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
@@ -35,7 +35,9 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
   return state;
 }
 
-export async function signOutAction(): Promise<void> {
+/** The Sign out form; a call that is not its form's (no FormData) is refused with 404. */
+export async function signOutAction(form: unknown): Promise<void> {
+  if (!(form instanceof FormData)) notFound();
   await interrupts(async () => signOut(await headers()));
   redirect("/sign-in");
 }

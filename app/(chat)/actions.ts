@@ -1,6 +1,6 @@
 "use server";
 // Actions of the signed-in frame: switch team, start a chat.
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { checkArgs, interrupts } from "@/lib/actions";
 import { createChat } from "@/lib/chat/chats";
 import { requireTeam } from "@/lib/teams/context";
@@ -12,7 +12,9 @@ export async function switchTeamAction(teamId: string): Promise<void> {
   await interrupts(() => switchTeam(id));
 }
 
-export async function newChatAction(): Promise<void> {
+/** The sidebar's New chat form; a call that is not its form's (no FormData) is refused with 404. */
+export async function newChatAction(form: unknown): Promise<void> {
+  if (!(form instanceof FormData)) notFound();
   const { id } = await interrupts(async () => createChat(await requireTeam()));
   redirect(`/chat/${id}`);
 }

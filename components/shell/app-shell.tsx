@@ -12,8 +12,8 @@ import { Tooltip } from "../ui/tooltip";
 
 export type ShellActions = {
   switchTeam: (teamId: string) => Promise<void>;
-  newChat: () => Promise<void>;
-  signOut: () => Promise<void>;
+  newChat: (form: FormData) => Promise<void>;
+  signOut: (form: FormData) => Promise<void>;
 };
 
 export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; chats: ChatSummary[]; actions: ShellActions; children: React.ReactNode }) {
