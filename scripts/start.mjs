@@ -90,7 +90,7 @@ function runCluster(count) {
   fork();
 }
 
-/** Builds unless the build on disk is of this source; exits when the build fails. */
+/** Builds unless the build on disk is of this source (or there is no source); exits when the build fails. */
 function buildWhenNeeded() {
   const dist = process.env.NEXT_DIST_DIR || ".next";
   let built = "";
@@ -99,6 +99,8 @@ function buildWhenNeeded() {
   } catch {
     // no build yet
   }
+  // Without the source (a copied build, as the benchmark runs it, or a deployment of the build alone), the build is what there is.
+  if (built && !fs.existsSync("app")) return;
   if (built === sourceHash()) return;
   console.log(`[parley] ${built ? "the source changed since the last build" : "no build yet"}: building (next build, a minute or two)…`);
   const run = spawnSync(process.execPath, [NEXT, "build"], { stdio: "inherit" });
