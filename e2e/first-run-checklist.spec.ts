@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { THEMES, violations } from "./axe";
 import { SIGNED_OUT, chooseOption, send, uniqueUser } from "./helpers";
 
 const PORT = Number(process.env.E2E_PORT || 3210) + 11;
@@ -92,6 +93,7 @@ test("the empty chat page guides the admin; without a model, admins get a link a
   // Without a model, a new chat says so with the link, and a message sent anyway says where to go.
   await page.getByRole("button", { name: "New chat" }).click();
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  const chatPath = new URL(page.url()).pathname;
   await expect(page.getByRole("status").filter({ hasText: "No model is available for this team yet." }).getByRole("link", { name: "Connect a provider" })).toHaveAttribute("href", "/admin/providers");
   await send(page, "Is anyone there?");
   await expect(page.getByRole("alert").filter({ hasText: "Connect a provider under Admin → Providers." })).toBeVisible();
@@ -117,6 +119,19 @@ test("the empty chat page guides the admin; without a model, admins get a link a
   await expect(member).toHaveURL(/\/chat$/);
   await expect(member.getByRole("status").filter({ hasText: "No model is available" })).toHaveText("No model is available for this team yet. Ask an admin of your team to connect a provider.");
   await expect(member.getByRole("region", { name: "Get your team started" })).toHaveCount(0);
+
+  // The checklist and the notices pass axe, in light and dark.
+  const found: string[] = [];
+  for (const theme of THEMES) {
+    for (const [who, path] of [[page, "/chat"], [page, chatPath], [member, "/chat"]] as const) {
+      await who.context().addCookies([{ name: "parley_theme", value: theme, url: ORIGIN }]);
+      await who.goto(`${ORIGIN}${path}`);
+      await expect(who.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
+      await expect(who.getByText("No model is available for this team yet.").or(who.getByRole("heading", { name: "Get your team started" })).first()).toBeVisible();
+      found.push(...(await violations(who)).map((v) => `${theme} ${path}: ${v}`));
+    }
+  }
+  expect(found).toEqual([]);
 
   // The admin connects a provider with a model: that step is ticked, and chats work.
   await page.goto(`${ORIGIN}/admin/providers`);
