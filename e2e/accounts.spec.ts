@@ -32,6 +32,20 @@ test("a member changes their password with the current one, then signs in with t
   const { page: member, context, user } = await joinWithNewAccount(browser, await createInvite(page));
   await member.getByRole("link", { name: "Profile" }).click();
   await expect(member.getByRole("heading", { name: "Your profile" })).toBeVisible();
+
+  // The name: saved through the form and shown in the sidebar; over-long through better-auth's own endpoint, refused.
+  const nameForm = profileForm(member, "Your name");
+  await nameForm.getByLabel("Name").fill(`${user.name} Renamed`);
+  await nameForm.getByRole("button", { name: "Save name" }).click();
+  await expect(nameForm.getByRole("status")).toHaveText("Name saved.");
+  await member.reload();
+  await expect(member.getByText(`${user.name} Renamed`, { exact: true })).toBeVisible();
+  const origin = new URL(member.url()).origin;
+  const tooLong = await member.request.post("/api/auth/update-user", { data: { name: "x".repeat(101) }, headers: { origin } });
+  expect(tooLong.status()).toBe(400);
+  await member.reload();
+  await expect(member.getByText(`${user.name} Renamed`, { exact: true })).toBeVisible();
+
   const form = profileForm(member, "Change password");
 
   // A weak new password and a wrong current one are refused, and nothing changes.
