@@ -1,7 +1,7 @@
 // Server-side authorisation: members are refused from admin pages and routes (403); a user of one
 // team can read or change nothing of another team (404, so ids do not leak); the last admin stays.
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount } from "./helpers";
+import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount, storedChat } from "./helpers";
 
 /** The current team's id, as the team switcher holds it. */
 const teamIdOf = (page: Page) => page.getByLabel("Team", { exact: true }).getAttribute("data-value");
@@ -39,8 +39,7 @@ test("another team's data is invisible to this team's member", async ({ page, br
   await expect(page).toHaveURL(/\/admin\/members$/);
   const teamB = await teamIdOf(page);
   expect(teamB).not.toBe(teamA);
-  await page.getByRole("button", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await storedChat(page);
   const chatB = page.url();
 
   // The member of team A sees only team A, and gets 404 for team B's things.

@@ -2,7 +2,7 @@
 // streams in, survives a reload as the same blocks, can be stopped, continues after a reload mid-turn,
 // and chats can be renamed and deleted.
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, newChat, send, answer } from "./helpers";
+import { ADMIN_STATE, newChat, send, answer, storedChat } from "./helpers";
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -114,8 +114,7 @@ test("rename and delete a chat", async ({ page }) => {
 });
 
 test("bad requests to /api/chat get clear errors and write nothing", async ({ page }) => {
-  await newChat(page);
-  const chatId = page.url().split("/").pop()!;
+  const chatId = await storedChat(page);
   const api = page.request;
   const malformed = await api.post("/api/chat", { data: "{not json", headers: { "content-type": "application/json" } });
   expect(malformed.status()).toBe(400);

@@ -35,7 +35,6 @@ test("a page on another port of the same host cannot act for the signed-in user"
 
   // The app's own forms, as any visitor's browser gets them (one action from every actions file).
   const forms = [
-    { page: "/chat", button: "New chat", fill: {} }, // app/(chat)/actions.ts
     { page: "/chat", button: "Sign out", fill: {} }, // app/(auth)/actions.ts
     { page: "/admin/members", button: "Create invite link", fill: {} }, // app/admin/actions.ts
     { page: "/admin/mcp", button: "Add server", fill: { name: "evil", url: `${ATTACKER}/mcp` } }, // app/admin/mcp/actions.ts

@@ -49,11 +49,23 @@ export async function joinWithNewAccount(browser: Browser, url: string, user = u
   return { page, context, user };
 }
 
-/** Starts a new chat from the sidebar. */
+/**
+ * Opens a new chat from the sidebar: an empty composer at /chat; the first message stores the chat
+ * and moves the address to /chat/<id>.
+ */
 export async function newChat(page: Page) {
   await page.goto("/chat");
-  await page.getByRole("button", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await expect(page.getByRole("heading", { name: "New chat", level: 1 })).toBeVisible();
+}
+
+/** A stored, empty chat (made through the API, as a client that sets its tools before the first message would), opened. */
+export async function storedChat(page: Page): Promise<string> {
+  if (!page.url().startsWith("http")) await page.goto("/chat");
+  const res = await page.request.post("/api/chats", { headers: { origin: new URL(page.url()).origin } });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/chat/${id}`);
+  return id;
 }
 
 /**

@@ -4,7 +4,7 @@
 // stops, the status shows the error and the chat still answers.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN_STATE, addMcpServer, chooseOption, createInvite, joinWithNewAccount, send, answer } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chooseOption, createInvite, joinWithNewAccount, newChat, send, storedChat, answer } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
@@ -59,9 +59,8 @@ test("a member picks the server's tools for a chat and sees the echo result", as
   ({ page: member } = await joinWithNewAccount(browser, url));
   // Members cannot change servers.
   expect((await member.goto("/admin/mcp"))?.status()).toBe(403);
-  await member.goto("/chat");
-  await member.getByRole("button", { name: "New chat" }).click();
-  await expect(member).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await newChat(member);
+  // A new chat's tool choice is kept in the page and stored with its first message.
   await member.getByRole("button", { name: /^Tools/ }).click();
   const picker = member.getByRole("dialog", { name: "Tools for this chat" });
   await expect(picker).toContainText("everything");
@@ -80,9 +79,8 @@ test("a member picks the server's tools for a chat and sees the echo result", as
 });
 
 test("a message sent the moment a tool is ticked uses it: sending waits for the choice to be saved", async () => {
-  await member.goto("/chat");
-  await member.getByRole("button", { name: "New chat" }).click();
-  await expect(member).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  // A stored chat, whose choice is saved as it is ticked (a new chat's goes with its first message).
+  await storedChat(member);
   // The save of the choice is held until the message has been sent (a slow network, made certain).
   let release!: () => void;
   const sent = new Promise<void>((resolve) => (release = resolve));

@@ -4,7 +4,7 @@
 // was cut; the chat page loads with them and shows them collapsed with their size.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, answer, send, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, addMcpServer, answer, newChat, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
@@ -40,9 +40,7 @@ test("a tool result of 3 million characters is cut, says so, and the model is to
   await addMcpServer(page, "big", serverUrl);
   await expect(await testMcpConnection(page)).toContainText("huge");
 
-  await page.goto("/chat");
-  await page.getByRole("button", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await newChat(page);
   await page.getByRole("button", { name: /^Tools/ }).click();
   await page.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use big", exact: true }).check();
   await expect(page.getByRole("button", { name: /^Tools \(\d+\)/ })).toBeVisible();
@@ -80,9 +78,7 @@ test("a tool result of 3 million characters is cut, says so, and the model is to
 test("an answer of 3 million characters is cut with a notice, and the chat page loads with it", async ({ page }) => {
   const huge = "Over and over the same long sentence goes. ".repeat(70_000); // ~3 MB
   await script([{ match: { userMessage: "Write far too much" }, response: { content: huge }, chunkSize: 100_000 }]);
-  await page.goto("/chat");
-  await page.getByRole("button", { name: "New chat" }).click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await newChat(page);
   await send(page, "Write far too much");
   const check = async () => {
     await expect(answer(page)).toContainText("This answer was cut at 1,000,000 characters", { timeout: 20_000 });

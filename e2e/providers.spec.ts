@@ -191,8 +191,10 @@ test("a web-search model answers with numbered citations that survive a reload",
     await page.reload();
     await expect(answer(page)).toContainText("Numbers follow first appearance");
     await check();
-    // The request offered the provider's web search tool.
-    expect(JSON.parse(upstream.requests.at(-1)!.body).tools).toEqual([expect.objectContaining({ type: "web_search" })]);
+    // The answer's request offered the provider's web search tool (the chat's title call, which comes
+    // after it, offers no tools).
+    const answerRequests = upstream.requests.filter((r) => !r.body.includes("You name chat conversations."));
+    expect(JSON.parse(answerRequests.at(-1)!.body).tools).toEqual([expect.objectContaining({ type: "web_search" })]);
   } finally {
     await upstream.stop();
   }

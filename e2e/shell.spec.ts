@@ -5,14 +5,19 @@ import { ADMIN_STATE } from "./helpers";
 test.use({ storageState: ADMIN_STATE, viewport: { width: 360, height: 740 } });
 
 test("at 360 px the sidebar opens from the Menu button and stays usable", async ({ page }) => {
-  await page.goto("/chat");
-  const newChat = page.getByRole("button", { name: "New chat" });
+  await page.goto("/settings");
+  const newChat = page.getByRole("link", { name: "New chat", exact: true });
   await expect(newChat).toBeHidden();
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(newChat).toBeVisible();
   await newChat.click();
-  await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
+  await expect(page).toHaveURL(/\/chat$/);
   await expect(newChat).toBeHidden(); // the drawer closes after navigating
+  // From a new chat, New chat again still closes the drawer (the address does not change).
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await newChat.click();
+  await expect(newChat).toBeHidden();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(360);
 });

@@ -3,7 +3,7 @@
 // builds on what they see. Focus moves into the picker on open and back to "Tools" on Escape.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, addMcpServer, chooseOption, newChat, signIn, testMcpConnection } from "./helpers";
+import { ADMIN, SIGNED_OUT, addMcpServer, chooseOption, signIn, storedChat, testMcpConnection } from "./helpers";
 
 // Signed in afresh: sign-in.spec signs the stored admin session out.
 test.use(SIGNED_OUT);
@@ -30,8 +30,8 @@ test("quick clicks right after opening Tools stick, and the next click builds on
   await expect(page).toHaveURL(/\/admin\/members$/);
   await addServer(page, "alpha");
   await addServer(page, "beta");
-  await newChat(page);
-  const chatId = page.url().split("/").pop()!;
+  // A stored chat: the picker saves each choice at once (a new chat's choice waits for its first message).
+  const chatId = await storedChat(page);
   const saved = async () => ((await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { selection: { servers: string[]; tools: string[] } }).selection;
 
   const tools = page.getByRole("button", { name: /^Tools/ });

@@ -8,7 +8,7 @@
 // lib/chat/turn-endings.test.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, answer, newChat, send, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, addMcpServer, answer, newChat, send, storedChat, testMcpConnection } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 let server: ChildProcess | undefined;
@@ -41,8 +41,7 @@ const block = (page: Page, tool: string) => answer(page).locator(`[data-tool-nam
  * tested in mcp.spec.ts; here it would only add its own timing).
  */
 async function chatWithTools(page: Page) {
-  await newChat(page);
-  const chatId = new URL(page.url()).pathname.split("/").pop()!;
+  const chatId = await storedChat(page);
   const tools = (await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { servers: { id: string; name: string; tools: { id: string }[] }[] };
   const faults = tools.servers.find((s) => s.name === "faults")!;
   const res = await page.request.put(`/api/chat/${chatId}/tools`, {

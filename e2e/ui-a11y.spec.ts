@@ -27,7 +27,6 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await expect(await testMcpConnection(page)).toContainText("echo");
 
   await newChat(page);
-  const chatUrl = page.url();
   await page.getByRole("button", { name: /^Tools/ }).click();
   await page.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
   await page.keyboard.press("Escape");
@@ -35,6 +34,8 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await send(page, "Echo via MCP");
   await expect(answer(page).locator('[data-tool-name="everything__echo"]')).toContainText("Echo: hello from parley");
   await expect(answer(page)).toContainText("The server echoed it back.");
+  const chatUrl = page.url();
+  expect(chatUrl).toMatch(/\/chat\/[a-z0-9]+$/);
 
   const found: string[] = [];
   for (const theme of THEMES) {

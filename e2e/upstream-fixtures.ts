@@ -1,9 +1,11 @@
 // The scripted upstream's fixture files, in one list: the Playwright config loads them at start, and a
 // spec that puts fixtures of its own in front restores exactly these afterwards (a spec that left out
-// one file once made every later "Endings: …" prompt fall through to the catch-all).
+// one file once made every later "Endings: …" prompt fall through to the catch-all). chat-list.json
+// comes first: its fixtures for the title call (recognised by its system message) answer every
+// chat's title call before any prompt's fixture could; chat.json's catch-all stays last.
 import fs from "node:fs";
 
-export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/mcp.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/accounts.json", "e2e/fixtures/chat.json"];
+export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/chat-list.json", "e2e/fixtures/mcp.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/accounts.json", "e2e/fixtures/chat.json"];
 
 /** The fixtures of every file, in load order (the catch-all of chat.json last). */
 export function fileFixtures(): object[] {

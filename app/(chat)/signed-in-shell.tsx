@@ -1,14 +1,17 @@
-// The shell for every signed-in page (chat and admin): loads the team context and the chat list.
+// The shell for every signed-in page (chat and admin): loads the team context and the first page of
+// the chat list, its days grouped in the time zone the browser reported (a cookie; UTC before that).
+import { cookies } from "next/headers";
 import { AppShell } from "@/components/shell/app-shell";
-import { listChats } from "@/lib/chat/chats";
+import { listChatPage, knownTimeZone } from "@/lib/chat/chat-list";
 import type { TeamContext } from "@/lib/teams/context";
 import { signOutAction } from "../(auth)/actions";
-import { newChatAction, switchTeamAction } from "./actions";
+import { switchTeamAction } from "./actions";
 
 export async function SignedInShell({ ctx, children }: { ctx: TeamContext; children: React.ReactNode }) {
-  const chats = await listChats(ctx);
+  const tz = knownTimeZone((await cookies()).get("parley_tz")?.value);
+  const chats = await listChatPage(ctx, { tz });
   return (
-    <AppShell ctx={ctx} chats={chats} actions={{ switchTeam: switchTeamAction, newChat: newChatAction, signOut: signOutAction }}>
+    <AppShell ctx={ctx} chats={chats} actions={{ switchTeam: switchTeamAction, signOut: signOutAction }}>
       {children}
     </AppShell>
   );

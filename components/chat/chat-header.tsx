@@ -1,5 +1,6 @@
 "use client";
-// The chat's title bar: rename in place, delete behind a confirmation dialog.
+// The chat's title bar: its title as it is now (chat-title.tsx), rename in place, delete behind a
+// confirmation dialog. A draft (New chat) has nothing to rename or delete yet.
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Pencil, Trash2 } from "lucide-react";
@@ -7,8 +8,11 @@ import { Button } from "../ui/button";
 import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
 import { Input } from "../ui/input";
 import { Tooltip } from "../ui/tooltip";
+import { announceChats } from "../shell/chat-events";
+import { useChatTitle } from "./chat-title";
 
-export function ChatHeader({ chatId, title }: { chatId: string; title: string }) {
+export function ChatHeader() {
+  const { chatId, title, stored } = useChatTitle();
   const router = useRouter();
   const [mode, setMode] = useState<"view" | "rename">("view");
   const [confirming, setConfirming] = useState(false);
@@ -38,7 +42,7 @@ export function ChatHeader({ chatId, title }: { chatId: string; title: string })
             e.preventDefault();
             if (await call("PATCH", { title: draft })) {
               setMode("view");
-              router.refresh();
+              announceChats({ id: chatId, title: draft.trim() });
             }
           }}
         >
@@ -56,45 +60,49 @@ export function ChatHeader({ chatId, title }: { chatId: string; title: string })
       ) : (
         <>
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title}</h1>
-          <Tooltip content="Rename chat">
-            <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
-              <Pencil className="size-4" aria-hidden />
-            </Button>
-          </Tooltip>
-          <AlertDialog open={confirming} onOpenChange={setConfirming}>
-            <Tooltip content="Delete chat">
-              <AlertDialogTrigger asChild>
-                <Button size="sm" variant="ghost" aria-label="Delete chat">
-                  <Trash2 className="size-4" aria-hidden />
+          {stored && (
+            <>
+              <Tooltip content="Rename chat">
+                <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
+                  <Pencil className="size-4" aria-hidden />
                 </Button>
-              </AlertDialogTrigger>
-            </Tooltip>
-            <AlertDialogContent>
-              <AlertDialogTitle>Delete this chat?</AlertDialogTitle>
-              <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
-              {error && (
-                <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                  {error}
-                </p>
-              )}
-              <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
-                <Button
-                  variant="danger"
-                  disabled={pending}
-                  onClick={async () => {
-                    if (await call("DELETE")) {
-                      setConfirming(false);
-                      router.push("/chat");
-                      router.refresh();
-                    }
-                  }}
-                >
-                  Delete chat
-                </Button>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+              </Tooltip>
+              <AlertDialog open={confirming} onOpenChange={setConfirming}>
+                <Tooltip content="Delete chat">
+                  <AlertDialogTrigger asChild>
+                    <Button size="sm" variant="ghost" aria-label="Delete chat">
+                      <Trash2 className="size-4" aria-hidden />
+                    </Button>
+                  </AlertDialogTrigger>
+                </Tooltip>
+                <AlertDialogContent>
+                  <AlertDialogTitle>Delete this chat?</AlertDialogTitle>
+                  <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
+                  {error && (
+                    <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+                      {error}
+                    </p>
+                  )}
+                  <AlertDialogFooter>
+                    <AlertDialogCancel>Cancel</AlertDialogCancel>
+                    <Button
+                      variant="danger"
+                      disabled={pending}
+                      onClick={async () => {
+                        if (await call("DELETE")) {
+                          setConfirming(false);
+                          announceChats({ id: chatId, deleted: true });
+                          router.push("/chat");
+                        }
+                      }}
+                    >
+                      Delete chat
+                    </Button>
+                  </AlertDialogFooter>
+                </AlertDialogContent>
+              </AlertDialog>
+            </>
+          )}
         </>
       )}
       {error && !confirming && (

@@ -1,11 +1,17 @@
 "use client";
 // The chat: messages from the server (newest page first, older pages on demand), a live turn through
 // useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
-import { useCallback, useEffect, useMemo, useState } from "react";
+// A new chat is a draft until its first message, which stores it (with the model and tools picked
+// for it): the address becomes /chat/<id> once the server has it, and the title the turn sends
+// (data-title parts) reaches the header and the sidebar as it comes.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
+import type { ToolSelection } from "@/lib/tools/selection";
+import { announceChats } from "../shell/chat-events";
+import { useChatTitle } from "./chat-title";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
 import { toolChoiceSaved } from "./use-tool-choice";
@@ -44,6 +50,8 @@ export type ChatViewProps = {
   models?: { groups: PickerGroup[]; selected: string | null };
   /** The server's faces of calls a new message supersedes (lib/chat/tool-states.ts). */
   supersededFaces: { denied: string; aborted: string };
+  /** Shown while the chat has no messages. */
+  emptyState?: React.ReactNode;
 };
 
 function errorMessage(err: Error | undefined): string | undefined {
@@ -57,8 +65,10 @@ function errorMessage(err: Error | undefined): string | undefined {
   return err.message || "Something went wrong.";
 }
 
-export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces }: ChatViewProps) {
+export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces, emptyState }: ChatViewProps) {
   const [modelId, setModelId] = useState(models?.selected ?? "");
+  const { stored, setStored, setTitle } = useChatTitle();
+  const draftTools = useRef<ToolSelection | undefined>(undefined);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ParleyUIMessage>({
@@ -72,6 +82,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
                 ? { id, trigger, approvals: decisionsOf(messages[messages.length - 1]) }
                 : { id, trigger, message: messages[messages.length - 1] }),
             ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
+            ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}) } : {}),
           },
         }),
       }),
@@ -85,6 +96,18 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     experimental_throttle: 50,
     // Once every waiting call of the answer is decided (approved or denied), the decisions are sent.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // The chat's title, sent by its first turn: the first one also says the chat is stored now.
+    onData: (part) => {
+      if (part.type !== "data-title") return;
+      if (!stored) {
+        setStored();
+        window.history.replaceState(null, "", `/chat/${chatId}`);
+      }
+      setTitle(part.data.title);
+      announceChats({ id: chatId });
+    },
+    // A turn moves its chat to the top of the list.
+    onFinish: () => announceChats({ id: chatId }),
   });
 
   const last = messages[messages.length - 1];
@@ -195,7 +218,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               {older.loading ? "Loading…" : "Load earlier messages"}
             </Button>
           )}
-          {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>}
+          {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>)}
           {messages.map((m) => (
             <MessageItem
               key={m.id}
@@ -219,12 +242,13 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onSend={(text) => {
           supersede();
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
-          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } }));
+          // A new chat's choice goes with its first message instead.
+          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
         }}
         toolbar={
           <>
             {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
-            <ToolPicker chatId={chatId} disabled={busy} />
+            <ToolPicker chatId={chatId} disabled={busy} draft={!stored} onDraft={(selection) => (draftTools.current = selection)} />
           </>
         }
       />

@@ -1,7 +1,7 @@
 "use client";
 // The tool picker in the composer: the team's MCP servers with their live status and enabled tools;
 // a member turns servers and single tools on or off for this chat (saved at once, used from the next
-// message). Servers that are down are shown with their error; their tools are skipped in a turn.
+// message; a new chat's choice goes with its first message). Servers that are down are shown with their error; their tools are skipped in a turn.
 // A Radix popover: focus moves in on open, Escape closes and returns focus to the Tools button.
 import { useEffect, useState } from "react";
 import { Wrench } from "lucide-react";
@@ -28,8 +28,8 @@ function withTool(sel: ToolSelection, s: McpServerView, toolId: string, on: bool
   return { servers: anyOn ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id), tools };
 }
 
-export function ToolPicker({ chatId, disabled }: { chatId: string; disabled?: boolean }) {
-  const { servers, selection: sel, error, load, change } = useToolChoice(chatId);
+export function ToolPicker({ chatId, disabled, draft, onDraft }: { chatId: string; disabled?: boolean; draft?: boolean; onDraft?: (selection: ToolSelection) => void }) {
+  const { servers, selection: sel, error, load, change } = useToolChoice(chatId, draft, onDraft);
   const [open, setOpen] = useState(false);
 
   useEffect(() => void load(), [load]);

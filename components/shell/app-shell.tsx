@@ -1,7 +1,8 @@
-// The signed-in frame: sidebar (team switcher, new chat, chat list, admin link, account) and the main area.
+// The signed-in frame: sidebar (team switcher, New chat, the chat list, admin link, account) and the
+// main area. New chat opens an empty composer (/chat); nothing is stored until its first message.
 import Link from "next/link";
 import { LogOut, MessageSquarePlus, MessagesSquare, Settings, SlidersHorizontal, UserRound } from "lucide-react";
-import type { ChatSummary } from "@/lib/chat/chats";
+import type { ChatPage } from "@/lib/chat/chat-list";
 import type { TeamContext } from "@/lib/teams/context";
 import { SidebarFrame } from "./mobile-sidebar";
 import { TeamSwitcher } from "./team-switcher";
@@ -12,11 +13,10 @@ import { Tooltip } from "../ui/tooltip";
 
 export type ShellActions = {
   switchTeam: (teamId: string) => Promise<void>;
-  newChat: (form: FormData) => Promise<void>;
   signOut: (form: FormData) => Promise<void>;
 };
 
-export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; chats: ChatSummary[]; actions: ShellActions; children: React.ReactNode }) {
+export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; chats: ChatPage; actions: ShellActions; children: React.ReactNode }) {
   const isAdmin = ctx.team.role === "admin";
   return (
     <div className="flex h-dvh overflow-hidden">
@@ -32,14 +32,14 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
             </Link>
           )}
         </div>
-        <form action={actions.newChat} className="px-4 py-2">
-          <Button type="submit" className="h-9 w-full">
-            <MessageSquarePlus className="size-4" aria-hidden /> New chat
+        <div className="px-4 py-2">
+          <Button asChild className="h-9 w-full">
+            <Link href="/chat">
+              <MessageSquarePlus className="size-4" aria-hidden /> New chat
+            </Link>
           </Button>
-        </form>
-        <nav aria-label="Chats" className="min-h-0 flex-1 overflow-y-auto px-2 py-2">
-          <ChatList chats={chats} />
-        </nav>
+        </div>
+        <ChatList initial={chats} />
         <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
           <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
             <UserRound className="size-4" aria-hidden /> Profile

@@ -1,29 +1,175 @@
 "use client";
-// The user's chats in this team, newest first; the open one is marked.
+// The sidebar's chat list: a search box (titles, searched on the server), the chats in groups as the
+// server labels them (Pinned, Today, Yesterday, Previous 7 days, Previous 30 days, then by month),
+// "Show more" for older pages, and an "Archived" view to find and restore archived chats. Each chat
+// has its menu (chat-menu.tsx). The list reloads when a chat changes anywhere (chat-events.ts).
+import { useCallback, useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { ChatSummary } from "@/lib/chat/chats";
+import { Archive, ArrowLeft, Search } from "lucide-react";
+import type { ChatListItem, ChatPage } from "@/lib/chat/chat-list";
+import { Button } from "../ui/button";
+import { Input } from "../ui/input";
+import { cn } from "../ui/cn";
+import { onChats } from "./chat-events";
+import { ChatMenu } from "./chat-menu";
 
-export function ChatList({ chats }: { chats: ChatSummary[] }) {
+type View = "active" | "archived";
+const SEARCH_DELAY_MS = 200;
+
+function timeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+async function fetchPage(q: string, view: View, cursor?: string | null): Promise<ChatPage> {
+  const params = new URLSearchParams({ tz: timeZone(), view });
+  if (q.trim()) params.set("q", q.trim());
+  if (cursor) params.set("cursor", cursor);
+  const res = await fetch(`/api/chats?${params}`, { cache: "no-store" });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+    throw new Error(body.error?.message ?? "Could not load the chats.");
+  }
+  return (await res.json()) as ChatPage;
+}
+
+/** Consecutive chats with the same group label, in the server's order. */
+function grouped(chats: ChatListItem[]): { label: string; chats: ChatListItem[] }[] {
+  const groups: { label: string; chats: ChatListItem[] }[] = [];
+  for (const c of chats) {
+    const last = groups.at(-1);
+    if (last?.label === c.group) last.chats.push(c);
+    else groups.push({ label: c.group, chats: [c] });
+  }
+  return groups;
+}
+
+export function ChatList({ initial }: { initial: ChatPage }) {
   const pathname = usePathname();
-  if (!chats.length) return <p className="px-2 py-1 text-sm text-zinc-600 dark:text-zinc-400">No chats yet.</p>;
+  const [view, setView] = useState<View>("active");
+  const [q, setQ] = useState("");
+  const [page, setPage] = useState(initial);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  const latest = useRef(0);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const reload = useCallback(async (query: string, which: View) => {
+    const mine = ++latest.current;
+    setLoading(true);
+    try {
+      const next = await fetchPage(query, which);
+      if (mine === latest.current) {
+        setPage(next);
+        setError(undefined);
+      }
+    } catch (err) {
+      if (mine === latest.current) setError((err as Error).message);
+    } finally {
+      if (mine === latest.current) setLoading(false);
+    }
+  }, []);
+
+  // The time zone goes along as a cookie too, so the next server-rendered list groups days as here.
+  useEffect(() => {
+    document.cookie = `parley_tz=${encodeURIComponent(timeZone())}; path=/; max-age=31536000; samesite=lax`;
+  }, []);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = setTimeout(() => void reload(q, view), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [q, view, reload]);
+  useEffect(() => onChats(() => void reload(q, view)), [q, view, reload]);
+
+  async function more() {
+    setLoading(true);
+    try {
+      const next = await fetchPage(q, view, page.nextCursor);
+      setPage((p) => ({ chats: [...p.chats, ...next.chats], nextCursor: next.nextCursor }));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const focusSearch = () => searchRef.current?.focus();
+  // A chat that moved (pinned, renamed) is drawn anew in its group: its menu button gets the focus back.
+  const moved = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const id = moved.current;
+    if (!id || (document.activeElement && document.activeElement !== document.body)) return;
+    moved.current = undefined;
+    document.querySelector<HTMLElement>(`[data-chat-menu="${id}"]`)?.focus();
+  }, [page]);
+  const groups = grouped(page.chats);
+  const empty = q.trim() ? `No ${view === "archived" ? "archived " : ""}chats match “${q.trim()}”.` : view === "archived" ? "No archived chats." : "No chats yet.";
+
   return (
-    <ul className="flex flex-col gap-0.5">
-      {chats.map((c) => {
-        const href = `/chat/${c.id}`;
-        const current = pathname === href;
-        return (
-          <li key={c.id}>
-            <Link
-              href={href}
-              aria-current={current ? "page" : undefined}
-              className={`block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800 ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : ""}`}
-            >
-              {c.title || "New chat"}
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div role="search" className="px-4 pb-2">
+        <label htmlFor="chat-search" className="sr-only">
+          Search chats
+        </label>
+        <div className="relative">
+          <Search className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-zinc-500" aria-hidden />
+          <Input id="chat-search" ref={searchRef} type="search" size="sm" placeholder="Search chats" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} className="w-full pl-8" />
+        </div>
+      </div>
+      <div className="flex items-center justify-between px-4 pb-1">
+        {view === "archived" ? (
+          <Button size="xs" variant="ghost" onClick={() => setView("active")}>
+            <ArrowLeft className="size-3" aria-hidden /> All chats
+          </Button>
+        ) : (
+          <Button size="xs" variant="ghost" onClick={() => setView("archived")}>
+            <Archive className="size-3" aria-hidden /> Archived
+          </Button>
+        )}
+        {loading && (
+          <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+            Loading…
+          </span>
+        )}
+      </div>
+      <nav aria-label={view === "archived" ? "Archived chats" : "Chats"} aria-busy={loading} className="min-h-0 flex-1 overflow-y-auto px-2 py-1">
+        {error && (
+          <p role="alert" className="px-2 py-1 text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        {!page.chats.length && !error && <p className="px-2 py-1 text-sm text-zinc-600 dark:text-zinc-400">{empty}</p>}
+        {groups.map((g, i) => (
+          <section key={`${g.label}-${i}`} aria-labelledby={`chat-group-${i}`} className="mb-2">
+            <h2 id={`chat-group-${i}`} className="px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">
+              {g.label}
+            </h2>
+            <ul className="flex flex-col gap-0.5">
+              {g.chats.map((c) => {
+                const href = `/chat/${c.id}`;
+                const current = pathname === href;
+                return (
+                  <li key={c.id} className={cn("group flex items-center rounded-md hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 dark:bg-zinc-800")}>
+                    <Link id={`chat-link-${c.id}`} href={href} aria-current={current ? "page" : undefined} className={cn("min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-sm", current && "font-medium")}>
+                      {c.title || "Untitled chat"}
+                    </Link>
+                    <ChatMenu chat={c} current={current} onGone={focusSearch} onMoved={(id) => (moved.current = id)} />
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ))}
+        {page.nextCursor && (
+          <Button size="xs" variant="secondary" className="mx-2 mt-1" disabled={loading} onClick={() => void more()}>
+            Show more
+          </Button>
+        )}
+      </nav>
+    </div>
   );
 }

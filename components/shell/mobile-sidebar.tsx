@@ -1,6 +1,7 @@
 "use client";
 // On wide screens the sidebar is always shown; on narrow ones it is a Sheet (a modal drawer: focus
-// trapped, Escape closes) behind a "Menu" button, closed again after navigating.
+// trapped, Escape closes) behind a "Menu" button, closed again after navigating (or following a link
+// to the page already open, such as New chat from a new chat).
 import { useEffect, useState } from "react";
 import { usePathname } from "next/navigation";
 import { Menu } from "lucide-react";
@@ -20,7 +21,13 @@ export function SidebarFrame({ children }: { children: React.ReactNode }) {
             <Menu className="size-4" aria-hidden />
           </Button>
         </SheetTrigger>
-        <SheetContent aria-label="Sidebar" aria-describedby={undefined} closeLabel="Close menu" className="md:hidden">
+        <SheetContent
+          aria-label="Sidebar"
+          aria-describedby={undefined}
+          closeLabel="Close menu"
+          className="md:hidden"
+          onClick={(e) => (e.target as HTMLElement).closest("a[href]") && setOpen(false)}
+        >
           <SheetTitle className="sr-only">Menu</SheetTitle>
           {children}
         </SheetContent>

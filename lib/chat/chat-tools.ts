@@ -1,6 +1,7 @@
 // What the chat's tool picker shows and saves: the team's MCP servers with their live status and
 // enabled tools (read-only for everyone), and this chat's selection. The chat must be the caller's
-// own in the current team (404 otherwise; chats.ts).
+// own in the current team (404 otherwise; chats.ts). A draft chat's picker reads the servers alone
+// (`toolServers`) and sends its choice with the chat's first message (turn-load.ts).
 import { getChat } from "./chats";
 import { listServers, type McpServerView } from "../mcp/servers";
 import type { TeamContext } from "../teams/context";
@@ -10,8 +11,12 @@ export type ChatTools = { servers: McpServerView[]; selection: ToolSelection };
 
 export async function chatTools(ctx: TeamContext, chatId: string): Promise<ChatTools> {
   const chat = await getChat(ctx, chatId);
-  const servers = (await listServers(ctx.team.id)).map((s) => ({ ...s, tools: s.tools.filter((t) => t.enabled) }));
-  return { servers, selection: readSelection(chat.toolSelection) };
+  return { servers: await toolServers(ctx), selection: readSelection(chat.toolSelection) };
+}
+
+/** The team's MCP servers with their live status and enabled tools, as the picker shows them. */
+export async function toolServers(ctx: TeamContext): Promise<McpServerView[]> {
+  return (await listServers(ctx.team.id)).map((s) => ({ ...s, tools: s.tools.filter((t) => t.enabled) }));
 }
 
 export async function setChatTools(ctx: TeamContext, chatId: string, selection: ToolSelection): Promise<ToolSelection> {

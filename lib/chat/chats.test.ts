@@ -5,7 +5,8 @@ import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { makeUser, startTestApp } from "@/test/support/test-app";
 import { chatTools, setChatTools } from "./chat-tools";
-import { createChat, deleteChat, getChat, listChats, renameChat } from "./chats";
+import { createChat, deleteChat, getChat, renameChat } from "./chats";
+import { listChatPage } from "./chat-list";
 import { loadTurn } from "./turn-load";
 import { streamRegistry } from "./stream-registry";
 import { DATABASES } from "@/test/support/turn-harness";
@@ -36,11 +37,11 @@ describe.each(DATABASES)("on $name", (driver) => {
     await renameChat(owner, id, "Mine");
 
     expect((await getChat(owner, id)).title).toBe("Mine");
-    expect((await listChats(owner)).map((c) => c.id)).toEqual([id]);
+    expect((await listChatPage(owner)).chats.map((c) => c.id)).toEqual([id]);
     expect(await chatTools(owner, id)).toMatchObject({ selection: { servers: [], tools: [] } });
     const registry = await streamRegistry();
     for (const other of [neighbour, ownerElsewhere]) {
-      expect(await listChats(other)).toEqual([]);
+      expect((await listChatPage(other)).chats).toEqual([]);
       await expect(getChat(other, id)).rejects.toMatchObject({ status: 404 });
       await expect(renameChat(other, id, "Theirs")).rejects.toMatchObject({ status: 404 });
       await expect(deleteChat(other, id)).rejects.toMatchObject({ status: 404 });

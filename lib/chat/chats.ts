@@ -1,6 +1,9 @@
-// Chats of a user in a team: list (newest first), create, read, rename, delete. A chat is visible
-// only to its owner and only in its team; anything else is 404. `ownChat` is that rule, the one place
-// it is written: every read or write of a chat by a member goes through it.
+// Chats of a user in a team: create, read, rename, pin, archive, delete (the list is chat-list.ts).
+// A chat is visible only to its owner and only in its team; anything else is 404. `ownChat` is that
+// rule, the one place it is written: every read or write of a chat by a member goes through it.
+// A new chat in the browser is a draft with an id from `draftChatId` until its first message, which
+// stores it (turn-load.ts); `createChat` stores an empty one at once (the API's POST /api/chats).
+import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
 import type { Chat, Prisma } from "../db/generated/client";
@@ -8,7 +11,22 @@ import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 import { personalModelOf } from "../teams/personal-model";
 
-export const renameChatSchema = z.object({ title: z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.") });
+const titleField = z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.");
+
+/** What PATCH /api/chat/<id> changes: its title, whether it is pinned, whether it is archived. */
+export const updateChatSchema = z
+  .object({ title: titleField.optional(), pinned: z.boolean().optional(), archived: z.boolean().optional() })
+  .strict()
+  .refine((b) => b.title !== undefined || b.pinned !== undefined || b.archived !== undefined, { message: "Nothing to change." });
+export type ChatUpdate = z.infer<typeof updateChatSchema>;
+
+/** The shape of a draft chat's id (and of the ids Prisma gives): 20 to 40 lowercase letters and digits. */
+export const DRAFT_ID = /^[a-z0-9]{20,40}$/;
+
+/** An id for a chat that is not stored yet (its first message stores it under this id). */
+export function draftChatId(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
 
 /** The chats `ctx`'s user may see: their own, in the current team. */
 const ownedBy = (ctx: TeamContext) => ({ teamId: ctx.team.id, userId: ctx.user.id });
@@ -16,19 +34,7 @@ const ownedBy = (ctx: TeamContext) => ({ teamId: ctx.team.id, userId: ctx.user.i
 /** The `where` of the caller's chat `chatId` (no row matches another user's or another team's chat). */
 export const ownChat = (ctx: TeamContext, chatId: string): Prisma.ChatWhereInput => ({ id: chatId, ...ownedBy(ctx) });
 
-export type ChatSummary = { id: string; title: string | null; updatedAt: Date };
-
-export async function listChats(ctx: TeamContext, limit = 100): Promise<ChatSummary[]> {
-  const prisma = await db();
-  return prisma.chat.findMany({
-    where: ownedBy(ctx),
-    select: { id: true, title: true, updatedAt: true },
-    orderBy: { updatedAt: "desc" },
-    take: limit,
-  });
-}
-
-/** A new chat, starting with the member's own default model when they chose one (else the team's). */
+/** A stored empty chat (POST /api/chats), starting with the member's own default model when they chose one. */
 export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
   const prisma = await db();
   const modelId = await personalModelOf(ctx);
@@ -48,8 +54,26 @@ export async function chatOf<I extends Prisma.ChatInclude>(ctx: TeamContext, cha
 }
 
 export async function renameChat(ctx: TeamContext, chatId: string, title: string): Promise<void> {
+  await updateChat(ctx, chatId, { title });
+}
+
+/**
+ * Renames, pins or archives the caller's chat (404 for any other). Archiving unpins; pinning an
+ * archived chat brings it back. None of these changes `updatedAt` (the chat's last activity) as it was.
+ */
+export async function updateChat(ctx: TeamContext, chatId: string, change: ChatUpdate): Promise<void> {
   const prisma = await db();
-  const res = await prisma.chat.updateMany({ where: ownChat(ctx, chatId), data: { title } });
+  const chat = await prisma.chat.findFirst({ where: ownChat(ctx, chatId), select: { updatedAt: true } });
+  if (!chat) throw NotFound("No such chat.");
+  const now = new Date();
+  const data: Prisma.ChatUpdateManyMutationInput = {};
+  if (change.title !== undefined) data.title = change.title;
+  if (change.pinned !== undefined) data.pinnedAt = change.pinned ? now : null;
+  if (change.archived !== undefined) data.archivedAt = change.archived ? now : null;
+  if (change.archived) data.pinnedAt = null;
+  if (change.pinned) data.archivedAt = null;
+  data.updatedAt = chat.updatedAt;
+  const res = await prisma.chat.updateMany({ where: ownChat(ctx, chatId), data });
   if (res.count !== 1) throw NotFound("No such chat.");
 }
 

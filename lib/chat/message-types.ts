@@ -20,6 +20,9 @@ export type ParleyMetadata = {
   fellBack?: NoticeData;
 };
 
-type ParleyDataParts = { error: ErrorData; notice: NoticeData };
+/** The chat's title as it changes during its first turn: sent as a transient part, never stored as a block. */
+export type TitleData = { title: string };
+
+export type ParleyDataParts = { error: ErrorData; notice: NoticeData; title: TitleData };
 export type ParleyUIMessage = UIMessage<ParleyMetadata, ParleyDataParts>;
 export type ParleyPart = ParleyUIMessage["parts"][number];

@@ -1,10 +1,12 @@
 // The body of POST /api/chat: only what is new (the user's message, a regenerate, or decisions on
 // calls waiting for approval: `{approvalId, approved, reason}` and nothing else), never history; and
-// how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns a minute; 429 past it).
+// how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns a minute; 429 past it). The first
+// message of a chat that is still a draft says so (`newChat`) and brings the tools chosen for it.
 import { z } from "zod";
 import { config } from "../config";
 import { AppError } from "../errors";
 import { rateLimiter, type RateLimiter } from "../security/rate-limit";
+import { toolSelectionSchema } from "../tools/selection";
 import { decisionSchema } from "./approvals";
 
 export function maxMessageChars(): number {
@@ -39,6 +41,9 @@ export const chatRequestSchema = z
     messageId: z.string().max(200).optional(),
     modelId: z.string().min(1).max(64).optional(),
     approvals: z.array(decisionSchema.strict()).min(1).max(50).optional(),
+    /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
+    newChat: z.boolean().optional(),
+    tools: toolSelectionSchema.optional(),
   })
   .refine((b) => (b.trigger === "submit-message" ? !!b.message !== !!b.approvals : !!b.messageId && !b.approvals), {
     message: "Send a message, decisions on waiting tool calls, or the id of the answer to regenerate.",

@@ -13,6 +13,11 @@
 //
 // Decisions clicked as soon as a card appears can arrive while the turn that asked is still being
 // stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused.
+//
+// A chat's first message may come from a draft (`newChat`): a chat the browser opened under an id
+// from `draftChatId` and never stored. When no chat has that id, the claim stores it, the caller's,
+// with the tools chosen for it (checked against the team: 404 for foreign ids) and its first-words
+// title. An id of any other user's chat is 404, as always.
 import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Block, Chat } from "../db/generated/client";
@@ -20,12 +25,13 @@ import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
-import { chatOf } from "./chats";
+import { DRAFT_ID, ownChat } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
 import type { ParleyUIMessage } from "./message-types";
 import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
+import { checkSelection, type ToolSelection } from "../tools/selection";
 
 export type TurnRequest = {
   chatId: string;
@@ -37,6 +43,8 @@ export type TurnRequest = {
   modelId?: string;
   /** Decisions on the calls of the last answer that wait for approval; the answer then continues. */
   decisions?: Decision[];
+  /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
+  newChat?: { tools?: ToolSelection };
 };
 
 /** What a turn read before it writes anything. */
@@ -45,6 +53,10 @@ export type LoadedTurn = {
   chat: Chat;
   /** The caller's personal instructions, read with the chat (null: none). */
   instructions: string | null;
+  /** The chat is not stored yet: the claim stores it. */
+  draft: boolean;
+  /** The chat's title until the model names it: the question's first words (set when it had none). */
+  firstTitle?: string;
   model: ResolvedModel;
   fallback: ResolvedModel | null;
   budget: number;
@@ -110,10 +122,10 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
   const [found, before] = await Promise.all([
-    chatOf(ctx, req.chatId, turnChatInclude),
+    chatForTurn(ctx, req),
     req.decisions ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
-  let chat = found;
+  let { chat } = found;
   if (await running(registry, chat)) {
     const ended = req.decisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
     if (!ended) throw Conflict(RUNNING);
@@ -123,7 +135,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     throw err instanceof NoModelError ? new NoModelError(ctx.team.role === "admin") : err;
   });
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, instructions: found.user.instructions, model, fallback, budget, streamId: newId() };
+  const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
 
   // A model with a window larger than the default reads further back; a smaller one, less.
@@ -135,16 +147,42 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     history = history.slice(0, -1);
   }
   const question = req.regenerate ? undefined : { id: newId(), text: req.text! };
+  const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   // Calls waiting in the last answer are denied by the new message, and the model reads them as denied.
-  return { ...base, assistantId: newId(), question, history, claimFirst: !!question && waitsForApproval(history) };
+  return { ...base, assistantId: newId(), question, firstTitle, history, claimFirst: !!question && waitsForApproval(history) };
 }
 
-/** Takes the chat for this turn unless another turn took it since it was read (409). */
+/** The caller's chat with its models; for a new chat's first message, the draft it stores (see the header). */
+async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
+  const prisma = await db();
+  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: turnChatInclude });
+  if (stored) {
+    const { user, ...chat } = stored;
+    return { chat, instructions: user.instructions, draft: false };
+  }
+  if (!req.newChat || !DRAFT_ID.test(req.chatId) || (await prisma.chat.count({ where: { id: req.chatId } }))) throw NotFound("No such chat.");
+  const [team, asker, toolSelection] = await Promise.all([
+    prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id }, select: chatModelsInclude.team.select }),
+    prisma.user.findUniqueOrThrow({ where: { id: ctx.user.id }, select: { instructions: true } }),
+    req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
+  ]);
+  const now = new Date();
+  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
+  return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
+}
+
+/** Takes the chat for this turn unless another turn took it since it was read (409); stores a draft. */
 async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t: LoadedTurn, data: { title?: string } = {}) {
-  const claimed = await client.chat.updateMany({
-    where: { id: t.chat.id, activeStreamId: t.chat.activeStreamId },
-    data: { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data },
-  });
+  const fields = { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data };
+  if (t.draft) {
+    const { id, teamId, userId, toolSelection } = t.chat;
+    // Two first messages of one draft at once: the second finds the chat stored and running (409).
+    await client.chat.create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, ...fields } }).catch((err: unknown) => {
+      throw (err as { code?: string }).code === "P2002" ? Conflict(RUNNING) : err;
+    });
+    return;
+  }
+  const claimed = await client.chat.updateMany({ where: { id: t.chat.id, activeStreamId: t.chat.activeStreamId }, data: fields });
   if (claimed.count !== 1) throw Conflict(RUNNING);
 }
 
@@ -167,7 +205,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
   }
   const question = t.question;
   await prisma.$transaction(async (tx) => {
-    await claimChat(tx, t, question && !t.chat.title ? { title: titleFrom(question.text) } : {});
+    await claimChat(tx, t, t.firstTitle ? { title: t.firstTitle } : {});
     if (req.regenerate) {
       await tx.message.delete({ where: { id: req.regenerate } });
     } else {

@@ -12,6 +12,9 @@
 //   `tool-output-error` (tool-states.ts), so no card is left waiting or running; calls waiting for a
 //   person at a normal finish stay waiting;
 // - keeps the answer within PARLEY_MAX_ANSWER_CHARS (answer-cap.ts);
+// - on a chat's first message, tells the browser the chat's title as a transient `data-title` part:
+//   the first words right after the start, and the model's title (titles.ts) once the answer is
+//   stored and finished normally, before `finish` (so the turn ends when its chat is named);
 // - hands the chunk to the store (store-feed.ts), which may hold the stream back so that the browser
 //   never runs far ahead of what is stored;
 // - passes it on to the browser as a server-sent event.
@@ -21,13 +24,13 @@
 import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
-import type { ErrorData, NoticeData, ParleyMetadata } from "./message-types";
+import type { NoticeData, ParleyDataParts, ParleyMetadata } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
 import { abortChunk, type AbortReason } from "./tool-states";
 import { parseTurnErrorText } from "./turn-errors";
 
-type Chunk = UIMessageChunk<ParleyMetadata, { error: ErrorData; notice: NoticeData }>;
+type Chunk = UIMessageChunk<ParleyMetadata, ParleyDataParts>;
 
 const CONTENT = new Set(["text-delta", "reasoning-delta", "tool-input-start", "tool-input-available", "file", "source-url", "source-document"]);
 
@@ -47,15 +50,21 @@ export type TurnStreamOptions = {
   cap?: AnswerCap;
   /** The metadata of a tool the turn offers, by the name the model calls it. */
   toolMetadata?: (toolName: string) => JSONObject | undefined;
+  /** A chat's first message: its first-words title, and how the model names it from the answer's text. */
+  title?: { first: string; name: (answer: string) => Promise<string | undefined> };
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 const notice = (code: string, message: string): Chunk => ({ type: "data-notice", data: { code, message } });
+const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
+/** The part of the answer's text the title call reads. */
+const TITLE_ANSWER_CHARS = 1_000;
 
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
+  let answerText = "";
   let steps = 0;
   let awaitingApproval = false;
   let finish: Chunk | undefined;
@@ -79,6 +88,7 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
         if (meta) chunk = { ...chunk, toolMetadata: meta };
       }
       if (CONTENT.has(type) || type.startsWith("data-")) content = true;
+      if (type === "text-delta" && title && answerText.length < TITLE_ANSWER_CHARS) answerText += chunk.delta;
       if (type.startsWith("tool-")) track(open, chunk);
       else if (type === "start-step") {
         steps++;
@@ -107,7 +117,10 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
       }
       if (type === "tool-approval-request") awaitingApproval = true;
       out.push(chunk);
-      if (type === "start") for (const data of notices) out.push({ type: "data-notice", data });
+      if (type === "start") {
+        for (const data of notices) out.push({ type: "data-notice", data });
+        if (title) out.push(titleChunk(title.first));
+      }
       return emit(out, controller);
     },
     async flush(controller) {
@@ -118,6 +131,8 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
       );
       let text = "";
       if (!saved) text += sse(notice("NotSaved", NOT_SAVED));
+      const named = saved && finish && title ? await title.name(answerText).catch(() => undefined) : undefined;
+      if (named) text += sse(titleChunk(named));
       if (finish) {
         const meta = finish.type === "finish" ? finish.messageMetadata : undefined;
         text += sse(saved ? finish : { ...finish, messageMetadata: { ...meta, status: "error" } });

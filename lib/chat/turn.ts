@@ -37,6 +37,7 @@ import { fallbackNews, prepareTurn } from "./turn-model";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
+import { modelTitle, storeModelTitle } from "./titles";
 
 export type { TurnRequest };
 
@@ -61,6 +62,8 @@ export type TurnDeps = {
   idleTimeoutMs: () => number;
   /** The most text, reasoning and tool input one answer may write (answer-cap.ts). */
   maxAnswerChars: () => number;
+  /** How a chat's model names the chat after its first answer (titles.ts). */
+  nameChat: typeof modelTitle;
   store: StoreDeps;
 };
 
@@ -72,6 +75,7 @@ export function turnDeps(overrides: Partial<TurnDeps> = {}): TurnDeps {
     stepLimit: () => config().PARLEY_STEP_LIMIT,
     idleTimeoutMs: () => config().PARLEY_PROVIDER_IDLE_TIMEOUT_MS,
     maxAnswerChars: () => config().PARLEY_MAX_ANSWER_CHARS,
+    nameChat: modelTitle,
     store: { db, throttleMs: 150, retry: DEFAULT_RETRY },
     ...overrides,
   };
@@ -218,6 +222,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           open,
           cap: answerCap(deps.maxAnswerChars(), () => controller.abort()),
           toolMetadata: (name) => prepared.tools?.[name]?.metadata,
+          title: loaded.firstTitle ? chatTitle(loaded, loaded.firstTitle, deps.nameChat) : undefined,
         }),
       );
 
@@ -231,6 +236,17 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
 }
 
 const modelOf = (m: { modelId: string; providerId: string }) => ({ model: m.modelId, providerId: m.providerId });
+
+/** The title of a chat's first turn: its first words, then the chat's model names it (titles.ts). */
+function chatTitle(loaded: Awaited<ReturnType<typeof loadTurn>>, first: string, nameChat: TurnDeps["nameChat"]) {
+  return {
+    first,
+    name: async (answer: string) => {
+      const title = await nameChat(loaded.model.model, loaded.question?.text ?? "", answer);
+      return title && title !== first && (await storeModelTitle(loaded.chat.id, first, title)) ? title : undefined;
+    },
+  };
+}
 
 /** Stops the running turn of a chat, on whichever instance runs it. */
 export async function stopTurn(ctx: TeamContext, chatId: string): Promise<{ stopped: boolean }> {

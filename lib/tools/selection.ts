@@ -17,6 +17,14 @@ export function readSelection(value: unknown): ToolSelection {
 
 /** Saves the selection of a chat (the caller has checked the chat is theirs). 404 for foreign ids. */
 export async function saveSelection(teamId: string, chatId: string, selection: ToolSelection): Promise<ToolSelection> {
+  const clean = await checkSelection(teamId, selection);
+  const prisma = await db();
+  await prisma.chat.update({ where: { id: chatId }, data: { toolSelection: clean } });
+  return clean;
+}
+
+/** The selection without repeats when every id is of the team's servers and tools; 404 otherwise. */
+export async function checkSelection(teamId: string, selection: ToolSelection): Promise<ToolSelection> {
   const prisma = await db();
   const servers = [...new Set(selection.servers)];
   const tools = [...new Set(selection.tools)];
@@ -25,7 +33,5 @@ export async function saveSelection(teamId: string, chatId: string, selection: T
     prisma.mcpTool.count({ where: { id: { in: tools }, server: { teamId } } }),
   ]);
   if (ownServers !== servers.length || ownTools !== tools.length) throw NotFound("No such MCP server or tool in this team.");
-  const clean = { servers, tools };
-  await prisma.chat.update({ where: { id: chatId }, data: { toolSelection: clean } });
-  return clean;
+  return { servers, tools };
 }

@@ -75,6 +75,8 @@ export type TestTurnOptions = {
   storeDb?: () => Promise<PrismaClient>;
   retry?: RetryPolicy;
   onStored?: (s: StoredTurn) => void;
+  /** Let the model name a chat after its first answer (off by default: that call would be the upstream's last request). */
+  titles?: boolean;
 };
 
 /** The app's dependencies of a turn with the test's replacements. */
@@ -85,6 +87,7 @@ function testDeps(opts: TestTurnOptions = {}): TurnDeps {
     ...(opts.slots ? { slots: opts.slots } : {}),
     ...(opts.mcpTools ? { tools: opts.mcpTools } : {}),
     extraTools: opts.tools,
+    ...(opts.titles ? {} : { nameChat: async () => undefined }),
     ...(opts.stepLimit ? { stepLimit: () => opts.stepLimit! } : {}),
     ...(opts.idleTimeoutMs ? { idleTimeoutMs: () => opts.idleTimeoutMs! } : {}),
     store: {

@@ -20,6 +20,7 @@ export const POST = handle(async (req: Request) => {
       regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
       modelId: body.modelId,
       decisions: body.approvals,
+      newChat: body.newChat && text ? { tools: body.tools } : undefined,
     };
     return { ctx, request };
   });

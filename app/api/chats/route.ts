@@ -1,8 +1,14 @@
-// GET: the caller's chats in their current team, newest first. POST: start a new chat.
+// GET: a page of the caller's chats in their current team (search, view, cursor, time zone: see
+// lib/chat/chat-list.ts). POST: store a new, empty chat (the browser's New chat stores nothing
+// until the first message; this is for API clients that set a chat's tools before it starts).
 import { handle } from "@/lib/http";
-import { createChat, listChats } from "@/lib/chat/chats";
+import { createChat } from "@/lib/chat/chats";
+import { listChatPage, parseChatListQuery } from "@/lib/chat/chat-list";
 import { requireTeam } from "@/lib/teams/context";
 
-export const GET = handle(async () => Response.json({ chats: await listChats(await requireTeam()) }));
+export const GET = handle(async (req: Request) => {
+  const ctx = await requireTeam();
+  return Response.json(await listChatPage(ctx, parseChatListQuery(new URL(req.url).searchParams)));
+});
 
 export const POST = handle(async () => Response.json(await createChat(await requireTeam()), { status: 201 }));

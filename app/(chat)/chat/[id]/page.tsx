@@ -1,5 +1,4 @@
-import { ChatHeader } from "@/components/chat/chat-header";
-import { ChatView } from "@/components/chat/chat-view";
+import { ChatScreen } from "@/components/chat/chat-screen";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/lib/teams/page-guards";
 import { getChat } from "@/lib/chat/chats";
@@ -15,28 +14,20 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   const [page, models] = await Promise.all([loadMessagePage(chat.id), pickerModels(ctx.team.id)]);
   // The chat's model when it is still offered, else the team default (the server falls back the same way).
   const selected = models.groups.some((g) => g.models.some((m) => m.id === chat.modelId)) ? chat.modelId : models.defaultModelId;
-  const title = chat.title || "New chat";
   return (
-    <div className="flex h-full flex-col">
-      <ChatHeader chatId={chat.id} title={title} />
-      {!models.groups.length && (
-        <div className="mx-auto w-full max-w-3xl px-4 pt-3">
-          <NoModelNotice isAdmin={ctx.team.role === "admin"} />
-        </div>
-      )}
-      <div className="min-h-0 flex-1">
-        <ChatView
-          key={chat.id}
-          chatId={chat.id}
-          initialMessages={page.messages}
-          hasMore={page.hasMore}
-          firstSeq={page.firstSeq}
-          resume={Boolean(chat.activeStreamId)}
-          maxChars={maxMessageChars()}
-          models={{ groups: models.groups, selected }}
-          supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
-        />
-      </div>
-    </div>
+    <ChatScreen
+      key={chat.id}
+      title={chat.title || "Untitled chat"}
+      stored
+      chatId={chat.id}
+      initialMessages={page.messages}
+      hasMore={page.hasMore}
+      firstSeq={page.firstSeq}
+      resume={Boolean(chat.activeStreamId)}
+      maxChars={maxMessageChars()}
+      models={{ groups: models.groups, selected }}
+      supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
+      notice={models.groups.length ? undefined : <NoModelNotice isAdmin={ctx.team.role === "admin"} />}
+    />
   );
 }

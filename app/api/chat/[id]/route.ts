@@ -1,6 +1,6 @@
-// PATCH: rename a chat. DELETE: delete it with its messages.
+// PATCH: rename, pin or archive a chat. DELETE: delete it with its messages.
 import { handle, idParams } from "@/lib/http";
-import { deleteChat, renameChat, renameChatSchema } from "@/lib/chat/chats";
+import { deleteChat, updateChat, updateChatSchema } from "@/lib/chat/chats";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/lib/teams/context";
 
@@ -8,9 +8,9 @@ type Params = { params: Promise<{ id: string }> };
 
 export const PATCH = handle(async (req: Request, { params }: Params) => {
   const ctx = await requireTeam();
-  const { title } = await readJson(req, renameChatSchema);
-  await renameChat(ctx, (await idParams(params)).id, title);
-  return Response.json({ ok: true, title });
+  const change = await readJson(req, updateChatSchema);
+  await updateChat(ctx, (await idParams(params)).id, change);
+  return Response.json({ ok: true, ...change });
 });
 
 export const DELETE = handle(async (_req: Request, { params }: Params) => {

@@ -1,0 +1,168 @@
+"use client";
+// One chat's menu in the sidebar: Rename (a dialog), Pin / Unpin, Archive / Unarchive, Delete (behind
+// a confirmation). Keyboard: the menu button opens it, arrows move, Enter picks, Escape closes, and
+// focus comes back to the menu button, or to the search box when the chat left the list. The button
+// is named "Chat options" and described by the chat's link (its title), so no chat's title, whatever
+// it says, becomes the name of a button.
+import { useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { Archive, ArchiveRestore, MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from "lucide-react";
+import type { ChatListItem } from "@/lib/chat/chat-list";
+import { Button } from "../ui/button";
+import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, Dialog, DialogContent, DialogTitle } from "../ui/dialog";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "../ui/dropdown-menu";
+import { Input } from "../ui/input";
+import { announceChats } from "./chat-events";
+
+type Change = { title?: string; pinned?: boolean; archived?: boolean };
+
+async function send(chatId: string, method: "PATCH" | "DELETE", body?: Change): Promise<string | undefined> {
+  const res = await fetch(`/api/chat/${chatId}`, { method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }).catch(() => undefined);
+  if (res?.ok) return undefined;
+  const json = (await res?.json().catch(() => ({}))) as { error?: { message?: string; fields?: Record<string, string> } } | undefined;
+  return json?.error?.fields?.title ?? json?.error?.message ?? "Something went wrong. Try again.";
+}
+
+export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListItem; current: boolean; onGone: () => void; onMoved: (chatId: string) => void }) {
+  const router = useRouter();
+  const title = chat.title || "Untitled chat";
+  const trigger = useRef<HTMLButtonElement>(null);
+  const leaving = useRef(false);
+  const [dialog, setDialog] = useState<"rename" | "delete" | null>(null);
+  const [draft, setDraft] = useState(title);
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  async function change(body: Change | "delete"): Promise<boolean> {
+    setPending(true);
+    setError(undefined);
+    const failed = body === "delete" ? await send(chat.id, "DELETE") : await send(chat.id, "PATCH", body);
+    setPending(false);
+    if (failed) {
+      setError(failed);
+      return false;
+    }
+    if (body === "delete") {
+      announceChats({ id: chat.id, deleted: true });
+      if (current) router.push("/chat");
+    } else announceChats({ id: chat.id, title: body.title });
+    return true;
+  }
+
+  /** Focus after a menu or dialog closes: the menu button, or the search box when the chat left the list. */
+  const refocus = (e: Event) => {
+    e.preventDefault();
+    if (leaving.current) onGone();
+    else trigger.current?.focus();
+    leaving.current = false;
+  };
+
+  return (
+    <>
+      <DropdownMenu modal={false}>
+        <DropdownMenuTrigger asChild>
+          <Button ref={trigger} data-chat-menu={chat.id} size="icon" variant="ghost" className="size-7 shrink-0 text-zinc-600 dark:text-zinc-300" aria-label="Chat options" aria-describedby={`chat-link-${chat.id}`}>
+            <MoreHorizontal className="size-4" aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent onCloseAutoFocus={(e) => (dialog ? e.preventDefault() : refocus(e))}>
+          <DropdownMenuItem
+            onSelect={() => {
+              setDraft(title);
+              setError(undefined);
+              setDialog("rename");
+            }}
+          >
+            <Pencil className="size-4" aria-hidden /> Rename
+          </DropdownMenuItem>
+          {!chat.archived && (
+            <DropdownMenuItem
+              onSelect={() => {
+                onMoved(chat.id);
+                void change({ pinned: !chat.pinned });
+              }}
+            >
+              {chat.pinned ? <PinOff className="size-4" aria-hidden /> : <Pin className="size-4" aria-hidden />} {chat.pinned ? "Unpin" : "Pin"}
+            </DropdownMenuItem>
+          )}
+          <DropdownMenuItem
+            onSelect={() => {
+              leaving.current = true;
+              void change({ archived: !chat.archived });
+            }}
+          >
+            {chat.archived ? <ArchiveRestore className="size-4" aria-hidden /> : <Archive className="size-4" aria-hidden />} {chat.archived ? "Unarchive" : "Archive"}
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem
+            danger
+            onSelect={() => {
+              setError(undefined);
+              setDialog("delete");
+            }}
+          >
+            <Trash2 className="size-4" aria-hidden /> Delete
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+
+      <Dialog open={dialog === "rename"} onOpenChange={(open) => !open && setDialog(null)}>
+        <DialogContent aria-describedby={undefined} onCloseAutoFocus={refocus}>
+          <DialogTitle>Rename chat</DialogTitle>
+          <form
+            className="flex flex-col gap-3"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              onMoved(chat.id);
+              if (await change({ title: draft })) setDialog(null);
+            }}
+          >
+            <label htmlFor={`rename-${chat.id}`} className="text-sm font-medium">
+              Chat title
+            </label>
+            <Input id={`rename-${chat.id}`} autoFocus value={draft} maxLength={120} onChange={(e) => setDraft(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `rename-error-${chat.id}` : undefined} />
+            {error && (
+              <p id={`rename-error-${chat.id}`} role="alert" className="text-sm text-red-700 dark:text-red-400">
+                {error}
+              </p>
+            )}
+            <div className="flex justify-end gap-2">
+              <Button variant="secondary" onClick={() => setDialog(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                Save
+              </Button>
+            </div>
+          </form>
+        </DialogContent>
+      </Dialog>
+
+      <AlertDialog open={dialog === "delete"} onOpenChange={(open) => !open && setDialog(null)}>
+        <AlertDialogContent onCloseAutoFocus={refocus}>
+          <AlertDialogTitle>Delete “{title}”?</AlertDialogTitle>
+          <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
+          {error && (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {error}
+            </p>
+          )}
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <Button
+              variant="danger"
+              disabled={pending}
+              onClick={async () => {
+                leaving.current = true;
+                if (await change("delete")) setDialog(null);
+                else leaving.current = false;
+              }}
+            >
+              Delete chat
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
