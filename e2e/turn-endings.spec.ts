@@ -4,8 +4,9 @@
 // face, and no spinner and no "Running" is left. Also: a refused decision (the card returns to
 // Approve/Deny with the error), Approve clicked the instant the card appears (issue 22.7), the next
 // message sent the moment an answer ends (21.1), two tabs deciding one call, and a card's name while
-// its input still streams (21.4). A dead server process ("Interrupted") is covered by
-// lib/chat/turn-endings.test.ts.
+// its input still streams (21.4). Last, the MCP server's process is killed while a call runs (21.2):
+// the card says ServerUnavailable long before the call timeout. A dead Parley process
+// ("Interrupted") is covered by lib/chat/turn-endings.test.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE, addMcpServer, answer, newChat, send, storedChat, testMcpConnection } from "./helpers";
@@ -237,4 +238,21 @@ test("a call whose input still streams shows the tool's name, not the model's", 
   await expect(echo).toContainText("Preparing");
   await expect(answer(page)).toContainText("Echoed the long message.", { timeout: 20_000 });
   await expect(echo).toContainText("faults · echo");
+});
+
+// Last: it kills the test server.
+test("the MCP server's process dies while a call runs: the card says ServerUnavailable at once, the model is told, the server shows Error", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Endings: the server dies");
+  await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "running");
+  server!.kill("SIGKILL");
+  // The call timeout is the default 60 s; the drop is noticed within a few seconds.
+  await expect(block(page, "hang")).toContainText("ServerUnavailable", { timeout: 15_000 });
+  await expect(answer(page)).toContainText("The tool server went away.");
+  await ended(page);
+  await page.reload();
+  await expect(block(page, "hang")).toContainText("ServerUnavailable");
+  await nothingRunning(page);
+  await page.goto("/admin/mcp");
+  await expect(page.locator('li[data-server="faults"]')).toContainText(/Error.*the connection to MCP server "faults"/);
 });

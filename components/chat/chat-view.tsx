@@ -21,6 +21,10 @@ import { ApprovalContext, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
 
+/** How often, and how far apart, Stop is asked again while the server has not taken up the turn yet. */
+const STOP_ATTEMPTS = 20;
+const STOP_RETRY_MS = 250;
+
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
 /** The decisions on the last answer's waiting calls: all the server accepts for them. */
@@ -179,8 +183,19 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     setOlder({ hasMore: page.hasMore, firstSeq: page.firstSeq, loading: false });
   }, [chatId, older.firstSeq, setMessages]);
 
+  // Stop goes to the server. A request the server has not taken up yet (its turn waits for a slot or
+  // has not claimed the chat) has nothing to stop: ask again while this page still waits for it.
+  const busyNow = useRef(false);
+  useEffect(() => {
+    busyNow.current = busy;
+  }, [busy]);
   const stop = useCallback(async () => {
-    await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => {});
+    for (let attempt = 0; attempt < STOP_ATTEMPTS; attempt++) {
+      const res = await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => undefined);
+      const body = res?.ok ? ((await res.json().catch(() => ({}))) as { stopped?: boolean }) : undefined;
+      if (!body || body.stopped || !busyNow.current) return;
+      await new Promise((r) => setTimeout(r, STOP_RETRY_MS));
+    }
   }, [chatId]);
 
   const onRegenerate = useCallback(

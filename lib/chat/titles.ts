@@ -18,7 +18,7 @@ export function titleFrom(text: string, max = 60): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?-]+$/, "")}…`;
 }
 
-/** How long the title call may take; the turn's end waits for it (see turn-stream.ts). */
+/** How long the title call may take; it starts with the answer, whose end waits for it (turn-stream.ts). */
 export const TITLE_TIMEOUT_MS = 8_000;
 /** The title call's system message starts with this (it is how the e2e upstream recognises it). */
 export const TITLE_INSTRUCTION = "You name chat conversations.";
@@ -44,15 +44,15 @@ export function cleanTitle(raw: string): string | undefined {
   return title;
 }
 
-/** Asks `model` for a title of the first exchange; undefined when it cannot give one (see the header). */
-export async function modelTitle(model: LanguageModelV3, question: string, answer: string, timeoutMs = TITLE_TIMEOUT_MS): Promise<string | undefined> {
+/** Asks `model` for a title of a chat from its first question; undefined when it cannot give one (see the header). */
+export async function modelTitle(model: LanguageModelV3, question: string, timeoutMs = TITLE_TIMEOUT_MS): Promise<string | undefined> {
   try {
     const result = await generateText({
       model,
       system:
-        `${TITLE_INSTRUCTION} Reply with a title of 2 to 6 words for the conversation below: plain text, no quotes, ` +
-        `no punctuation at the end, in the language of the user's message.\n\n` +
-        `User: ${clip(question, 1_000)}\n\nAssistant: ${clip(answer, 1_000)}`,
+        `${TITLE_INSTRUCTION} Reply with a title of 2 to 6 words for the conversation that starts with the ` +
+        `message below: plain text, no quotes, no punctuation at the end, in the language of the message.\n\n` +
+        `User: ${clip(question, 1_000)}`,
       prompt: "Write the title.",
       maxOutputTokens: 40,
       maxRetries: 0,

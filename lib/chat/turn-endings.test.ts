@@ -88,6 +88,31 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(parts.map((p) => p.errorText)).toEqual(expect.arrayContaining(["[ERROR:Aborted] Stopped before it ran."]));
     });
 
+    it("stop while the turn still gathers its tools (a slow MCP server): it stops, and the model is never asked", async () => {
+      mock.addFixture({ match: { userMessage: "end: stop while gathering" }, response: { content: "Answered anyway." } });
+      const { ctx, chat } = await teamWithProvider(mock.url);
+      const done = storedTurn();
+      let gathering!: () => void;
+      const gatherStarted = new Promise<void>((r) => (gathering = r));
+      let letGo!: () => void;
+      const gate = new Promise<void>((r) => (letGo = r));
+      const slowServers = async () => {
+        gathering();
+        await gate;
+        return { tools: {}, notices: [], offered: [] };
+      };
+      const turn = runTurn(ctx, { chatId: chat.id, text: "end: stop while gathering" }, { mcpTools: slowServers, onStored: done.onStored });
+      await gatherStarted;
+      // The turn holds its chat (its rows are written while the tools are gathered).
+      await expect.poll(async () => (await (await db()).chat.findUniqueOrThrow({ where: { id: chat.id } })).activeStreamId).not.toBeNull();
+      expect(await stopTurn(ctx, chat.id)).toEqual({ stopped: true });
+      letGo();
+      const chunks = await readChunks(await turn);
+      expect((await done.promise).status).toBe("stopped");
+      expect(chunks.map((c) => (c.type === "text-delta" ? c.delta : "")).join("")).not.toContain("Answered anyway");
+      expect(mock.getRequests().some((r) => JSON.stringify(r.body).includes("end: stop while gathering"))).toBe(false);
+    });
+
     it("process death: recovery ends open calls as 'Interrupted' and final text", async () => {
       const { ctx, chat } = await teamWithProvider(mock.url);
       const prisma = await db();

@@ -13,8 +13,8 @@
 //   person at a normal finish stay waiting;
 // - keeps the answer within PARLEY_MAX_ANSWER_CHARS (answer-cap.ts);
 // - on a chat's first message, tells the browser the chat's title as a transient `data-title` part:
-//   the first words right after the start, and the model's title (titles.ts) once the answer is
-//   stored and finished normally, before `finish` (so the turn ends when its chat is named);
+//   the first words right after the start, and the model's title (titles.ts), asked for at the start
+//   alongside the answer, once the answer is stored and finished normally, before `finish`;
 // - hands the chunk to the store (store-feed.ts), which may hold the stream back so that the browser
 //   never runs far ahead of what is stored;
 // - passes it on to the browser as a server-sent event.
@@ -50,21 +50,19 @@ export type TurnStreamOptions = {
   cap?: AnswerCap;
   /** The metadata of a tool the turn offers, by the name the model calls it. */
   toolMetadata?: (toolName: string) => JSONObject | undefined;
-  /** A chat's first message: its first-words title, and how the model names it from the answer's text. */
-  title?: { first: string; name: (answer: string) => Promise<string | undefined> };
+  /** A chat's first message: its first-words title, and how the model names it (from the question). */
+  title?: { first: string; name: () => Promise<string | undefined> };
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 const notice = (code: string, message: string): Chunk => ({ type: "data-notice", data: { code, message } });
 const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
-/** The part of the answer's text the title call reads. */
-const TITLE_ANSWER_CHARS = 1_000;
-
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
 export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
-  let answerText = "";
+  /** The model's title, asked for when the answer starts so that it is usually ready by its end. */
+  let naming: Promise<string | undefined> | undefined;
   let steps = 0;
   let awaitingApproval = false;
   let finish: Chunk | undefined;
@@ -88,7 +86,6 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
         if (meta) chunk = { ...chunk, toolMetadata: meta };
       }
       if (CONTENT.has(type) || type.startsWith("data-")) content = true;
-      if (type === "text-delta" && title && answerText.length < TITLE_ANSWER_CHARS) answerText += chunk.delta;
       if (type.startsWith("tool-")) track(open, chunk);
       else if (type === "start-step") {
         steps++;
@@ -119,7 +116,10 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
       out.push(chunk);
       if (type === "start") {
         for (const data of notices) out.push({ type: "data-notice", data });
-        if (title) out.push(titleChunk(title.first));
+        if (title) {
+          out.push(titleChunk(title.first));
+          naming = title.name().catch(() => undefined);
+        }
       }
       return emit(out, controller);
     },
@@ -131,7 +131,7 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
       );
       let text = "";
       if (!saved) text += sse(notice("NotSaved", NOT_SAVED));
-      const named = saved && finish && title ? await title.name(answerText).catch(() => undefined) : undefined;
+      const named = saved && finish?.type === "finish" ? await naming : undefined;
       if (named) text += sse(titleChunk(named));
       if (finish) {
         const meta = finish.type === "finish" ? finish.messageMetadata : undefined;

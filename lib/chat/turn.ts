@@ -101,10 +101,23 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       (err: unknown) => ({ err }),
     );
     const controller = new AbortController();
+    // Stop reaches the turn from the moment it holds its chat (while its tools are still gathered, which
+    // can take a while on a cold server), not only once it streams.
+    let ended!: () => void;
+    const local = { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) };
+    const unregister = () => {
+      if (registry.local.get(loaded.chat.id) === local) registry.local.delete(loaded.chat.id);
+      ended();
+    };
+    void claiming.then(() => registry.local.set(loaded.chat.id, local), () => {});
     let continuedId: string | undefined;
     release = () => {
       controller.abort();
-      void failedClaim.then((f) => (f ? undefined : releaseChat(loaded, continuedId).catch(() => {})));
+      void failedClaim.then((f) => {
+        if (f) return;
+        unregister();
+        return releaseChat(loaded, continuedId).catch(() => {});
+      });
       slot.release();
     };
     const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId };
@@ -158,8 +171,6 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
 
     // Nothing is stored or sent before the turn's rows are written (a lost race for the chat is a 409).
     await claiming;
-    let ended!: () => void;
-    registry.local.set(loaded.chat.id, { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) });
 
     // finalise: the store reads the same stream as the browser and ends the turn once it is stored.
     const feed = storeFeed();
@@ -168,9 +179,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       .catch((err) => console.error(`[turn] chat ${loaded.chat.id}: could not finalise the message`, err))
       // release: the chat and the slot are free before anyone hears that the turn is stored.
       .finally(() => {
-        registry.local.delete(loaded.chat.id);
+        unregister();
         slot.release();
-        ended();
       });
     const open: OpenCall[] = (continued?.message.parts ?? []).flatMap((p) => {
       const call = p as OpenCall & { type: string };
@@ -241,8 +251,8 @@ const modelOf = (m: { modelId: string; providerId: string }) => ({ model: m.mode
 function chatTitle(loaded: Awaited<ReturnType<typeof loadTurn>>, first: string, nameChat: TurnDeps["nameChat"]) {
   return {
     first,
-    name: async (answer: string) => {
-      const title = await nameChat(loaded.model.model, loaded.question?.text ?? "", answer);
+    name: async () => {
+      const title = await nameChat(loaded.model.model, loaded.question?.text ?? "");
       return title && title !== first && (await storeModelTitle(loaded.chat.id, first, title)) ? title : undefined;
     },
   };

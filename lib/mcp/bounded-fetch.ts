@@ -16,7 +16,7 @@ function maxMessageBytes(): number {
 type RequestRef = { id: string | number; method: string };
 
 /** The JSON-RPC requests in a POST body (one message or a batch), so they can be answered here. */
-function requestsOf(body: unknown): RequestRef[] {
+export function requestsOf(body: unknown): RequestRef[] {
   if (typeof body !== "string" || body.length > 1_000_000) return [];
   try {
     const parsed = JSON.parse(body) as unknown;

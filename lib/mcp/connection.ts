@@ -2,17 +2,20 @@
 // stdio child process), initialise within the connect timeout, the tool list (refreshed when the
 // server sends notifications/tools/list_changed), calls with progress, timeout and abort. The pool
 // (pool.ts) keeps one of these per server; the conformance client uses it directly. Before an HTTP or
-// SSE session opens, every address the URL's host resolves to is checked against the address rules;
-// the SDK follows redirects within the same origin only.
+// SSE session opens, every address the URL's host resolves to is checked against the address rules,
+// and every connection goes through the outbound fetch, which connects only to checked addresses; the
+// SDK follows redirects within the same origin only. A connection that drops while calls wait ends
+// the session at once (the calls fail as unreachable, the pool hears of it through onLost).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { checkTarget, OutboundRefused } from "../security/outbound-fetch";
+import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
+import { answerDroppedCalls } from "./dropped-calls";
 import { classifyFailure, McpFailure } from "./failures";
 
 export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema">;
@@ -40,7 +43,10 @@ function pickTool(t: Tool): McpToolInfo {
   return { name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, outputSchema: t.outputSchema };
 }
 
-function makeTransport(config: McpServerConfig, stderr: { text: string }): Transport {
+/** What a session noticed along the way, for its error messages. */
+type SessionNotes = { stderr: string; refused?: Error };
+
+function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: OutboundOptions): Transport {
   if (config.transport === "stdio") {
     if (!stdioAllowed()) throw new McpFailure("config", "stdio MCP servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).");
     if (!config.command) throw new McpFailure("config", "No command is set for this stdio server.");
@@ -52,26 +58,49 @@ function makeTransport(config: McpServerConfig, stderr: { text: string }): Trans
     });
     // Keep the end of the child's stderr for error messages; never print it (it may echo secrets).
     transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr.text = (stderr.text + chunk.toString("utf8")).slice(-STDERR_KEEP);
+      notes.stderr = (notes.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
     });
     return transport;
   }
   if (!config.url) throw new McpFailure("config", "No URL is set for this server.");
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers ?? {} };
+  // Every connection is made to an address checked against the address rules as it opens.
+  const net = outbound ? createOutboundFetch(outbound) : outboundFetch();
   if (config.transport === "sse") {
     return new SSEClientTransport(url, {
       requestInit,
-      // The SSE GET goes through EventSource; give it the same headers. Oversized events are dropped.
-      eventSourceInit: { fetch: boundedFetch(undefined, (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(config.headers ?? {}) } })) },
+      fetch: net,
+      // The SSE GET goes through EventSource (the SDK adds the headers), which keeps only the text of
+      // a failure: a refusal by the address rules is noted here. Oversized events are dropped.
+      eventSourceInit: {
+        fetch: boundedFetch(undefined, (u, init) =>
+          net(u, init).catch((err: Error) => {
+            if ((err.cause as { code?: string } | undefined)?.code === "EPARLEYREFUSED") notes.refused = err;
+            throw err;
+          }),
+        ),
+      },
     });
   }
   return new StreamableHTTPClientTransport(url, {
     requestInit,
-    // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts).
-    fetch: boundedFetch(),
+    // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts);
+    // a call's answer stream that breaks before the answer ends the call at once (dropped-calls.ts).
+    fetch: answerDroppedCalls(boundedFetch(undefined, net)),
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
   });
+}
+
+/**
+ * Whether a transport error means the session is gone: the SSE transport's event stream broke (an
+ * SSE session lives and dies with it), or the Streamable HTTP transport gave up reconnecting a
+ * stream (the server is not there any more). Says why, or undefined for errors that pass.
+ */
+function connectionLost(err: Error): string | undefined {
+  if (err instanceof SseError) return err.message;
+  if (/^Maximum reconnection attempts/.test(err.message)) return `its event stream broke and could not be reopened`;
+  return undefined;
 }
 
 /** Stops waiting (without stopping the work) when `signal` aborts: rejects with `onAbort(signal)`. */
@@ -109,9 +138,9 @@ async function listAllTools(client: Client, signal: AbortSignal, timeout: number
  * Connects, initialises and lists the tools, all within the connect timeout (and `signal`). Throws
  * an McpFailure saying what went wrong; a half-open session is closed.
  */
-export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal): Promise<McpConnection> {
+export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal, outbound?: OutboundOptions): Promise<McpConnection> {
   const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), ...(signal ? [signal] : [])]);
-  const stderr = { text: "" };
+  const notes: SessionNotes = { stderr: "" };
   let closing = false;
   let tools: McpToolInfo[] = [];
   const client = new Client(CLIENT_INFO, {
@@ -131,25 +160,48 @@ export async function openConnection(config: McpServerConfig, events: Connection
   let transport: Transport | undefined;
   try {
     if (config.transport !== "stdio" && config.url) {
-      await checkTarget(config.url).catch((err: Error) => {
+      await checkTarget(config.url, outbound).catch((err: Error) => {
         throw err instanceof OutboundRefused ? new McpFailure("config", err.message) : err;
       });
     }
-    transport = makeTransport(config, stderr);
+    transport = makeTransport(config, notes, outbound);
     await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, connectStopped(what));
     tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what));
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});
-    const failure = classifyFailure(err, what);
-    const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
+    const failure = classifyFailure(notes.refused ?? err, what);
+    const tail = notes.stderr.trim().split("\n").slice(-3).join(" | ");
     if (tail && failure.kind !== "timeout") throw new McpFailure(failure.kind, `${failure.detail} (stderr: ${tail})`, failure.status, failure.rpcCode);
     throw failure;
   }
+  let lost: McpFailure | undefined;
   client.onclose = () => {
     if (closing) return;
-    const tail = stderr.text.trim().split("\n").slice(-3).join(" | ");
-    events.onLost?.(new McpFailure("unreachable", `the connection to ${what} closed${tail ? ` (stderr: ${tail})` : ""}.`));
+    const tail = notes.stderr.trim().split("\n").slice(-3).join(" | ");
+    events.onLost?.(lost ?? new McpFailure("unreachable", `the connection to ${what} closed${tail ? ` (stderr: ${tail})` : ""}.`));
+  };
+  // A dropped HTTP or SSE connection ends the session at once: the calls waiting on it fail as
+  // unreachable (instead of at their timeout) and the pool hears of it through onLost.
+  const lose = (why: string) => {
+    if (closing || lost) return;
+    lost = new McpFailure("unreachable", `the connection to ${what} was lost (${why}).`);
+    void client.close().catch(() => {});
+  };
+  let probing = false;
+  client.onerror = (err) => {
+    const why = connectionLost(err);
+    if (why) return lose(why);
+    // A stream broke; the SDK may resume it. A ping says at once whether the server is still there.
+    if (!/^SSE stream disconnected/.test(err.message) || probing || closing || lost) return;
+    probing = true;
+    client
+      .ping({ timeout: config.connectTimeoutMs })
+      .catch((pingErr: unknown) => {
+        const failure = classifyFailure(pingErr, what);
+        if (failure.kind === "unreachable" || failure.kind === "http") lose(`a stream broke and a ping failed: ${failure.detail}`);
+      })
+      .finally(() => (probing = false));
   };
   const info = client.getServerVersion();
   return {
@@ -167,7 +219,7 @@ export async function openConnection(config: McpServerConfig, events: Connection
         return res as CallToolResult;
       } catch (err) {
         // An abort carries the signal's reason (a TimeoutError for the call timeout).
-        const reason = opts.signal?.aborted ? opts.signal.reason : err;
+        const reason = opts.signal?.aborted ? opts.signal.reason : (lost ?? err);
         throw classifyFailure(reason, what);
       }
     },

@@ -39,6 +39,17 @@ function causeText(err: unknown): string {
   return parts.join(": ") || String(err);
 }
 
+/** The address rules' refusal (outbound-fetch.ts) somewhere in the causes of `err`, if any. */
+function refusal(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; e && i < 4; i++) {
+    const x = e as { message?: string; code?: string; cause?: unknown };
+    if (x.code === "EPARLEYREFUSED") return x.message;
+    e = x.cause;
+  }
+  return undefined;
+}
+
 /** Classifies anything thrown while connecting to or calling a server. */
 export function classifyFailure(err: unknown, what = "the server"): McpFailure {
   if (err instanceof McpFailure) return err;
@@ -50,6 +61,8 @@ export function classifyFailure(err: unknown, what = "the server"): McpFailure {
     if (err.code === ErrorCode.ConnectionClosed) return new McpFailure("unreachable", `the connection to ${what} closed (${err.message}).`, undefined, err.code);
     return new McpFailure("protocol", err.message, undefined, err.code);
   }
+  const refused = refusal(err);
+  if (refused) return new McpFailure("config", refused);
   const name = e?.name ?? "";
   const text = causeText(err);
   // StreamableHTTPError / SseError carry the HTTP status as a numeric code.

@@ -125,6 +125,28 @@ describe("failures", () => {
     expect((await callTool(config, "echo", { message: "back" }, { timeoutMs: 5000 })).content[0]).toMatchObject({ text: "Echo: back" });
   });
 
+  // Issue 21.2: an HTTP or SSE server whose process dies mid-call is noticed at once, not after the
+  // call timeout (20 s here). The call is known to run when its first progress arrives; then the
+  // process is killed (SIGKILL).
+  const longRun = { tool: "trigger-long-running-operation", args: { duration: 15, steps: 50 } };
+  const killCases = [
+    { server: "a Streamable HTTP server", start: () => startTestServer(), transport: "http", tool: "slow_progress", args: { steps: 50, stepMs: 200 } },
+    { server: "a resumable Streamable HTTP server (server-everything; its broken stream is checked with a ping)", start: () => startEverything(), transport: "http", ...longRun },
+    { server: "an SSE server", start: () => startEverythingSse(), transport: "sse", ...longRun },
+  ] as const;
+  for (const c of killCases) {
+    it(`${c.server} killed mid-call fails the call as unreachable and marks the server failed`, async () => {
+      const server = await c.start();
+      started.push(server);
+      const config = httpConfig(server.url, { transport: c.transport });
+      let killed: Promise<void> | undefined;
+      const f = await failureOf(callTool(config, c.tool, c.args, { timeoutMs: 20_000, onProgress: () => void (killed ??= server.stop()) }));
+      expect(killed).toBeDefined();
+      expect(f.kind).toBe("unreachable");
+      expect(status(config.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
+    });
+  }
+
   it("a call that hangs times out, and the session stays usable", async () => {
     const server = await startTestServer();
     started.push(server);

@@ -108,6 +108,16 @@ describe("address rules at connect time", () => {
     expect(await res.text()).toBe("ok");
     expect(up.requests[0]).toMatchObject({ path: "/hello", headers: expect.objectContaining({ host: `local.test:${port}` }) });
   });
+
+  it("tries the next checked address when one refuses the connection (a name with IPv6 and IPv4 answers)", async () => {
+    const up = await capture();
+    const port = new URL(up.url).port;
+    // The server listens on 127.0.0.1 only: 127.0.0.2 refuses, as ::1 does for an IPv4-only server.
+    const twoAnswers: Resolve = async () => [{ address: "127.0.0.2", family: 4 }, { address: "127.0.0.1", family: 4 }];
+    const res = await createOutboundFetch({ resolve: twoAnswers, allowPrivate: () => false })(`http://dual.test:${port}/both`);
+    expect(await res.text()).toBe("ok");
+    expect(up.requests[0]).toMatchObject({ path: "/both" });
+  });
 });
 
 describe("redirects", () => {

@@ -29,6 +29,9 @@ export class OutboundRefused extends Error {
 const MAX_REDIRECTS = 5;
 const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
+/** Errors after which the next checked address is tried (as Node's own fetch tries IPv6 and IPv4). */
+const TRY_NEXT = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT", "UND_ERR_CONNECT_TIMEOUT"]);
+
 function guardedConnector(resolve: Resolve, allowPrivate: () => boolean): buildConnector.connector {
   const connect = buildConnector({ timeout: 10_000 });
   return (opts, callback) => {
@@ -41,9 +44,18 @@ function guardedConnector(resolve: Resolve, allowPrivate: () => boolean): buildC
           const verdict = judgeAddress(address, allowPrivate());
           if (!verdict.ok) return callback(new OutboundRefused(`Refused to connect to ${host}: ${verdict.reason}`), null);
         }
-        const ip = list[0].address;
-        // Connect to the checked address; TLS still verifies the certificate for the host name.
-        connect({ ...opts, hostname: ip.includes(":") ? `[${ip}]` : ip, servername: opts.servername ?? (isIP(host) ? undefined : host) }, callback);
+        // Connect to a checked address (the next one if it refuses, e.g. ::1 when the server listens on
+        // IPv4 only); TLS still verifies the certificate for the host name.
+        const attempt = (i: number) => {
+          const ip = list[i].address;
+          connect({ ...opts, hostname: ip.includes(":") ? `[${ip}]` : ip, servername: opts.servername ?? (isIP(host) ? undefined : host) }, (err, socket) => {
+            const code = (err as { code?: string } | null)?.code;
+            if (err && code && TRY_NEXT.has(code) && i + 1 < list.length) return attempt(i + 1);
+            if (err) return callback(err, null);
+            callback(null, socket!);
+          });
+        };
+        attempt(0);
       },
       (err: Error) => callback(err, null),
     );
@@ -51,8 +63,9 @@ function guardedConnector(resolve: Resolve, allowPrivate: () => boolean): buildC
 }
 
 /**
- * The connect-time rule without pinning the connection: resolves the URL's host and throws an
- * OutboundRefused when any address is refused. For clients that bring their own fetch (MCP).
+ * The connect-time rule on its own: resolves the URL's host and throws an OutboundRefused when any
+ * address is refused. MCP sessions check this before they open (a clear refusal before the SDK's
+ * transport starts); their connections go through the outbound fetch all the same.
  */
 export async function checkTarget(url: string, options: OutboundOptions = {}): Promise<void> {
   const host = bareHost(new URL(url).hostname);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { runTurn, storedTurn } from "@/test/support/turn-harness";
 import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type SseChunk } from "@/test/support/test-turns";
-import { closeAll, poolStats, setBackoff } from "../mcp/pool";
+import { closeAll, poolStats, setBackoff, status } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
 import { freePort, startEverything, startTestServer, type RunningServer } from "../../test/support/test-servers";
 import type { TeamContext } from "../teams/context";
@@ -167,6 +167,24 @@ describe("MCP tools in a turn", () => {
     const next = stored();
     const again = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "after the stop" }, { onStored: next.onStored }));
     expect(textOf(again)).toBe("Fine.");
+  });
+
+  it("a Streamable HTTP server whose process dies mid-call: the call ends at once as ServerUnavailable, the model is told, the server shows failed", async () => {
+    const doomed = await startTestServer();
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const row = await addServer(ctx, "doomed", doomed.url, { callTimeoutMs: 20_000 });
+    await select(chat.id, [row], ["crash"]);
+    scriptToolCall("crash the server now", "doomed__crash", {}, "The server went away.");
+    const done = stored();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "crash the server now" }, { onStored: done.onStored }));
+    await doomed.stop();
+    const err = chunks.find((x) => x.type === "tool-output-error") as { errorText: string } | undefined;
+    expect(err?.errorText).toMatch(/^\[ERROR:ServerUnavailable\] Unreachable: /);
+    expect(textOf(chunks)).toBe("The server went away.");
+    expect(JSON.stringify(requestsFor("crash the server now").at(-1)?.body)).toContain("[ERROR:ServerUnavailable]");
+    await done.promise;
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", errorCode: "ServerUnavailable", toolSource: "mcp" });
+    expect(status(row.server.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
   });
 
   it("streams progress while a long tool runs, then the result", async () => {
