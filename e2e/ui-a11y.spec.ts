@@ -1,8 +1,8 @@
 // Accessibility of the main pages, checked with axe-core in light and dark: sign-in, a chat with an
 // answer and a tool card, admin providers, admin MCP servers, members and settings. No serious or
 // critical violation is allowed.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { THEMES, applyTheme, violations } from "./axe";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
 import { ADMIN, SIGNED_OUT, addMcpServer, answer, chooseOption, newChat, send, signIn, testMcpConnection } from "./helpers";
 
@@ -15,20 +15,6 @@ test.beforeEach(async ({ page }, info) => {
 });
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);
-
-const THEMES = ["light", "dark"] as const;
-
-async function applyTheme(page: Page, theme: (typeof THEMES)[number]) {
-  await page.context().addCookies([{ name: "parley_theme", value: theme, url: test.info().project.use.baseURL! }]);
-}
-
-/** Serious and critical violations on the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`));
-}
 
 test("signed-in pages have no serious violations, in light and dark", async ({ page }) => {
   test.setTimeout(240_000);

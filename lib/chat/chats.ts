@@ -9,6 +9,7 @@ import { db } from "../db/client";
 import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
+import { personalModelOf } from "../teams/personal-model";
 
 const titleField = z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.");
 
@@ -33,9 +34,11 @@ const ownedBy = (ctx: TeamContext) => ({ teamId: ctx.team.id, userId: ctx.user.i
 /** The `where` of the caller's chat `chatId` (no row matches another user's or another team's chat). */
 export const ownChat = (ctx: TeamContext, chatId: string): Prisma.ChatWhereInput => ({ id: chatId, ...ownedBy(ctx) });
 
+/** A stored empty chat (POST /api/chats), starting with the member's own default model when they chose one. */
 export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
   const prisma = await db();
-  return prisma.chat.create({ data: ownedBy(ctx), select: { id: true } });
+  const modelId = await personalModelOf(ctx);
+  return prisma.chat.create({ data: { ...ownedBy(ctx), modelId }, select: { id: true } });
 }
 
 export async function getChat(ctx: TeamContext, chatId: string): Promise<Chat> {

@@ -25,7 +25,7 @@ import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Block, Chat, MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
-import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
+import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
 import { branchMessage, branchTip, leaveBranchFrom } from "./branches";
@@ -59,6 +59,8 @@ export type TurnRequest = {
 export type LoadedTurn = {
   request: TurnRequest;
   chat: Chat;
+  /** The caller's personal instructions, read with the chat (null: none). */
+  instructions: string | null;
   /** The chat is not stored yet: the claim stores it. */
   draft: boolean;
   /** The chat's title until the model names it: the question's first words (set when it had none). */
@@ -94,6 +96,9 @@ const DECISION_WAIT_MS = 5_000;
 const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
+
+/** The chat with its models and its owner's (the caller's) personal instructions, in one query. */
+const turnChatInclude = { ...chatModelsInclude, user: { select: { instructions: true } } } as const;
 
 /** Whether the answer a conversation ends with has calls waiting for a person, or decided but not run. */
 function waitsForApproval(history: ParleyUIMessage[]): boolean {
@@ -144,9 +149,11 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   }
   const replaced = replacing && (await branchMessage(prisma, chat.id, replacing.id, replacing.role));
   if (req.continue) await continuable(prisma, chat.id, req.continue);
-  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
+  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat).catch((err: unknown) => {
+    throw err instanceof NoModelError ? new NoModelError(ctx.team.role === "admin") : err;
+  });
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, draft: found.draft, model, fallback, budget, streamId: newId() };
+  const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
   const question = req.text ? { id: newId(), text: req.text } : undefined;
@@ -181,16 +188,20 @@ async function reopen(prisma: Awaited<ReturnType<typeof db>>, chatId: string, an
 /** The caller's chat with its models; for a new chat's first message, the draft it stores (see the header). */
 async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
   const prisma = await db();
-  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: chatModelsInclude });
-  if (stored) return { chat: stored, draft: false };
+  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: turnChatInclude });
+  if (stored) {
+    const { user, ...chat } = stored;
+    return { chat, instructions: user.instructions, draft: false };
+  }
   if (!req.newChat || !DRAFT_ID.test(req.chatId) || (await prisma.chat.count({ where: { id: req.chatId } }))) throw NotFound("No such chat.");
-  const [team, toolSelection] = await Promise.all([
+  const [team, asker, toolSelection] = await Promise.all([
     prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id }, select: chatModelsInclude.team.select }),
+    prisma.user.findUniqueOrThrow({ where: { id: ctx.user.id }, select: { instructions: true } }),
     req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
   ]);
   const now = new Date();
   const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
-  return { chat: { ...chat, model: null, team }, draft: true };
+  return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
 }
 
 /** Takes the chat for this turn unless another turn took it since it was read (409); stores a draft. */

@@ -30,6 +30,7 @@ import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
+import { systemPrompt } from "./system-prompt";
 import { streamRegistry, type Registry } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
@@ -138,6 +139,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const stepLimit = deps.stepLimit();
     const prepared = prepareTurn(loaded.model, {
       messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue }),
+      system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,
@@ -150,6 +152,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const result = streamText({
       model: prepared.model,
       messages: prepared.messages,
+      // The one system message is the server's own (the member's instructions, placed first so Anthropic
+      // can cache it); the history, read from the database, holds only user and assistant messages.
+      allowSystemInMessages: true,
       tools: prepared.tools,
       providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
       abortSignal: controller.signal,
