@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 import { ACTION_BODY_LIMIT } from "./lib/security/action-guard";
 import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from "./lib/security/headers";
+import { sourceHash } from "./scripts/source-hash.mjs";
 
 const nextConfig: NextConfig = {
   // PGlite ships wasm and data files; bundled, Turbopack would copy them into the public static folder.
@@ -8,6 +9,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // A separate build directory lets several builds (e.g. parallel e2e runs) live side by side.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The build id is the source's fingerprint: `npm start` builds only when the build on disk is not of this source.
+  generateBuildId: () => sourceHash(),
   // forbidden() / unauthorized() in pages and actions answer with real 403 / 401 pages.
   // proxy.ts refuses larger action bodies with 413 first (Next itself would answer 500).
   experimental: { authInterrupts: true, serverActions: { bodySizeLimit: ACTION_BODY_LIMIT } },

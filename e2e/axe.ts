@@ -1,5 +1,5 @@
-// axe-core checks for the e2e specs: a page's serious and critical violations, one line each, in the
-// theme the test chose (the parley_theme cookie).
+// Accessibility checks for the e2e specs: the page in a theme (light or dark, by the theme cookie), and
+// its serious and critical axe-core violations, one line each.
 import AxeBuilder from "@axe-core/playwright";
 import { test, type Page } from "@playwright/test";
 

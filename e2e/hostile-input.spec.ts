@@ -16,8 +16,8 @@ type Result = Req & { status: number };
 
 /** Actions that act without any input (signing out): only bodies refused before they run. */
 const NO_INPUT = /^(signOutAction)$/;
-/** Actions a member may run that create something from a name: only invalid values. */
-const CREATES_FROM_NAME = /^(createTeamAction)$/;
+/** Actions a member may run that create or set something from free text (a team's name, their own name or instructions): only invalid values. */
+const CREATES_FROM_NAME = /^(createTeamAction|renameAction|instructionsAction)$/;
 
 test("hostile requests to every route and action get 4xx, never 5xx, and write nothing", async ({ page, browser, baseURL }) => {
   // The cast: the admin (signed in), a member of the same team, and a visitor.

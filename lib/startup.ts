@@ -11,6 +11,8 @@ import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migra
 import { initKeyring } from "./security/keyring";
 import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
 import { seedAllTeams } from "./providers/seed-env";
+import { needsSetup } from "./teams/setup";
+import { setupCode } from "./teams/setup-code";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const holder = globalThis as { [SWEEP]?: NodeJS.Timeout };
@@ -30,6 +32,10 @@ async function start(): Promise<void> {
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
   if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
   await getAuth();
+  if (await needsSetup()) {
+    const code = await setupCode(db.prisma);
+    console.log(`[setup] Parley has no admin yet: open it in a browser to create one. Set-up code (asked when /setup is opened from another machine): ${code}`);
+  }
 }
 
 const started = processOnce("parley.startup", start);

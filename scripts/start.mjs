@@ -1,5 +1,7 @@
-// `npm start`: Parley's production server (`next start`; run `next build` first, as `npm run serve`
-// does). Arguments go on to `next start` (`-p 3000`, `-H 0.0.0.0`).
+// `npm start`: Parley's production server (`next start`). It builds first (`next build`) only when
+// the build on disk is not of this source (its build id is the source's fingerprint, see
+// source-hash.mjs), so a second start takes seconds. Once the server answers, it prints where Parley
+// is ready. Arguments go on to `next start` (`-p 3000`, `-H 0.0.0.0`).
 //
 // One Node.js process runs its JavaScript on one core, so one process is the limit of one core
 // whatever the machine (about 30 chats streaming at once, npm run bench). PARLEY_PROCESSES=N (or
@@ -8,9 +10,13 @@
 // streams, stop signals and rate limits); without them this refuses to start, and says why.
 // A process that dies is replaced; one that dies before it booted (a failed start: a wrong secret
 // key, a database that is down) stops the whole server with its exit code.
+import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { createRequire } from "node:module";
+import { sourceHash } from "./source-hash.mjs";
 
 const require = createRequire(import.meta.url);
 const NEXT = require.resolve("next/dist/bin/next");
@@ -84,10 +90,59 @@ function runCluster(count) {
   fork();
 }
 
+/** Builds unless the build on disk is of this source (or there is no source); exits when the build fails. */
+function buildWhenNeeded() {
+  const dist = process.env.NEXT_DIST_DIR || ".next";
+  let built = "";
+  try {
+    built = fs.readFileSync(path.join(dist, "BUILD_ID"), "utf8").trim();
+  } catch {
+    // no build yet
+  }
+  // Without the source (a copied build, as the benchmark runs it, or a deployment of the build alone), the build is what there is.
+  if (built && !fs.existsSync("app")) return;
+  if (built === sourceHash()) return;
+  console.log(`[parley] ${built ? "the source changed since the last build" : "no build yet"}: building (next build, a minute or two)…`);
+  const run = spawnSync(process.execPath, [NEXT, "build"], { stdio: "inherit" });
+  if (run.status !== 0) {
+    console.error("\nParley cannot start: the build failed (see above).\n");
+    process.exit(run.status || 1);
+  }
+}
+
+/** The port and host `next start` is given (`-p`/`--port`, `-H`/`--hostname`; PORT; all interfaces). */
+function listenOn(argv = process.argv.slice(2)) {
+  const flag = (short, long) => {
+    const at = argv.findIndex((a) => a === short || a === long);
+    return at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith(`${long}=`))?.slice(long.length + 1);
+  };
+  const host = flag("-H", "--hostname");
+  const everywhere = !host || host === "0.0.0.0" || host === "::";
+  const name = (h) => (h.includes(":") ? `[${h}]` : h);
+  return { port: flag("-p", "--port") || process.env.PORT || "3000", shown: everywhere ? "localhost" : name(host), check: everywhere ? "127.0.0.1" : name(host) };
+}
+
+/** Prints where to open Parley (PARLEY_URL when set) once the server answers its health check. */
+async function announceWhenReady() {
+  const { port, shown, check } = listenOn();
+  const url = process.env.PARLEY_URL?.trim().replace(/\/$/, "") || `http://${shown}:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try {
+      const res = await fetch(`http://${check}:${port}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return console.log(`\nParley is ready at ${url}\n`);
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 const wanted = processCount();
 if (wanted.error) {
   console.error(`\nParley cannot start: ${wanted.error}\n`);
   process.exit(1);
 }
+buildWhenNeeded();
+void announceWhenReady();
 if (wanted.count === 1) await runNextHere();
 else runCluster(wanted.count);

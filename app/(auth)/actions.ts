@@ -1,12 +1,14 @@
 "use server";
-// Account actions: first-run setup, sign in, sign out, join through an invite.
+// Account actions: first-run setup, sign in, sign out, join through an invite, reset a password
+// through an admin's link.
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { checkForm, interrupts, runAction, type ActionState } from "@/lib/actions";
 import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { requireUser } from "@/lib/auth/session";
 import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
+import { resetPassword, useResetSchema } from "@/lib/teams/password-resets";
 import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
 import { rememberTeam } from "@/lib/teams/switch";
 import { parseForm, tokenField } from "@/lib/validation";
@@ -33,7 +35,9 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
   return state;
 }
 
-export async function signOutAction(): Promise<void> {
+/** The Sign out form; a call that is not its form's (no FormData) is refused with 404. */
+export async function signOutAction(form: unknown): Promise<void> {
+  if (!(form instanceof FormData)) notFound();
   await interrupts(async () => signOut(await headers()));
   redirect("/sign-in");
 }
@@ -64,5 +68,17 @@ export async function joinAsCurrentUserAction(_prev: ActionState, form: FormData
     await rememberTeam(teamId);
   });
   if (state.ok) redirect("/chat");
+  return state;
+}
+
+/** A new password through a reset link; then the person signs in with it. */
+export async function resetPasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, { token: tokenField });
+  if (refused) return refused;
+  const token = String(form.get("token") ?? "");
+  const state = await runAction(async () => {
+    await resetPassword(token, parseForm(useResetSchema, form).newPassword);
+  });
+  if (state.ok) redirect("/sign-in?reset=1");
   return state;
 }

@@ -6,6 +6,7 @@ import { redirect } from "next/navigation";
 import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
 import { requireAdmin, requireTeam } from "@/lib/teams/context";
 import { createInvite, createInviteSchema, revokeInvite } from "@/lib/teams/invites";
+import { createPasswordReset, createResetSchema } from "@/lib/teams/password-resets";
 import { changeRole, changeRoleSchema, createTeam, createTeamSchema, removeMember, removeMemberSchema } from "@/lib/teams/members";
 import { rememberTeam } from "@/lib/teams/switch";
 import { parseForm } from "@/lib/validation";
@@ -52,6 +53,17 @@ export async function removeMemberAction(_prev: ActionState, form: FormData): Pr
     await removeMember(ctx, parseForm(removeMemberSchema, form).membershipId);
     revalidatePath("/admin/members");
     return { ok: true, message: "Member removed." };
+  });
+}
+
+export async function createResetLinkAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form, idFields("membershipId"));
+  if (refused) return refused;
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const reset = await createPasswordReset(ctx, parseForm(createResetSchema, form).membershipId);
+    const base = publicUrl() ?? (await origin());
+    return { ok: true, message: `Password reset link for ${reset.name} created. Copy it now: it is shown only once.`, data: { url: `${base}/reset/${reset.token}`, name: reset.name } };
   });
 }
 

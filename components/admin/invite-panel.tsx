@@ -1,12 +1,11 @@
 "use client";
 // Create single-use, expiring invite links (shown once, with a copy button) and revoke open ones.
-import { useActionState, useState } from "react";
-import { Check, Copy } from "lucide-react";
+import { useActionState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
+import { CopyField } from "../ui/copy-field";
 import { FormField, FormMessage } from "../ui/field";
-import { Input } from "../ui/input";
 import { OptionSelect } from "../ui/select";
 import { SubmitButton } from "../ui/submit-button";
 
@@ -40,7 +39,7 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
         <SubmitButton pendingText="Creating…">Create invite link</SubmitButton>
       </form>
       <FormMessage message={state.message} ok={state.ok} />
-      {url && <CopyField url={url} />}
+      {url && <CopyField label="Invite link" url={url} />}
       <div>
         <h3 className="mb-2 text-sm font-semibold">Open invites</h3>
         <FormMessage message={revokeState.ok ? undefined : revokeState.message} />
@@ -65,28 +64,5 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
         )}
       </div>
     </div>
-  );
-}
-
-function CopyField({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <FormField label="Invite link">
-      {(control) => (
-      <div className="flex gap-2">
-        <Input {...control} readOnly value={url} className="flex-1 bg-zinc-50 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-        <Button
-          variant="secondary"
-          onClick={async () => {
-            await navigator.clipboard?.writeText(url).catch(() => {});
-            setCopied(true);
-          }}
-        >
-          {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-          {copied ? "Copied" : "Copy"}
-        </Button>
-      </div>
-      )}
-    </FormField>
   );
 }

@@ -1,9 +1,11 @@
 "use client";
-// Team members with their role (changeable) and removal behind a confirmation dialog.
+// Team members with their role (changeable), a password reset link for someone who forgot theirs
+// (shown once, to copy and hand over), and removal behind a confirmation dialog.
 import { useActionState, useState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
+import { CopyField } from "../ui/copy-field";
 import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
 import { FormMessage } from "../ui/field";
 import { OptionSelect } from "../ui/select";
@@ -16,14 +18,25 @@ const ROLES = [
   { value: "admin", label: "Admin" },
 ];
 
-export function MembersTable({ members, currentUserId, changeRole, remove }: { members: Member[]; currentUserId: string; changeRole: FormAction; remove: FormAction }) {
-  const [roleState, roleAction, rolePending] = useActionState(changeRole, initialActionState);
-  const [removeState, removeAction, removePending] = useActionState(remove, initialActionState);
-  const message = (rolePending || removePending ? undefined : removeState.message ?? roleState.message) as string | undefined;
-  const ok = removeState.message ? removeState.ok : roleState.ok;
+type Actions = { changeRole: FormAction; remove: FormAction; resetLink: FormAction };
+
+export function MembersTable({ members, currentUserId, actions }: { members: Member[]; currentUserId: string; actions: Actions }) {
+  const [roleState, roleAction, rolePending] = useActionState(actions.changeRole, initialActionState);
+  const [removeState, removeAction, removePending] = useActionState(actions.remove, initialActionState);
+  const [resetState, resetAction, resetPending] = useActionState(actions.resetLink, initialActionState);
+  const busy = rolePending || removePending || resetPending;
+  const latest = [resetState, removeState, roleState].find((s) => s.message);
+  const resetUrl = resetState.ok && latest === resetState ? resetState.data?.url : undefined;
   return (
     <div className="flex flex-col gap-3">
-      <FormMessage message={message} ok={ok} />
+      <FormMessage message={busy ? undefined : latest?.message} ok={latest?.ok} />
+      {resetUrl && (
+        <CopyField
+          label={`Password reset link for ${resetState.data?.name}`}
+          url={resetUrl}
+          hint={`Works once, for 24 hours. Give it to ${resetState.data?.name}: setting a new password through it signs them out everywhere.`}
+        />
+      )}
       <Table label="Team members">
         <TableHeader>
           <tr>
@@ -36,7 +49,7 @@ export function MembersTable({ members, currentUserId, changeRole, remove }: { m
         </TableHeader>
         <TableBody>
           {members.map((m) => (
-            <MemberRow key={m.id} member={m} isSelf={m.user.id === currentUserId} roleAction={roleAction} removeAction={removeAction} busy={rolePending || removePending} />
+            <MemberRow key={m.id} member={m} isSelf={m.user.id === currentUserId} actions={{ role: roleAction, remove: removeAction, reset: resetAction }} busy={busy} />
           ))}
         </TableBody>
       </Table>
@@ -44,7 +57,9 @@ export function MembersTable({ members, currentUserId, changeRole, remove }: { m
   );
 }
 
-function MemberRow({ member, isSelf, roleAction, removeAction, busy }: { member: Member; isSelf: boolean; roleAction: (f: FormData) => void; removeAction: (f: FormData) => void; busy: boolean }) {
+type RowActions = { role: (f: FormData) => void; remove: (f: FormData) => void; reset: (f: FormData) => void };
+
+function MemberRow({ member, isSelf, actions, busy }: { member: Member; isSelf: boolean; actions: RowActions; busy: boolean }) {
   const [confirming, setConfirming] = useState(false);
   const label = `${member.user.name}${isSelf ? " (you)" : ""}`;
   return (
@@ -54,32 +69,42 @@ function MemberRow({ member, isSelf, roleAction, removeAction, busy }: { member:
         <p className="text-xs text-zinc-600 dark:text-zinc-400">{member.user.email}</p>
       </TableCell>
       <TableCell>
-        <form action={roleAction}>
+        <form action={actions.role}>
           <input type="hidden" name="membershipId" value={member.id} />
           <OptionSelect name="role" size="sm" className="w-28" aria-label={`Role of ${member.user.name}`} defaultValue={member.role} key={member.role} disabled={busy} options={ROLES} submitOnChange />
         </form>
       </TableCell>
-      <TableCell className="text-right">
-        <AlertDialog open={confirming} onOpenChange={setConfirming}>
-          <AlertDialogTrigger asChild>
-            <Button variant="secondary" size="sm" aria-label={`Remove ${member.user.name}`}>
-              Remove
-            </Button>
-          </AlertDialogTrigger>
-          <AlertDialogContent>
-            <AlertDialogTitle>Remove {member.user.name}?</AlertDialogTitle>
-            <AlertDialogDescription>They lose access to this team and its chats.</AlertDialogDescription>
-            <form action={removeAction} onSubmit={() => setConfirming(false)}>
+      <TableCell>
+        <div className="flex justify-end gap-2">
+          {!isSelf && (
+            <form action={actions.reset}>
               <input type="hidden" name="membershipId" value={member.id} />
-              <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
-                <Button type="submit" variant="danger" disabled={busy}>
-                  Confirm removal
-                </Button>
-              </AlertDialogFooter>
+              <Button type="submit" variant="secondary" size="sm" disabled={busy} aria-label={`Reset password of ${member.user.name}`}>
+                Reset password
+              </Button>
             </form>
-          </AlertDialogContent>
-        </AlertDialog>
+          )}
+          <AlertDialog open={confirming} onOpenChange={setConfirming}>
+            <AlertDialogTrigger asChild>
+              <Button variant="secondary" size="sm" aria-label={`Remove ${member.user.name}`}>
+                Remove
+              </Button>
+            </AlertDialogTrigger>
+            <AlertDialogContent>
+              <AlertDialogTitle>Remove {member.user.name}?</AlertDialogTitle>
+              <AlertDialogDescription>They lose access to this team and its chats.</AlertDialogDescription>
+              <form action={actions.remove} onSubmit={() => setConfirming(false)}>
+                <input type="hidden" name="membershipId" value={member.id} />
+                <AlertDialogFooter>
+                  <AlertDialogCancel>Cancel</AlertDialogCancel>
+                  <Button type="submit" variant="danger" disabled={busy}>
+                    Confirm removal
+                  </Button>
+                </AlertDialogFooter>
+              </form>
+            </AlertDialogContent>
+          </AlertDialog>
+        </div>
       </TableCell>
     </TableRow>
   );

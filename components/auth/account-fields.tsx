@@ -1,9 +1,14 @@
 "use client";
-// Name, email and password fields shared by the setup and invite sign-up forms.
+// Name, email and password fields shared by the setup and invite sign-up forms, and the new-password
+// field of the profile and reset-link forms. A refused form keeps
+// everything typed: the server echoes the other fields back (never a password), and the password
+// stays in this page's own state, so the person corrects one field instead of typing all again.
+import { useState } from "react";
 import type { ActionState } from "@/lib/actions";
 import { Field } from "../ui/field";
 
 export function AccountFields({ state }: { state: ActionState }) {
+  const [password, setPassword] = useState("");
   return (
     <>
       <Field label="Your name" name="name" autoComplete="name" required maxLength={100} defaultValue={state.values?.name} error={state.fields?.name} />
@@ -17,8 +22,27 @@ export function AccountFields({ state }: { state: ActionState }) {
         minLength={8}
         maxLength={128}
         hint="At least 8 characters."
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
         error={state.fields?.password}
       />
     </>
+  );
+}
+
+/** A new password (profile change, reset link): the rule in the hint, the server's reason as the error. */
+export function NewPasswordField({ error }: { error?: string }) {
+  return (
+    <Field
+      label="New password"
+      name="newPassword"
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={8}
+      maxLength={128}
+      hint="At least 8 characters, not easy to guess: a few unrelated words work well."
+      error={error}
+    />
   );
 }

@@ -3,10 +3,14 @@
 // useChat (resumed after a reload), and the composer. Stop goes to the server, which owns the turn.
 // A new chat is a draft until its first message, which stores it (with the model and tools picked
 // for it): the address becomes /chat/<id> once the server has it, and the title the turn sends
-// (data-title parts) reaches the header and the sidebar as it comes.
+// (data-title parts) reaches the header and the sidebar as it comes. The list opens at the newest
+// message and follows a streaming answer (use-chat-scroll.ts); answers can be regenerated, questions
+// edited and resent, a stopped answer continued, and versions switched (use-branches.ts); each of
+// these but the switch is a turn, sent through useChat.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { ToolSelection } from "@/lib/tools/selection";
@@ -21,19 +25,16 @@ import { ApprovalContext, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
 import { focusComposer } from "./focus-composer";
+import type { MessageActions } from "./message-actions";
+import { useBranches } from "./use-branches";
+import { chatTransport } from "./chat-transport";
+import { useChatScroll } from "./use-chat-scroll";
 
 /** How often, and how far apart, Stop is asked again while the server has not taken up the turn yet. */
 const STOP_ATTEMPTS = 20;
 const STOP_RETRY_MS = 250;
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
-
-/** The decisions on the last answer's waiting calls: all the server accepts for them. */
-function decisionsOf(message: ParleyUIMessage | undefined) {
-  if (message?.role !== "assistant") return undefined;
-  const decided = (message.parts as Decided[]).filter((p) => p.state === "approval-responded" && p.approval);
-  return decided.length ? decided.map((p) => ({ approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}) })) : undefined;
-}
 
 /** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
 async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessage | undefined> {
@@ -74,25 +75,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const [modelId, setModelId] = useState(models?.selected ?? "");
   const { stored, setStored, setTitle } = useChatTitle();
   const draftTools = useRef<ToolSelection | undefined>(undefined);
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<ParleyUIMessage>({
-        api: "/api/chat",
-        // `body` carries the picked model (sendMessage / regenerate options below).
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
-          body: {
-            ...(trigger === "regenerate-message"
-              ? { id, trigger, messageId }
-              : decisionsOf(messages[messages.length - 1])
-                ? { id, trigger, approvals: decisionsOf(messages[messages.length - 1]) }
-                : { id, trigger, message: messages[messages.length - 1] }),
-            ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
-            ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}) } : {}),
-          },
-        }),
-      }),
-    [],
-  );
+  const { transport, requestsSent } = useMemo(() => chatTransport(), []);
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
     messages: initialMessages,
@@ -111,9 +94,13 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       setTitle(part.data.title);
       announceChats({ id: chatId });
     },
-    // A turn moves its chat to the top of the list.
-    onFinish: () => announceChats({ id: chatId }),
+    // A turn moves its chat to the top of the list, and the stored branch replaces the live one.
+    onFinish: ({ messages: finished, isDisconnect }) => {
+      announceChats({ id: chatId });
+      if (!isDisconnect) void afterTurn.current?.(finished);
+    },
   });
+  const afterTurn = useRef<(finished: ParleyUIMessage[]) => Promise<void>>(undefined);
 
   const last = messages[messages.length - 1];
 
@@ -172,8 +159,13 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       cancelled = true;
     };
   }, [refusedId, chatId, setMessages]);
-  const [older, setOlder] = useState({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
+  const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
   const busy = status === "submitted" || status === "streaming";
+  const { scrollRef, contentRef, isAtBottom, scrollToBottom, keepPlace } = useChatScroll();
+  const branches = useBranches({ chatId, setMessages, setOlder, requestsSent });
+  useEffect(() => {
+    afterTurn.current = branches.refresh;
+  }, [branches.refresh]);
 
   const loadEarlier = useCallback(async () => {
     if (!older.firstSeq) return;
@@ -181,9 +173,10 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     const res = await fetch(`/api/chat/${chatId}/messages?before=${older.firstSeq}`);
     if (!res.ok) return setOlder((o) => ({ ...o, loading: false }));
     const page = (await res.json()) as { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };
+    keepPlace();
     setMessages((current) => [...page.messages, ...current]);
     setOlder({ hasMore: page.hasMore, firstSeq: page.firstSeq, loading: false });
-  }, [chatId, older.firstSeq, setMessages]);
+  }, [chatId, older.firstSeq, setMessages, keepPlace]);
 
   // Stop goes to the server. A request the server has not taken up yet (its turn waits for a slot or
   // has not claimed the chat) has nothing to stop: ask again while this page still waits for it.
@@ -209,6 +202,26 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     [regenerate, clearError, modelId],
   );
 
+  const actions = useMemo<MessageActions>(
+    () => ({
+      disabled: busy || branches.switching,
+      maxChars,
+      onRegenerate,
+      onEdit: (messageId, text) => {
+        clearError();
+        supersede();
+        void toolChoiceSaved(chatId).then(() => sendMessage({ text, messageId }, { body: { modelId, editOf: messageId } }));
+      },
+      onContinue: (messageId) => {
+        clearError();
+        void scrollToBottom();
+        void toolChoiceSaved(chatId).then(() => sendMessage(undefined, { body: { modelId, continueOf: messageId } }));
+      },
+      onSwitch: (messageId, direction) => void branches.switchVersion(messageId, direction),
+    }),
+    [busy, branches, maxChars, onRegenerate, clearError, supersede, sendMessage, modelId, scrollToBottom, chatId],
+  );
+
   // An answer the server is still writing while this page does not follow its stream (the page was
   // rendered while the turn was being finalised, or another tab's decision continues it): the stored
   // answer is read again until it ends, each read shown as it is.
@@ -229,8 +242,9 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   return (
     <ApprovalContext.Provider value={decide}>
     <div className="flex h-full flex-col">
-      <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={busy}>
-        <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
+      <div className="relative min-h-0 flex-1">
+      <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={busy}>
+        <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
           {older.hasMore && (
             <Button variant="secondary" size="sm" onClick={loadEarlier} disabled={older.loading} className="self-center">
               {older.loading ? "Loading…" : "Load earlier messages"}
@@ -242,7 +256,10 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               key={m.id}
               message={m}
               busy={busy && m === last && m.role === "assistant"}
-              onRegenerate={!busy && m === last && m.role === "assistant" ? onRegenerate : undefined}
+              onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
+              actions={actions}
+              canContinue={m === last && m.role === "assistant" && (m.metadata?.status === "stopped" || m.metadata?.status === "interrupted")}
+              focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
             />
           ))}
           {status === "submitted" && (
@@ -251,7 +268,14 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
             </p>
           )}
           {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
+          <FormMessage message={branches.error} />
         </div>
+      </div>
+      {!isAtBottom && (
+        <Button variant="secondary" size="sm" onClick={() => void scrollToBottom()} className="absolute bottom-4 left-1/2 -translate-x-1/2 gap-1 rounded-full shadow-md">
+          <ArrowDown className="size-4" aria-hidden /> Jump to latest
+        </Button>
+      )}
       </div>
       <Composer
         busy={busy}
@@ -259,6 +283,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onStop={stop}
         onSend={(text) => {
           supersede();
+          void scrollToBottom();
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
           void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));

@@ -1,13 +1,13 @@
 "use client";
-// One message: its parts, its sources, its status and a copy button. Memoised, so a long chat does
-// not re-render old messages for every streamed token (useChat keeps their objects stable).
-import { memo, useState } from "react";
-import { Check, Copy } from "lucide-react";
+// One message: its parts, its sources, its status and its actions (message-actions.tsx; a question
+// opens for editing in place). Memoised, so a long chat does not re-render old messages for every
+// streamed token (useChat keeps their objects stable; the actions are stable too).
+import { memo, useRef, useState } from "react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { PartView } from "./message-parts";
 import { SourcesList } from "./citations";
-import { Button } from "../ui/button";
-import { Tooltip } from "../ui/tooltip";
+import { AnswerActions, QuestionActions, type Direction, type MessageActions } from "./message-actions";
+import { EditQuestion } from "./edit-question";
 
 function plainText(message: ParleyUIMessage): string {
   return message.parts
@@ -16,37 +16,28 @@ function plainText(message: ParleyUIMessage): string {
     .join("\n\n");
 }
 
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Tooltip content={copied ? "Copied" : "Copy message"}>
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label="Copy message"
-        onClick={async () => {
-          await navigator.clipboard?.writeText(text).catch(() => {});
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        }}
-      >
-        {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-      </Button>
-    </Tooltip>
-  );
-}
-
 export const MessageItem = memo(function MessageItem({
   message,
   busy,
   onRegenerate,
+  actions,
+  canContinue = false,
+  focusVersion,
 }: {
   message: ParleyUIMessage;
   /** This message is being written right now. */
   busy?: boolean;
+  /** Regenerate from an error block. */
   onRegenerate?: (messageId: string) => void;
+  actions?: MessageActions;
+  /** A stopped answer at the end of the chat: Continue is offered. */
+  canContinue?: boolean;
+  /** This version was just switched to: the switcher takes the focus. */
+  focusVersion?: Direction;
 }) {
   const isUser = message.role === "user";
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   // Numbered citations from the server; URL sources without numbers (older messages) number in order.
   const citations =
     message.metadata?.citations ??
@@ -55,6 +46,10 @@ export const MessageItem = memo(function MessageItem({
     ).map((c, i) => ({ ...c, n: i + 1 }));
   const status = message.metadata?.status;
   const text = plainText(message);
+  const closeEditor = () => {
+    setEditing(false);
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
   return (
     <article
       aria-label={isUser ? "Your message" : "Assistant message"}
@@ -62,22 +57,35 @@ export const MessageItem = memo(function MessageItem({
       data-status={status}
       className={`group flex flex-col gap-2 ${isUser ? "items-end" : "items-stretch"}`}
     >
-      <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
-        {isUser
-          ? text
-          : message.parts.map((part, i) => (
-              <PartView key={i} part={part} citations={message.metadata?.citations} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />
-            ))}
-      </div>
+      {isUser && editing && actions ? (
+        <EditQuestion
+          id={message.id}
+          text={text}
+          maxChars={actions.maxChars}
+          onCancel={closeEditor}
+          onSend={(edited) => {
+            setEditing(false);
+            actions.onEdit(message.id, edited);
+          }}
+        />
+      ) : (
+        <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
+          {isUser
+            ? text
+            : message.parts.map((part, i) => (
+                <PartView key={i} part={part} citations={message.metadata?.citations} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />
+              ))}
+        </div>
+      )}
       <SourcesList citations={citations} />
       {!isUser && status === "interrupted" && (
         <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
       )}
-      {!isUser && text && !busy && (
-        <div className="flex gap-1 opacity-70 group-hover:opacity-100 group-focus-within:opacity-100">
-          <CopyButton text={text} />
-        </div>
-      )}
+      {actions && !busy && !editing && (isUser ? (
+        <QuestionActions message={message} actions={actions} onEdit={() => setEditing(true)} focus={focusVersion} editRef={editButton} />
+      ) : (
+        <AnswerActions message={message} text={text} actions={actions} canContinue={canContinue} focus={focusVersion} />
+      ))}
     </article>
   );
 });

@@ -1,11 +1,13 @@
 // better-auth hooks that hold on every path into it, HTTP endpoint or server call alike:
 // - sign-in limits (lib/auth/sign-in-limits.ts) on /sign-in/email, by account and real client address;
-// - password strength (lib/security/password-strength.ts) wherever a password is set.
+// - password strength (lib/security/password-strength.ts) wherever a password is set;
+// - a name, when one is changed, follows the rule of the forms (lib/validation.ts).
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { isAppError } from "../errors";
 import { clientAddress } from "../security/client-address";
 import { passwordWeakness } from "../security/password-strength";
+import { nameField } from "../validation";
 import { admitSignIn, signInSucceeded } from "./sign-in-limits";
 
 const SIGN_IN = "/sign-in/email";
@@ -50,6 +52,12 @@ const strongPassword = createAuthMiddleware(async (ctx) => {
   if (weakness) throw new APIError("BAD_REQUEST", { message: weakness, code: "PASSWORD_TOO_WEAK" });
 });
 
+const validName = createAuthMiddleware(async (ctx) => {
+  if (ctx.body?.name === undefined) return;
+  const parsed = nameField.safeParse(ctx.body.name);
+  if (!parsed.success) throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Invalid name.", code: "INVALID_NAME" });
+});
+
 export const parleyGuards = () =>
   ({
     id: "parley-guards",
@@ -57,6 +65,7 @@ export const parleyGuards = () =>
       before: [
         { matcher: (ctx) => ctx.path === SIGN_IN, handler: limitSignIn },
         { matcher: (ctx) => !!ctx.path && Object.hasOwn(SETS_PASSWORD, ctx.path), handler: strongPassword },
+        { matcher: (ctx) => ctx.path === "/update-user", handler: validName },
       ],
       after: [{ matcher: (ctx) => ctx.path === SIGN_IN, handler: signedIn }],
     },

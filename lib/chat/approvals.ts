@@ -1,5 +1,6 @@
 // Decisions on tool calls waiting for a person. Only the chat's owner decides; only blocks pending
-// approval in that chat's last answer can be decided, each once; the decision is stored on the block
+// approval in the last answer of the chat's branch can be decided, each once (calls of a branch left
+// behind were ended as superseded when it was left); the decision is stored on the block
 // (who, when, reason) and audited with a hash of the stored input. The call then runs with the input
 // stored in the database, never one sent by the client.
 import crypto from "node:crypto";
@@ -24,10 +25,10 @@ function inputHash(input: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(input ?? null)).digest("hex");
 }
 
-/** The chat's last message if it is an answer with calls waiting for approval, with those calls. */
+/** The newest message of the chat's branch if it is an answer with calls waiting for approval, with those calls. */
 async function pendingOf(prisma: Client, chatId: string) {
   const last = await prisma.message.findFirst({
-    where: { chatId },
+    where: { chatId, onBranch: true },
     orderBy: { seq: "desc" },
     select: { id: true, role: true, blocks: { where: { kind: "tool", status: "approval-requested" }, orderBy: { ordinal: "asc" } } },
   });
@@ -78,7 +79,8 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
 }
 
 /**
- * A new message while calls of the last answer are open for a person's sake: a call still waiting is
+ * A new message, a new version or another branch while calls of the branch's last answer are open for
+ * a person's sake: a call still waiting is
  * denied with the reason "superseded by a new message"; a call already decided whose answer never went
  * on (its turn failed before the call ran) ends too — approved ones `aborted` ("Not run: a new message
  * was sent."), denied ones `output-denied` with their reason. Runs inside the transaction that stores the
@@ -86,7 +88,7 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
  */
 export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamContext, chatId: string): Promise<number> {
   const last = await tx.message.findFirst({
-    where: { chatId },
+    where: { chatId, onBranch: true },
     orderBy: { seq: "desc" },
     select: { id: true, role: true, blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, orderBy: { ordinal: "asc" } } },
   });

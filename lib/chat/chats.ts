@@ -10,6 +10,7 @@ import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 import { newChatSelection } from "../tools/member-tools";
+import { personalModelOf } from "../teams/personal-model";
 
 const titleField = z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.");
 
@@ -34,11 +35,12 @@ const ownedBy = (ctx: TeamContext) => ({ teamId: ctx.team.id, userId: ctx.user.i
 /** The `where` of the caller's chat `chatId` (no row matches another user's or another team's chat). */
 export const ownChat = (ctx: TeamContext, chatId: string): Prisma.ChatWhereInput => ({ id: chatId, ...ownedBy(ctx) });
 
-/** A new chat stored at once, with the tools the member's new chats start with (their last choice, else the team's defaults). */
+/** A stored empty chat (POST /api/chats): the member's own default model when they chose one, and the tools their new chats start with (their last choice, else the team's defaults). */
 export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
   const toolSelection = await newChatSelection(ctx);
   const prisma = await db();
-  return prisma.chat.create({ data: { ...ownedBy(ctx), toolSelection }, select: { id: true } });
+  const modelId = await personalModelOf(ctx);
+  return prisma.chat.create({ data: { ...ownedBy(ctx), modelId, toolSelection }, select: { id: true } });
 }
 
 export async function getChat(ctx: TeamContext, chatId: string): Promise<Chat> {

@@ -1,9 +1,10 @@
-// A chat's history from the database: stored messages and blocks -> UI messages (for the browser,
-// in pages from the newest) and -> model messages (for the next turn). The client never supplies
-// history.
+// A chat's history from the database: the stored messages and blocks of the chat's branch
+// (branches.ts) -> UI messages (for the browser, in pages from the newest, each with its versions)
+// and -> model messages (for the next turn). The client never supplies history.
 import { convertToModelMessages, isToolUIPart, type ModelMessage } from "ai";
 import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
+import { versionsOf, type Versions } from "./branches";
 import { citationView } from "./citations";
 import { formatToolError } from "../tools/error-codes";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
@@ -13,8 +14,9 @@ export const HISTORY_PAGE_SIZE = 50;
 
 type MessageWithBlocks = Message & { blocks: Block[]; citations?: Citation[] };
 
-function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
+function toUIMessage(m: MessageWithBlocks, versions?: Versions): ParleyUIMessage {
   const metadata: ParleyMetadata = { status: m.status, createdAt: m.createdAt.toISOString() };
+  if (versions) metadata.versions = versions;
   if (m.model) metadata.model = m.model;
   if (m.finishReason) metadata.finishReason = m.finishReason;
   if (m.inputTokens != null || m.outputTokens != null) {
@@ -31,12 +33,12 @@ function toUIMessage(m: MessageWithBlocks): ParleyUIMessage {
 
 const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const } }, citations: { orderBy: { ordinal: "asc" as const } } };
 
-/** A page of messages, oldest first, ending just before `beforeSeq` (or at the newest). */
+/** A page of the branch's messages, oldest first, ending just before `beforeSeq` (or at the newest). */
 export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number; limit?: number } = {}) {
   const prisma = await db();
   const limit = opts.limit ?? HISTORY_PAGE_SIZE;
   const rows = await prisma.message.findMany({
-    where: { chatId, ...(opts.beforeSeq !== undefined ? { seq: { lt: opts.beforeSeq } } : {}) },
+    where: { chatId, onBranch: true, ...(opts.beforeSeq !== undefined ? { seq: { lt: opts.beforeSeq } } : {}) },
     include: withBlocks,
     // Not joined: in a chat of 2,000 messages, PostgreSQL built every message's blocks before it
     // sorted and cut the page (a page of 50 took ~200 ms joined, ~15 ms in queries of their own).
@@ -46,7 +48,8 @@ export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number
   });
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit).reverse();
-  return { messages: page.map(toUIMessage), hasMore, firstSeq: page[0]?.seq };
+  const versions = await versionsOf(chatId, page);
+  return { messages: page.map((m) => toUIMessage(m, versions.get(m.id))), hasMore, firstSeq: page[0]?.seq };
 }
 
 /** The context window assumed for a model whose admin did not set one (tokens). */
@@ -80,19 +83,21 @@ const sizeOf = (m: ParleyUIMessage): number => JSON.stringify(m.parts).length;
  * The conversation before a turn, oldest first, as UI messages (a continued answer resumes its last
  * one): the newest messages whose parts fit in `maxChars`, read from the newest in batches, so that a
  * long chat costs what its model can read, not its whole length. The newest message is kept whatever
- * its size, and a cut history starts at a question. `exclude` leaves out rows by id: the answer being
- * regenerated, or the turn's own new rows when they may already be written.
+ * its size, and a cut history starts at a question. Only the chat's branch is read, and of it what
+ * comes before `beforeSeq` when given (the version being replaced, and what followed it). `exclude`
+ * leaves out rows by id: the turn's own new rows when they may already be written.
  */
-export async function loadHistory(chatId: string, opts: { exclude?: string[]; maxChars?: number } = {}): Promise<History> {
+export async function loadHistory(chatId: string, opts: { exclude?: string[]; maxChars?: number; beforeSeq?: number } = {}): Promise<History> {
   const prisma = await db();
   const budget = newestFirstBudget(opts.maxChars ?? Infinity);
   const newestFirst: ParleyUIMessage[] = [];
-  let beforeSeq: number | undefined;
+  let beforeSeq = opts.beforeSeq;
   let take = FIRST_BATCH;
   for (;;) {
     const rows = await prisma.message.findMany({
       where: {
         chatId,
+        onBranch: true,
         ...(opts.exclude?.length ? { id: { notIn: opts.exclude } } : {}),
         ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}),
       },
@@ -166,11 +171,18 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 /**
  * What the model reads of a conversation. Decided approvals become approval responses (a denial
  * says why); calls still waiting, or cut short by a crash, are left out, and so are answers that
- * hold only errors or notices.
+ * hold only errors or notices. Continuing a stopped answer ends with the request to go on.
  */
-export function toModelHistory(ui: ParleyUIMessage[]): Promise<ModelMessage[]> {
-  return convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true });
+export async function toModelHistory(ui: ParleyUIMessage[], opts: { continueAnswer?: boolean } = {}): Promise<ModelMessage[]> {
+  const messages = await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true });
+  return opts.continueAnswer ? [...messages, { role: "user", content: CONTINUE_ANSWER }] : messages;
 }
+
+/**
+ * What the model is asked when a person continues a stopped answer: the answer so far is its last
+ * message; models differ in whether they go on with a trailing answer by themselves, so they are asked.
+ */
+export const CONTINUE_ANSWER = "Continue your previous answer exactly where it stopped. Do not repeat what you already wrote.";
 
 /** A denied call tells the model plainly that a person denied it, and why (`[ERROR:Denied] …`). */
 function explainDenials(m: ParleyUIMessage): ParleyUIMessage {

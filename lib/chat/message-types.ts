@@ -18,6 +18,8 @@ export type ParleyMetadata = {
   providerId?: string;
   /** The fallback took over: turn-stream.ts turns this into a `FellBack` notice and removes it. */
   fellBack?: NoticeData;
+  /** This message's place among its versions (branches.ts), when it has more than one. */
+  versions?: { index: number; count: number };
 };
 
 /** The chat's title as it changes during its first turn: sent as a transient part, never stored as a block. */

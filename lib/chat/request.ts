@@ -1,7 +1,8 @@
-// The body of POST /api/chat: only what is new (the user's message, a regenerate, or decisions on
-// calls waiting for approval: `{approvalId, approved, reason}` and nothing else), never history; and
-// how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns a minute; 429 past it). The first
-// message of a chat that is still a draft says so (`newChat`) and brings the tools chosen for it.
+// The body of POST /api/chat: only what is new (the user's message or an edit of one, a regenerate, a
+// continue after Stop, or decisions on calls waiting for approval: `{approvalId, approved, reason}`
+// and nothing else), never history; and how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns
+// a minute; 429 past it). The first message of a chat that is still a draft says so (`newChat`) and
+// brings the tools chosen for it.
 import { z } from "zod";
 import { config } from "../config";
 import { AppError } from "../errors";
@@ -38,16 +39,25 @@ export const chatRequestSchema = z
       })
       .optional(),
     trigger: z.enum(["submit-message", "regenerate-message"]).default("submit-message"),
-    messageId: z.string().max(200).optional(),
+    /** Regenerate: the answer to write a new version of. */
+    messageId: z.string().min(1).max(200).optional(),
+    /** With `message`: the question it is a new version of (edit and resend). */
+    editOf: z.string().min(1).max(200).optional(),
+    /** Continue after Stop: the stopped answer. */
+    continueOf: z.string().min(1).max(200).optional(),
     modelId: z.string().min(1).max(64).optional(),
     approvals: z.array(decisionSchema.strict()).min(1).max(50).optional(),
     /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
     newChat: z.boolean().optional(),
     tools: toolSelectionSchema.optional(),
   })
-  .refine((b) => (b.trigger === "submit-message" ? !!b.message !== !!b.approvals : !!b.messageId && !b.approvals), {
-    message: "Send a message, decisions on waiting tool calls, or the id of the answer to regenerate.",
-  });
+  .refine(
+    (b) =>
+      b.trigger === "submit-message"
+        ? [b.message, b.approvals, b.continueOf].filter(Boolean).length === 1 && !b.messageId && (!b.editOf || !!b.message)
+        : !!b.messageId && !b.approvals && !b.message && !b.editOf && !b.continueOf,
+    { message: "Send a message (or an edit of one), decisions on waiting tool calls, the id of the answer to regenerate, or of the stopped answer to continue." },
+  );
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 

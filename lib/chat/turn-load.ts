@@ -1,15 +1,18 @@
 // A turn's first two steps. `loadTurn` reads, and refuses before anything is written: the chat (404),
 // a turn still running in it (409; decisions wait a moment for it instead, see below), the model (409
-// when the team has none), the answer to regenerate (404 unless it is the chat's last). Two reads,
+// when the team has none), the message a new version replaces (404 unless it is on the chat's branch,
+// branches.ts), the answer to continue (409 unless it stopped at the end of the branch). Two reads,
 // side by side: the chat with its models (its chosen one, the team default and fallback, in one
-// query), and the history, as much of it as the model's context window holds (history.ts).
+// query), and the history of the branch, as much of it as the model's context window holds
+// (history.ts); for a new version, the history before the message it replaces.
 //
 // `claimTurn` writes the turn's first rows in one transaction: the chat claimed for this turn, the
-// question, the title, the empty answer, and calls still waiting (or decided but never run) ended as
-// superseded. For a new
-// message the turn runs it while the model request is already on its way, and the model reads the
-// history as it was before the turn, plus the question. Decisions on waiting calls are written
-// first (they change what the model reads), so their history is read after the claim.
+// question (after the branch's newest message, or beside the question it edits), the title, the empty
+// answer, the branch moved to the new version, and calls still waiting (or decided but never run)
+// ended as superseded. For a new message the turn runs it while the model request is already on its
+// way, and the model reads the history as it was before the turn, plus the question. Decisions on
+// waiting calls, and a stopped answer to continue, are written first (they change what the model
+// reads), so their history is read after the claim.
 //
 // Decisions clicked as soon as a card appears can arrive while the turn that asked is still being
 // stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused.
@@ -20,11 +23,12 @@
 // title. An id of any other user's chat is 404, as always.
 import crypto from "node:crypto";
 import { db } from "../db/client";
-import type { Block, Chat } from "../db/generated/client";
+import type { Block, Chat, MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
-import { chatModelsInclude, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
+import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { recordDecisions, supersedePending, type Decision } from "./approvals";
+import { branchMessage, branchTip, leaveBranchFrom } from "./branches";
 import { DRAFT_ID, ownChat } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
 import type { ParleyUIMessage } from "./message-types";
@@ -37,8 +41,12 @@ export type TurnRequest = {
   chatId: string;
   /** The new user message; absent when regenerating. */
   text?: string;
-  /** Regenerate: the id of the last assistant message, replaced by a new answer. */
+  /** Regenerate: the id of an answer of the chat's branch; a new version of it is written. */
   regenerate?: string;
+  /** Edit: the id of a question of the chat's branch; `text` is its new version, answered anew. */
+  edit?: string;
+  /** Continue: the id of the stopped answer at the end of the branch; the model goes on with it. */
+  continue?: string;
   /** A Model row id chosen in the composer; remembered for the chat. */
   modelId?: string;
   /** Decisions on the calls of the last answer that wait for approval; the answer then continues. */
@@ -51,6 +59,8 @@ export type TurnRequest = {
 export type LoadedTurn = {
   request: TurnRequest;
   chat: Chat;
+  /** The caller's personal instructions, read with the chat (null: none). */
+  instructions: string | null;
   /** The chat is not stored yet: the claim stores it. */
   draft: boolean;
   /** The chat's title until the model names it: the question's first words (set when it had none). */
@@ -61,6 +71,8 @@ export type LoadedTurn = {
   streamId: string;
   assistantId: string;
   question?: { id: string; text: string };
+  /** The message a new version replaces on the branch (regenerate, edit). */
+  replaces?: { id: string; seq: number; parentId: string | null };
   /** The conversation as read (without the question); decisions read theirs when they claim. */
   history: ParleyUIMessage[];
   /** The history can only be read once the first rows are written (decisions; superseded calls). */
@@ -76,12 +88,17 @@ export type ClaimedTurn = {
   continued?: { message: ParleyUIMessage; blocks: Block[] };
 };
 
-const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
+/** The answers Continue may go on with. */
+const CONTINUABLE: MessageStatus[] = ["stopped", "interrupted"];
+export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 /** How long decisions wait for the turn that asked for them to be stored. */
 const DECISION_WAIT_MS = 5_000;
 const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
+
+/** The chat with its models and its owner's (the caller's) personal instructions, in one query. */
+const turnChatInclude = { ...chatModelsInclude, user: { select: { instructions: true } } } as const;
 
 /** Whether the answer a conversation ends with has calls waiting for a person, or decided but not run. */
 function waitsForApproval(history: ParleyUIMessage[]): boolean {
@@ -90,7 +107,7 @@ function waitsForApproval(history: ParleyUIMessage[]): boolean {
 }
 
 /** Whether a turn runs in the chat (here, or in another process whose stream is live). */
-async function running(registry: Registry, chat: Pick<Chat, "id" | "activeStreamId">): Promise<boolean> {
+export async function running(registry: Registry, chat: Pick<Chat, "id" | "activeStreamId">): Promise<boolean> {
   if (registry.local.has(chat.id)) return true;
   return !!chat.activeStreamId && (await registry.streams.hasExistingStream(chat.activeStreamId)) === true;
 }
@@ -112,13 +129,17 @@ async function turnEnded(registry: Registry, chatId: string, ms: number): Promis
 }
 
 export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Registry): Promise<LoadedTurn> {
-  if (!req.regenerate && !req.text && !req.decisions?.length) throw new AppError("InvalidInput", 400, "A message needs text.");
+  if (!req.regenerate && !req.text && !req.decisions?.length && !req.continue) throw new AppError("InvalidInput", 400, "A message needs text.");
+  if (req.edit && !req.text) throw new AppError("InvalidInput", 400, "An edited message needs text.");
+  const prisma = await db();
+  // A new version of a message (a regenerated answer, an edited question) follows what came before it.
+  const replacing = req.regenerate ? { id: req.regenerate, role: "assistant" as const } : req.edit ? { id: req.edit, role: "user" as const } : undefined;
 
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
   const [found, before] = await Promise.all([
     chatForTurn(ctx, req),
-    req.decisions ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
+    req.decisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
   let { chat } = found;
   if (await running(registry, chat)) {
@@ -126,38 +147,61 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     if (!ended) throw Conflict(RUNNING);
     chat = { ...chat, activeStreamId: ended.activeStreamId };
   }
-  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat);
+  const replaced = replacing && (await branchMessage(prisma, chat.id, replacing.id, replacing.role));
+  if (req.continue) await continuable(prisma, chat.id, req.continue);
+  const { primary: model, fallback } = await resolveTurnModels(ctx.team.id, req.modelId ?? chat.modelId, chat).catch((err: unknown) => {
+    throw err instanceof NoModelError ? new NoModelError(ctx.team.role === "admin") : err;
+  });
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, draft: found.draft, model, fallback, budget, streamId: newId() };
+  const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
+  if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
+  const question = req.text ? { id: newId(), text: req.text } : undefined;
+  const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
+  if (replaced) {
+    const { messages: history } = await loadHistory(chat.id, { maxChars: budget, beforeSeq: replaced.seq });
+    return { ...base, assistantId: newId(), question, firstTitle, replaces: replaced, history, claimFirst: false };
+  }
 
   // A model with a window larger than the default reads further back; a smaller one, less.
-  let { messages: history } =
+  const { messages: history } =
     before!.cut && budget > historyBudget(null) ? await loadHistory(chat.id, { maxChars: budget }) : fitHistory(before!, budget);
-  if (req.regenerate) {
-    const last = history.at(-1);
-    if (!last || last.id !== req.regenerate || last.role !== "assistant") throw NotFound("Only the last answer of this chat can be regenerated.");
-    history = history.slice(0, -1);
-  }
-  const question = req.regenerate ? undefined : { id: newId(), text: req.text! };
-  const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   // Calls waiting in the last answer are denied by the new message, and the model reads them as denied.
-  return { ...base, assistantId: newId(), question, firstTitle, history, claimFirst: !!question && waitsForApproval(history) };
+  return { ...base, assistantId: newId(), question, firstTitle, history, claimFirst: waitsForApproval(history) };
+}
+
+/** Only a stopped (or interrupted) answer at the end of the branch can be continued (404 / 409). */
+async function continuable(prisma: Awaited<ReturnType<typeof db>>, chatId: string, answerId: string): Promise<void> {
+  const answer = await branchMessage(prisma, chatId, answerId, "assistant");
+  const tip = await branchTip(prisma, chatId);
+  if (tip?.id !== answer.id || !CONTINUABLE.includes(answer.status)) throw Conflict("Only a stopped answer at the end of the chat can be continued.");
+}
+
+/** Opens a stopped answer again for its continuation, without the notice that it stopped; 409 when it is not stopped now. */
+async function reopen(prisma: Awaited<ReturnType<typeof db>>, chatId: string, answerId: string): Promise<string> {
+  const opened = await prisma.message.updateMany({ where: { id: answerId, chatId, onBranch: true, status: { in: CONTINUABLE } }, data: { status: "streaming", finishReason: null } });
+  if (opened.count !== 1) throw Conflict("Only a stopped answer at the end of the chat can be continued.");
+  await prisma.block.deleteMany({ where: { messageId: answerId, kind: "data", name: "notice", data: { path: ["code"], equals: "Stopped" } } });
+  return answerId;
 }
 
 /** The caller's chat with its models; for a new chat's first message, the draft it stores (see the header). */
 async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
   const prisma = await db();
-  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: chatModelsInclude });
-  if (stored) return { chat: stored, draft: false };
+  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: turnChatInclude });
+  if (stored) {
+    const { user, ...chat } = stored;
+    return { chat, instructions: user.instructions, draft: false };
+  }
   if (!req.newChat || !DRAFT_ID.test(req.chatId) || (await prisma.chat.count({ where: { id: req.chatId } }))) throw NotFound("No such chat.");
-  const [team, toolSelection] = await Promise.all([
+  const [team, asker, toolSelection] = await Promise.all([
     prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id }, select: chatModelsInclude.team.select }),
+    prisma.user.findUniqueOrThrow({ where: { id: ctx.user.id }, select: { instructions: true } }),
     req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
   ]);
   const now = new Date();
   const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
-  return { chat: { ...chat, model: null, team }, draft: true };
+  return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
 }
 
 /** Takes the chat for this turn unless another turn took it since it was read (409); stores a draft. */
@@ -179,10 +223,10 @@ async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t
 export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<ClaimedTurn> {
   const prisma = await db();
   const req = t.request;
-  if (req.decisions?.length) {
+  if (req.decisions?.length || req.continue) {
     await claimChat(prisma, t);
     try {
-      const { messageId } = await recordDecisions(ctx, t.chat.id, req.decisions);
+      const messageId = req.continue ? await reopen(prisma, t.chat.id, req.continue) : (await recordDecisions(ctx, t.chat.id, req.decisions!)).messageId;
       await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
       const { messages: history } = await loadHistory(t.chat.id, { maxChars: t.budget });
       const blocks = await prisma.block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } });
@@ -195,15 +239,17 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
   const question = t.question;
   await prisma.$transaction(async (tx) => {
     await claimChat(tx, t, t.firstTitle ? { title: t.firstTitle } : {});
-    if (req.regenerate) {
-      await tx.message.delete({ where: { id: req.regenerate } });
-    } else {
-      await supersedePending(tx, ctx, t.chat.id);
+    // Calls waiting on the branch end as superseded; a new version takes the branch from the old one on.
+    await supersedePending(tx, ctx, t.chat.id);
+    let parentId = t.replaces ? t.replaces.parentId : ((await branchTip(tx, t.chat.id))?.id ?? null);
+    if (t.replaces) await leaveBranchFrom(tx, t.chat.id, t.replaces.seq);
+    if (question) {
       // createMany: plain inserts, without reading the rows back.
-      await tx.message.createMany({ data: { id: question!.id, chatId: t.chat.id, role: "user", status: "done" } });
-      await tx.block.createMany({ data: { messageId: question!.id, ordinal: 0, kind: "text", status: "done", text: question!.text } });
+      await tx.message.createMany({ data: { id: question.id, chatId: t.chat.id, parentId, role: "user", status: "done" } });
+      await tx.block.createMany({ data: { messageId: question.id, ordinal: 0, kind: "text", status: "done", text: question.text } });
+      parentId = question.id;
     }
-    await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, role: "assistant", status: "streaming", model: t.model.modelId } });
+    await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, parentId, role: "assistant", status: "streaming", model: t.model.modelId } });
   }, TX_WAIT);
   let history = t.history;
   if (t.claimFirst) ({ messages: history } = await loadHistory(t.chat.id, { exclude: [question!.id, t.assistantId], maxChars: t.budget }));

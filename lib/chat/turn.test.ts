@@ -259,7 +259,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(await (await db()).message.count({ where: { chatId: a.chat.id } })).toBe(0);
     });
 
-    it("regenerate replaces the last answer", async () => {
+    it("regenerate writes a new version of the last answer; the chat shows it", async () => {
       mock.onMessage("pick a colour", { content: "Blue." });
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
       let done = storedTurn();
@@ -269,10 +269,11 @@ describe.each(DATABASES)("on $name", (driver) => {
       await readChunks(await runTurn(ctx, { chatId: chat.id, regenerate: first.messageId }, { onStored: done.onStored }));
       const second = await done.promise;
       const prisma = await db();
-      const roles = (await prisma.message.findMany({ where: { chatId: chat.id }, orderBy: { seq: "asc" } })).map((m) => m.role);
-      expect(roles).toEqual(["user", "assistant"]);
+      const branch = (await prisma.message.findMany({ where: { chatId: chat.id, onBranch: true }, orderBy: { seq: "asc" } })).map((m) => m.role);
+      expect(branch).toEqual(["user", "assistant"]);
       expect(second.messageId).not.toBe(first.messageId);
-      await expect(runTurn(ctx, { chatId: chat.id, regenerate: "not-the-last" })).rejects.toMatchObject({ status: 404 });
+      expect(await storedAnswer(chat.id)).toMatchObject({ id: second.messageId, onBranch: true });
+      await expect(runTurn(ctx, { chatId: chat.id, regenerate: "not-an-answer" })).rejects.toMatchObject({ status: 404 });
     });
   });
 

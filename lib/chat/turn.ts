@@ -1,5 +1,6 @@
-// One turn of a chat, from request to stored answer: the user's new message, a regenerate, or
-// decisions on calls waiting for approval. Read top to bottom, `runTurn` is the lifecycle:
+// One turn of a chat, from request to stored answer: the user's new message, a new version (a
+// regenerated answer, an edited question; see branches.ts), Continue after Stop, or decisions on calls
+// waiting for approval. Read top to bottom, `runTurn` is the lifecycle:
 //
 //   slot      a place among the turns this process runs at once (turn-slots.ts; 503 when full)
 //   load      who asks and what (the caller's `input`), the chat, its models, its history (turn-load.ts)
@@ -29,6 +30,7 @@ import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
+import { systemPrompt } from "./system-prompt";
 import { streamRegistry, type Registry } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
@@ -136,7 +138,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     });
     const stepLimit = deps.stepLimit();
     const prepared = prepareTurn(loaded.model, {
-      messages: await toModelHistory(claimed.history),
+      messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue }),
+      system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,
@@ -149,6 +152,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const result = streamText({
       model: prepared.model,
       messages: prepared.messages,
+      // The one system message is the server's own (the member's instructions, placed first so Anthropic
+      // can cache it); the history, read from the database, holds only user and assistant messages.
+      allowSystemInMessages: true,
       tools: prepared.tools,
       providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
       abortSignal: controller.signal,

@@ -222,9 +222,10 @@ function allParents(name: string, seen = new Set<string>()): Set<string> {
 /**
  * An optional foreign key that closes a cycle (Team.defaultModel: a Model needs its Provider, which
  * points to a Team; Provider.team, optional for the instance provider, closes the same cycle): its row
- * is written first without it and the key is set once the parent exists.
+ * is written first without it and the key is set once the parent exists. So is an optional key to the
+ * same model (Message.parent): the row becomes its own parent.
  */
-const isDeferred = (model: string, f: SchemaField) => Boolean(f.relation && f.optional && allParents(f.type).has(model));
+const isDeferred = (model: string, f: SchemaField) => Boolean(f.relation && f.optional && (f.type === model || allParents(f.type).has(model)));
 
 /** Models in an order where each comes after the models its foreign keys point to (deferred ones aside). */
 function parentFirstOrder(names: string[]): string[] {

@@ -11,7 +11,8 @@ const MIGRATION = "20261124033000_instance_provider";
 let test: TestDatabase;
 let database: Database;
 const migrate = (all: boolean) => {
-  const list = readMigrations().filter((m) => all || m.name < MIGRATION);
+  // Up to this migration: later ones are tested on their own.
+  const list = readMigrations().filter((m) => (all ? m.name <= MIGRATION : m.name < MIGRATION));
   return database.pglite ? migratePGlite(database.pglite, list) : migratePostgres(database.pool!, list);
 };
 

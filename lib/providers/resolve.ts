@@ -27,9 +27,16 @@ export type ResolvedModel = {
   fellBack: boolean;
 };
 
-class NoModelError extends AppError {
-  constructor() {
-    super("NoModel", 409, "No model is available for this team yet. An admin needs to connect a provider.");
+/** No usable model: an admin is told where to connect a provider, a member whom to ask. */
+export class NoModelError extends AppError {
+  constructor(forAdmin = false) {
+    super(
+      "NoModel",
+      409,
+      forAdmin
+        ? "No model is available for this team yet. Connect a provider under Admin → Providers."
+        : "No model is available for this team yet. Ask an admin of your team to connect a provider.",
+    );
   }
 }
 

@@ -3,7 +3,7 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
-import { addressBucket, clientAddress, CONNECTION_HEADER, connectionStamped } from "./client-address";
+import { addressBucket, clientAddress, CONNECTION_HEADER, connectionStamped, FORWARDED_HEADER, fromThisMachine } from "./client-address";
 
 const STAMPED = Symbol.for("parley.connectionAddress");
 const stamp = (on: boolean) => ((globalThis as Record<symbol, unknown>)[STAMPED] = on);
@@ -78,5 +78,26 @@ describe("the server's stamp (scripts/connection-address.mjs)", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("fromThisMachine (first-run setup without the set-up code)", () => {
+  const local = { [CONNECTION_HEADER]: "::ffff:127.0.0.1", [FORWARDED_HEADER]: "0", host: "localhost:3000" };
+
+  it("is a loopback connection opened as localhost, 127.0.0.1 or [::1], that arrived without forwarding headers", () => {
+    stamp(true);
+    expect(fromThisMachine(req(local))).toBe(true);
+    expect(fromThisMachine(req({ ...local, host: "127.0.0.1:3000" }))).toBe(true);
+    expect(fromThisMachine(req({ ...local, [CONNECTION_HEADER]: "::1", host: "[::1]:3000" }))).toBe(true);
+  });
+
+  it("is not for another address, a proxied request, a public host name, or a server that does not stamp", () => {
+    stamp(true);
+    expect(fromThisMachine(req({ ...local, [CONNECTION_HEADER]: "203.0.113.9" }))).toBe(false);
+    expect(fromThisMachine(req({ ...local, [FORWARDED_HEADER]: "1" }))).toBe(false);
+    expect(fromThisMachine(req({ [CONNECTION_HEADER]: "127.0.0.1", host: "localhost" }))).toBe(false);
+    expect(fromThisMachine(req({ ...local, host: "chat.example.com" }))).toBe(false);
+    stamp(false);
+    expect(fromThisMachine(req(local))).toBe(false);
   });
 });

@@ -12,6 +12,8 @@ import { config } from "../config";
 export const CONNECTION_HEADER = "x-parley-connection-address";
 /** Set by the server code (route and actions) to the client address worked out here, for better-auth. */
 export const CLIENT_HEADER = "x-parley-client-address";
+/** Set by the server from the request as it arrived: "1" when it came with forwarding headers (a proxy's). */
+export const FORWARDED_HEADER = "x-parley-forwarded";
 
 const STAMPED = Symbol.for("parley.connectionAddress");
 
@@ -86,4 +88,22 @@ export function withClientAddress(headers: Headers): Headers {
   if (address) out.set(CLIENT_HEADER, address);
   else out.delete(CLIENT_HEADER);
   return out;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Whether a request comes from this machine itself: its connection is from a loopback address, it
+ * was opened as localhost / 127.0.0.1 / [::1], and nothing says it was forwarded (a reverse proxy on
+ * this machine adds X-Forwarded-For, X-Real-IP or Forwarded, or names the public host; Next.js adds
+ * its own X-Forwarded-* later, so the server notes them as they arrived, see FORWARDED_HEADER).
+ * Unknown (no connection stamp) counts as not local.
+ */
+export function fromThisMachine(headers: Headers): boolean {
+  if (!connectionStamped()) return false;
+  const peer = parse(headers.get(CONNECTION_HEADER));
+  if (!peer || peer.range() !== "loopback") return false;
+  if (headers.get(FORWARDED_HEADER) !== "0") return false;
+  const host = (headers.get("host") ?? "").toLowerCase().replace(/:\d+$/, "");
+  return LOOPBACK_HOSTS.has(host);
 }

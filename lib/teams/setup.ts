@@ -1,16 +1,21 @@
 // First run: on an empty installation, the first visitor creates the admin account and names the
-// team. A claim row makes this happen once even when two people try at the same time.
+// team. A claim row makes this happen once even when two people try at the same time. From another
+// machine than the server's own, the set-up code of the server log is needed too (setup-code.ts).
 import { z } from "zod";
 import { db } from "../db/client";
-import { Conflict } from "../errors";
+import { AppError, Conflict } from "../errors";
+import { fromThisMachine } from "../security/client-address";
 import { teamNameField } from "../validation";
 import { audited } from "../audit";
 import { signUp, signUpFields, strongPassword } from "../auth/accounts";
 import { seedEnvProvider } from "../providers/seed-env";
+import { forgetSetupCode, isSetupCode } from "./setup-code";
 
 const CLAIM = "setup_claimed";
 
-export const setupSchema = signUpFields.extend({ teamName: teamNameField }).superRefine(strongPassword);
+export const setupSchema = signUpFields
+  .extend({ teamName: teamNameField, setupCode: z.string().trim().max(40, "At most 40 characters.").optional() })
+  .superRefine(strongPassword);
 export type SetupInput = z.infer<typeof setupSchema>;
 
 export async function needsSetup(): Promise<boolean> {
@@ -23,6 +28,10 @@ export async function needsSetup(): Promise<boolean> {
 export async function createFirstAdmin(input: SetupInput, headers: Headers): Promise<{ userId: string; teamId: string }> {
   const prisma = await db();
   if (!(await needsSetup())) throw Conflict("Parley is already set up. Sign in instead.");
+  if (!fromThisMachine(headers) && !(await isSetupCode(input.setupCode ?? ""))) {
+    const message = input.setupCode ? "This is not the set-up code. Copy it from the server's log." : "Enter the set-up code from the server's log.";
+    throw new AppError("SetupCode", 403, message, { setupCode: message });
+  }
   try {
     await prisma.setting.create({ data: { key: CLAIM, value: new Date().toISOString() } });
   } catch {
@@ -44,6 +53,7 @@ export async function createFirstAdmin(input: SetupInput, headers: Headers): Pro
     },
     (team) => ({ teamId: team.id, action: "team.create", targetType: "team", targetId: team.id, data: { name: team.name, firstRun: true } }),
   );
+  await forgetSetupCode(prisma);
   await seedEnvProvider(prisma, team.id);
   return { userId, teamId: team.id };
 }

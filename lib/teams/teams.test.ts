@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { AppError } from "../errors";
-import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
+import { DRIVERS, makeUser, rejection, startTestApp } from "../../test/support/test-app";
 import type { TeamContext } from "./context";
 import { acceptInvite, createInvite, inspectInvite, joinWithNewAccount, revokeInvite } from "./invites";
 import { changeRole, createTeam, listMembers, removeMember } from "./members";
@@ -19,15 +19,6 @@ async function teamWithAdmin(name = "Team") {
     teams: [{ id: team.id, name: team.name, role: "admin" }],
   };
   return { ctx, admin, team };
-}
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
 }
 
 describe.each(DRIVERS)("teams on $name", (driver) => {

@@ -4,6 +4,7 @@
 import { DATABASES, DRIVERS, type TestDatabase } from "./test-databases";
 import { db } from "../../lib/db/client";
 import { ready, shutdown } from "../../lib/startup";
+import { AppError } from "../../lib/errors";
 
 export { DATABASES, DRIVERS };
 
@@ -32,4 +33,14 @@ export async function makeUser(name = "user") {
   const prisma = await db();
   const id = `u_${Date.now().toString(36)}_${seq++}`;
   return prisma.user.create({ data: { id, name, email: `${id}@example.com` } });
+}
+
+/** The AppError a promise rejects with (the test fails when it resolves or throws something else). */
+export async function rejection(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof AppError)) throw new Error(`expected a refusal (AppError), got ${err === undefined ? "success" : String(err)}`);
+  return err;
 }

@@ -1,5 +1,7 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { SetupForm } from "@/components/auth/setup-form";
+import { fromThisMachine } from "@/lib/security/client-address";
 import { needsSetup } from "@/lib/teams/setup";
 import { setupAction } from "../actions";
 
@@ -12,7 +14,7 @@ export default async function SetupPage() {
     <>
       <h1 className="mb-1 text-lg font-semibold">Welcome to Parley</h1>
       <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">Create the first admin account and name your team.</p>
-      <SetupForm action={setupAction} />
+      <SetupForm action={setupAction} askCode={!fromThisMachine(await headers())} />
     </>
   );
 }

@@ -1,18 +1,26 @@
 // New chat: an empty composer under a fresh draft id. Nothing is stored until the first message,
 // which stores the chat under that id (lib/chat/turn-load.ts) and moves the address to /chat/<id>.
+// It starts with the member's own default model when they chose one; an admin whose team is not set
+// up yet sees the first steps, and without a model everyone is told what to do.
 import { MessagesSquare } from "lucide-react";
 import { ChatScreen } from "@/components/chat/chat-screen";
+import { FirstRunChecklist } from "@/components/chat/first-run-checklist";
+import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { draftChatId } from "@/lib/chat/chats";
 import { maxMessageChars } from "@/lib/chat/request";
 import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
 import { pickerModels } from "@/lib/providers/models";
+import { firstRunSteps } from "@/lib/teams/first-run";
 import { teamPage } from "@/lib/teams/page-guards";
+import { personalModelOf } from "@/lib/teams/personal-model";
 
 export const metadata = { title: "New chat" };
 
 export default async function NewChatPage() {
   const ctx = await teamPage("/chat");
-  const models = await pickerModels(ctx.team.id);
+  const [models, personal, steps] = await Promise.all([pickerModels(ctx.team.id), personalModelOf(ctx), firstRunSteps(ctx.team.id)]);
+  const isAdmin = ctx.team.role === "admin";
+  const checklist = isAdmin && !(steps.provider && steps.mcpServer && steps.invited);
   const id = draftChatId();
   return (
     <ChatScreen
@@ -24,12 +32,14 @@ export default async function NewChatPage() {
       hasMore={false}
       resume={false}
       maxChars={maxMessageChars()}
-      models={{ groups: models.groups, selected: models.defaultModelId }}
+      models={{ groups: models.groups, selected: personal ?? models.defaultModelId }}
       supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
+      notice={models.groups.length ? undefined : <NoModelNotice isAdmin={isAdmin} />}
       emptyState={
         <div className="mt-16 flex flex-col items-center gap-3 text-center">
           <MessagesSquare className="size-10 text-zinc-400" aria-hidden />
           <h2 className="text-xl font-semibold">{ctx.team.name}</h2>
+          {checklist && <FirstRunChecklist steps={steps} />}
           <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">Send a message to start a new chat, or pick one you had before.</p>
         </div>
       }

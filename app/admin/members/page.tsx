@@ -3,7 +3,7 @@ import { listOpenInvites } from "@/lib/teams/invites";
 import { listMembers } from "@/lib/teams/members";
 import { MembersTable } from "@/components/admin/members-table";
 import { InvitePanel } from "@/components/admin/invite-panel";
-import { changeRoleAction, createInviteAction, removeMemberAction, revokeInviteAction } from "../actions";
+import { changeRoleAction, createInviteAction, createResetLinkAction, removeMemberAction, revokeInviteAction } from "../actions";
 
 export const metadata = { title: "Members" };
 
@@ -16,7 +16,7 @@ export default async function MembersPage() {
         <h1 id="members-heading" className="mb-3 text-lg font-semibold">
           Members
         </h1>
-        <MembersTable members={members} currentUserId={ctx.user.id} changeRole={changeRoleAction} remove={removeMemberAction} />
+        <MembersTable members={members} currentUserId={ctx.user.id} actions={{ changeRole: changeRoleAction, remove: removeMemberAction, resetLink: createResetLinkAction }} />
       </section>
       <section aria-labelledby="invites-heading">
         <h2 id="invites-heading" className="mb-3 text-lg font-semibold">

@@ -1,5 +1,5 @@
-// POST: run one turn of a chat and stream its UI message chunks. Only the new message, a regenerate
-// or approval decisions come from the client; history and tool inputs come from the database.
+// POST: run one turn of a chat and stream its UI message chunks. Only the new message (or an edit of
+// one), a regenerate, a continue or approval decisions come from the client; history and tool inputs come from the database.
 import { handle } from "@/lib/http";
 import { runTurn } from "@/lib/chat/turn";
 import { chatBodyLimit, chatRateLimit, chatRequestSchema, messageText } from "@/lib/chat/request";
@@ -18,6 +18,8 @@ export const POST = handle(async (req: Request) => {
       chatId: body.id,
       text,
       regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
+      edit: body.editOf,
+      continue: body.continueOf,
       modelId: body.modelId,
       decisions: body.approvals,
       newChat: body.newChat && text ? { tools: body.tools } : undefined,

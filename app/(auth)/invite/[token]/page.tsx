@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkNotUsable } from "@/components/auth/link-not-usable";
 import { JoinAsCurrentUserForm, JoinWithNewAccountForm } from "@/components/auth/join-forms";
 import { currentUser } from "@/lib/auth/session";
 import { inspectInvite } from "@/lib/teams/invites";
@@ -10,19 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const status = await inspectInvite(token);
-  if (!status.ok) {
-    return (
-      <>
-        <h1 className="mb-3 text-lg font-semibold">Invite link not usable</h1>
-        <p role="alert" className="text-sm text-zinc-700 dark:text-zinc-300">
-          {status.message}
-        </p>
-        <Link href="/sign-in" className="mt-4 inline-block text-sm text-accent-text underline">
-          Go to sign in
-        </Link>
-      </>
-    );
-  }
+  if (!status.ok) return <LinkNotUsable title="Invite link not usable" message={status.message} />;
   const user = await currentUser();
   return (
     <>

@@ -1,4 +1,5 @@
 import { ChatScreen } from "@/components/chat/chat-screen";
+import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/lib/teams/page-guards";
 import { getChat } from "@/lib/chat/chats";
 import { loadMessagePage } from "@/lib/chat/history";
@@ -26,6 +27,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
       maxChars={maxMessageChars()}
       models={{ groups: models.groups, selected }}
       supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
+      notice={models.groups.length ? undefined : <NoModelNotice isAdmin={ctx.team.role === "admin"} />}
     />
   );
 }

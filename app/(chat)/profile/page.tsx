@@ -1,0 +1,44 @@
+import { InstructionsForm, NameForm, PasswordForm, PersonalModelForm } from "@/components/account/profile-forms";
+import { MAX_INSTRUCTIONS_CHARS, profileOf } from "@/lib/auth/profile";
+import { pickerModels } from "@/lib/providers/models";
+import { teamPage } from "@/lib/teams/page-guards";
+import { personalModelOf } from "@/lib/teams/personal-model";
+import { changePasswordAction, instructionsAction, personalModelAction, renameAction } from "./actions";
+
+export const metadata = { title: "Profile" };
+
+function Section({ id, title, intro, children }: { id: string; title: string; intro?: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mb-10">
+      <h2 id={id} className="mb-1 text-base font-semibold">
+        {title}
+      </h2>
+      {intro && <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">{intro}</p>}
+      {children}
+    </section>
+  );
+}
+
+export default async function ProfilePage() {
+  const ctx = await teamPage("/profile");
+  const [profile, personalModel, models] = await Promise.all([profileOf(ctx.user.id), personalModelOf(ctx), pickerModels(ctx.team.id)]);
+  const teamDefault = models.groups.flatMap((g) => g.models).find((m) => m.id === models.defaultModelId);
+  return (
+    <div className="mx-auto max-w-2xl px-4 pb-10 pt-14 md:pt-6">
+      <h1 className="mb-1 text-lg font-semibold">Your profile</h1>
+      <p className="mb-8 text-sm text-zinc-600 dark:text-zinc-400">Signed in as {profile.email}.</p>
+      <Section id="profile-name" title="Name" intro="How you appear to your teams.">
+        <NameForm action={renameAction} name={profile.name} />
+      </Section>
+      <Section id="profile-password" title="Password" intro="Changing it signs you out everywhere else.">
+        <PasswordForm action={changePasswordAction} />
+      </Section>
+      <Section id="profile-model" title="Default model" intro={`The model your new chats in ${ctx.team.name} start with. You can still pick another in any chat.`}>
+        <PersonalModelForm action={personalModelAction} groups={models.groups} value={personalModel ?? ""} teamDefault={teamDefault?.name} />
+      </Section>
+      <Section id="profile-instructions" title="Instructions" intro="Sent to the model with every message you write, in every team: how you like answers, what it should know about you.">
+        <InstructionsForm action={instructionsAction} instructions={profile.instructions} max={MAX_INSTRUCTIONS_CHARS} />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+// What the chat page sends to POST /api/chat: only what is new, never history (lib/chat/request.ts).
+// A new message (or an edit of one: `editOf`), a regenerate, Continue after Stop (`continueOf`), or
+// the decisions on the last answer's waiting calls; with the picked model, and for a draft chat's
+// first message its tools. Counts the requests it has sent, so a refresh after a turn can tell that
+// a newer one started meanwhile.
+import { DefaultChatTransport } from "ai";
+import type { ParleyUIMessage } from "@/lib/chat/message-types";
+
+type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+
+/** The decisions on the last answer's waiting calls: all the server accepts for them. */
+function decisionsOf(message: ParleyUIMessage | undefined) {
+  if (message?.role !== "assistant") return undefined;
+  const decided = (message.parts as Decided[]).filter((p) => p.state === "approval-responded" && p.approval);
+  return decided.length ? decided.map((p) => ({ approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}) })) : undefined;
+}
+
+export function chatTransport() {
+  let sent = 0;
+  const transport = new DefaultChatTransport<ParleyUIMessage>({
+    api: "/api/chat",
+    // `body` carries the options of sendMessage / regenerate (chat-view.tsx).
+    prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => {
+      sent++;
+      const last = messages[messages.length - 1];
+      const approvals = decisionsOf(last);
+      return {
+        body: {
+          ...(trigger === "regenerate-message"
+            ? { id, trigger, messageId }
+            : typeof body?.continueOf === "string"
+              ? { id, trigger, continueOf: body.continueOf }
+              : approvals
+                ? { id, trigger, approvals }
+                : { id, trigger, message: last, ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
+          ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
+          ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}) } : {}),
+        },
+      };
+    },
+  });
+  return { transport, requestsSent: () => sent };
+}
