@@ -71,6 +71,7 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
       await expect(page.getByRole("dialog", { name: "Tools for this chat" })).toBeVisible();
       found.push(...(await violations(page)).map((v) => `${theme} ${path} (Tools open): ${v}`));
       await page.keyboard.press("Escape");
+      await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused(); // closing Tools returns there
       await page.getByRole("link", { name: "Settings" }).focus();
       await page.keyboard.press("?");
       await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
