@@ -29,10 +29,7 @@ import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
 import { chatTransport } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
-
-/** How often, and how far apart, Stop is asked again while the server has not taken up the turn yet. */
-const STOP_ATTEMPTS = 20;
-const STOP_RETRY_MS = 250;
+import { useStopTurn } from "./use-stop-turn";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
@@ -178,21 +175,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     setOlder({ hasMore: page.hasMore, firstSeq: page.firstSeq, loading: false });
   }, [chatId, older.firstSeq, setMessages, keepPlace]);
 
-  // Stop goes to the server. A request the server has not taken up yet (its turn waits for a slot or
-  // has not claimed the chat) has nothing to stop: ask again while this page still waits for it.
-  const busyNow = useRef(false);
-  useEffect(() => {
-    busyNow.current = busy;
-  }, [busy]);
+  const stopTurn = useStopTurn(chatId, busy);
   const stop = useCallback(async () => {
     focusComposer(); // Stop turns back into Send
-    for (let attempt = 0; attempt < STOP_ATTEMPTS; attempt++) {
-      const res = await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => undefined);
-      const body = res?.ok ? ((await res.json().catch(() => ({}))) as { stopped?: boolean }) : undefined;
-      if (!body || body.stopped || !busyNow.current) return;
-      await new Promise((r) => setTimeout(r, STOP_RETRY_MS));
-    }
-  }, [chatId]);
+    await stopTurn();
+  }, [stopTurn]);
 
   const onRegenerate = useCallback(
     (messageId: string) => {
