@@ -104,8 +104,10 @@ describe("failures", () => {
     await server.stop();
     server = await startTestServer({ port });
     started.push(server);
-    // The next turn pings the old session, finds it gone, and opens a new one.
-    await acquire(config);
+    // The old session is gone: either the pool noticed its stream break (the status says so, and turns
+    // skip the server for this test's short backoff) or the next turn's ping finds it gone. Either way
+    // a turn soon gets a new session, opened once.
+    await expect.poll(() => acquire(config).then(() => true, () => false), { timeout: 10_000 }).toBe(true);
     expect((await callTool(config, "echo", { message: "two" }, { timeoutMs: 5000 })).content[0]).toMatchObject({ text: "Echo: two" });
     expect(poolStats().connects - before).toBe(2);
   });
