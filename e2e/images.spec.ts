@@ -2,17 +2,15 @@
 // otherwise leak chat contents through an image URL the moment the answer renders. The scripted model
 // answers with a markdown image pointing at a capture server on loopback; the capture server must see
 // no request (live, and after a reload) until "Load image from <host>" is clicked.
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { ADMIN_STATE, answer, newChat, send } from "./helpers";
+import { setUpstreamFixtures } from "./upstream-fixtures";
 
 test.use({ storageState: ADMIN_STATE });
 
-const AIMOCK = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}/__aimock/fixtures`;
-const FILES = ["e2e/fixtures/mcp.json", "e2e/fixtures/chat.json"];
-const original = () => FILES.flatMap((f) => (JSON.parse(fs.readFileSync(f, "utf8")) as { fixtures: unknown[] }).fixtures);
+const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 
 const requests: string[] = [];
 const capture = http.createServer((req, res) => {
@@ -23,11 +21,7 @@ const capture = http.createServer((req, res) => {
 let host = "";
 
 /** Puts `first` before the file fixtures (the catch-all in chat.json would answer otherwise). */
-async function setFixtures(first: unknown[]) {
-  expect((await fetch(AIMOCK, { method: "DELETE" })).ok).toBe(true);
-  const res = await fetch(AIMOCK, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ fixtures: [...first, ...original()] }) });
-  expect(res.ok, await res.text()).toBe(true);
-}
+const setFixtures = (first: object[]) => setUpstreamFixtures(UPSTREAM, first);
 
 test.beforeAll(async () => {
   await new Promise<void>((resolve) => capture.listen(0, "127.0.0.1", resolve));
