@@ -5,10 +5,12 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Pencil, Trash2 } from "lucide-react";
 import { Button } from "../ui/button";
-import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
+import { AlertDialog, AlertDialogTrigger } from "../ui/dialog";
 import { Input } from "../ui/input";
 import { Tooltip } from "../ui/tooltip";
 import { announceChats } from "../shell/chat-events";
+import { sendChatChange, type ChatChange } from "../shell/chat-requests";
+import { DeleteChatConfirm } from "../shell/delete-chat-confirm";
 import { useChatTitle } from "./chat-title";
 
 export function ChatHeader() {
@@ -20,17 +22,13 @@ export function ChatHeader() {
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
 
-  async function call(method: "PATCH" | "DELETE", body?: unknown) {
+  async function call(method: "PATCH" | "DELETE", body?: ChatChange) {
     setPending(true);
     setError(undefined);
-    const res = await fetch(`/api/chat/${chatId}`, { method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    const failed = await sendChatChange(chatId, method, body);
     setPending(false);
-    if (!res.ok) {
-      const json = (await res.json().catch(() => ({}))) as { error?: { message?: string; fields?: Record<string, string> } };
-      setError(json.error?.fields?.title ?? json.error?.message ?? "Something went wrong.");
-      return false;
-    }
-    return true;
+    setError(failed);
+    return !failed;
   }
 
   return (
@@ -75,31 +73,18 @@ export function ChatHeader() {
                     </Button>
                   </AlertDialogTrigger>
                 </Tooltip>
-                <AlertDialogContent>
-                  <AlertDialogTitle>Delete this chat?</AlertDialogTitle>
-                  <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
-                  {error && (
-                    <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                      {error}
-                    </p>
-                  )}
-                  <AlertDialogFooter>
-                    <AlertDialogCancel>Cancel</AlertDialogCancel>
-                    <Button
-                      variant="danger"
-                      disabled={pending}
-                      onClick={async () => {
-                        if (await call("DELETE")) {
-                          setConfirming(false);
-                          announceChats({ id: chatId, deleted: true });
-                          router.push("/chat");
-                        }
-                      }}
-                    >
-                      Delete chat
-                    </Button>
-                  </AlertDialogFooter>
-                </AlertDialogContent>
+                <DeleteChatConfirm
+                  heading="Delete this chat?"
+                  error={error}
+                  pending={pending}
+                  onDelete={async () => {
+                    if (await call("DELETE")) {
+                      setConfirming(false);
+                      announceChats({ id: chatId, deleted: true });
+                      router.push("/chat");
+                    }
+                  }}
+                />
               </AlertDialog>
             </>
           )}

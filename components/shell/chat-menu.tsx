@@ -9,19 +9,12 @@ import { useRouter } from "next/navigation";
 import { Archive, ArchiveRestore, MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from "lucide-react";
 import type { ChatListItem } from "@/lib/chat/chat-list";
 import { Button } from "../ui/button";
-import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, Dialog, DialogContent, DialogTitle } from "../ui/dialog";
+import { AlertDialog, Dialog, DialogContent, DialogTitle } from "../ui/dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "../ui/dropdown-menu";
 import { Input } from "../ui/input";
 import { announceChats } from "./chat-events";
-
-type Change = { title?: string; pinned?: boolean; archived?: boolean };
-
-async function send(chatId: string, method: "PATCH" | "DELETE", body?: Change): Promise<string | undefined> {
-  const res = await fetch(`/api/chat/${chatId}`, { method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }).catch(() => undefined);
-  if (res?.ok) return undefined;
-  const json = (await res?.json().catch(() => ({}))) as { error?: { message?: string; fields?: Record<string, string> } } | undefined;
-  return json?.error?.fields?.title ?? json?.error?.message ?? "Something went wrong. Try again.";
-}
+import { sendChatChange, type ChatChange } from "./chat-requests";
+import { DeleteChatConfirm } from "./delete-chat-confirm";
 
 export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListItem; current: boolean; onGone: () => void; onMoved: (chatId: string) => void }) {
   const router = useRouter();
@@ -33,10 +26,10 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
 
-  async function change(body: Change | "delete"): Promise<boolean> {
+  async function change(body: ChatChange | "delete"): Promise<boolean> {
     setPending(true);
     setError(undefined);
-    const failed = body === "delete" ? await send(chat.id, "DELETE") : await send(chat.id, "PATCH", body);
+    const failed = body === "delete" ? await sendChatChange(chat.id, "DELETE") : await sendChatChange(chat.id, "PATCH", body);
     setPending(false);
     if (failed) {
       setError(failed);
@@ -139,29 +132,17 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
       </Dialog>
 
       <AlertDialog open={dialog === "delete"} onOpenChange={(open) => !open && setDialog(null)}>
-        <AlertDialogContent onCloseAutoFocus={refocus}>
-          <AlertDialogTitle>Delete “{title}”?</AlertDialogTitle>
-          <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
-          {error && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {error}
-            </p>
-          )}
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <Button
-              variant="danger"
-              disabled={pending}
-              onClick={async () => {
-                leaving.current = true;
-                if (await change("delete")) setDialog(null);
-                else leaving.current = false;
-              }}
-            >
-              Delete chat
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
+        <DeleteChatConfirm
+          heading={`Delete “${title}”?`}
+          error={error}
+          pending={pending}
+          onCloseAutoFocus={refocus}
+          onDelete={async () => {
+            leaving.current = true;
+            if (await change("delete")) setDialog(null);
+            else leaving.current = false;
+          }}
+        />
       </AlertDialog>
     </>
   );
