@@ -63,6 +63,9 @@ function modelData(input: ModelFormInput) {
     webSearch: input.webSearch,
     enabled: input.enabled,
     contextWindow: input.contextWindow,
+    inputPrice: input.inputPrice,
+    cachedInputPrice: input.cachedInputPrice,
+    outputPrice: input.outputPrice,
     providerOptions: input.providerOptions === null ? Prisma.DbNull : (input.providerOptions as Prisma.InputJsonObject),
   };
 }
