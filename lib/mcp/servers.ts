@@ -24,7 +24,7 @@ export type McpToolView = {
   annotations: Record<string, unknown> | null;
   enabled: boolean;
   /** The admin's per-tool policy; null: the server default, else what the annotations suggest. */
-  policy: "ask" | "auto" | "deny" | null;
+  policy: "ask" | "auto" | "deny" | "admin" | null;
   lastSeenAt: string;
 };
 

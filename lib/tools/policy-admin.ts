@@ -9,7 +9,7 @@ import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/context";
 import { clearAlwaysAllow } from "./preferences";
 
-const policyChoice = z.enum(["default", "ask", "auto", "deny"]);
+const policyChoice = z.enum(["default", "ask", "auto", "deny", "admin"]);
 type PolicyChoice = z.infer<typeof policyChoice>;
 
 export const toolPolicySchema = z.object({ toolId: z.string().min(1).max(64), policy: policyChoice });
@@ -17,10 +17,10 @@ export const onByDefaultSchema = z.object({ serverId: z.string().min(1).max(64),
 export const serverPolicySchema = z.object({ serverId: z.string().min(1).max(64), policy: policyChoice });
 
 type PolicyChange = {
-  from: "ask" | "auto" | "deny" | null;
+  from: "ask" | "auto" | "deny" | "admin" | null;
   to: PolicyChoice;
   /** Stores the new policy (null: back to the default). */
-  write(tx: Prisma.TransactionClient, next: "ask" | "auto" | "deny" | null): Promise<unknown>;
+  write(tx: Prisma.TransactionClient, next: "ask" | "auto" | "deny" | "admin" | null): Promise<unknown>;
   /** Whose always-allow choices the change clears. */
   clears: { toolId: string } | { serverId: string };
   audit: { action: string; targetType: string; targetId: string; data: Record<string, unknown> };
