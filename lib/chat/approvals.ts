@@ -12,12 +12,15 @@ import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 import type { CallVerdict } from "../tools/turn-policy";
+import { checkEditedInput, editedInputSchema, toolIdOf } from "../tools/edited-input";
 import { abortedText, SUPERSEDED } from "./tool-states";
 
 export const decisionSchema = z.object({
   approvalId: z.string().min(1).max(200),
   approved: z.boolean(),
   reason: z.string().trim().max(1000, "At most 1000 characters.").optional(),
+  /** Edit and approve: the input to run instead of the model's (checked against the tool's schema). */
+  input: editedInputSchema.optional(),
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
@@ -62,9 +65,14 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
   if (decisions.length !== forMember.length) {
     throw new AppError("Undecided", 400, "Decide every waiting tool call of this answer before sending.");
   }
+  const checked: (Decision & { input?: Record<string, unknown> })[] = [];
+  for (const d of decisions) {
+    if (d.input !== undefined && !d.approved) throw Invalid("Only an approval can change the input.");
+    checked.push(d.input === undefined ? d : { ...d, input: await checkEditedInput(ctx.team.id, toolIdOf(byId.get(d.approvalId)!.extras), d.input) });
+  }
   const now = new Date();
   await prisma.$transaction(async (tx) => {
-    for (const d of decisions) await storeDecision(tx, ctx, chatId, byId.get(d.approvalId)!, d, now);
+    for (const d of checked) await storeDecision(tx, ctx, chatId, byId.get(d.approvalId)!, d, now);
   });
   return { messageId: messageId!, remaining: pending.length - forMember.length };
 }
