@@ -14,7 +14,7 @@ import { ready, shutdown } from "../startup";
 import type { TeamContext } from "../teams/context";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import { makeUser, rejection } from "@/test/support/test-app";
-import { readChunks, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { readChunks, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
 import { adminInbox, countPendingApprovals, decideAsAdmin, decideWhileWaiting } from "./team-approvals";
 import { expireApprovals } from "./approval-timeouts";
@@ -64,6 +64,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     return chunks;
   }
 
+  const approvalOf = (chunks: SseChunk[]) => ({ approvalId: String(chunks.find((c) => c.type === "tool-approval-request")?.approvalId) });
   const toolBlock = async (chatId: string) => (await storedAnswer(chatId)).blocks.find((b) => b.kind === "tool")!;
   const lastRequest = (word: string) => JSON.stringify(mock.getRequests().filter((r) => JSON.stringify(r.body).includes(word)).at(-1)?.body);
   const textAfter = async (chatId: string) => (await storedAnswer(chatId)).blocks.filter((b) => b.kind === "text").map((b) => b.text).join("");
@@ -71,7 +72,7 @@ describe.each(DATABASES)("on $name", (driver) => {
   it("an admin-only call waits for an admin: the member cannot decide it, the inbox shows it, an admin's approval continues the answer", async () => {
     const s = await teamWithEcho({ policy: "admin" });
     const chunks = await ask(s, "alpha", "hello");
-    const request = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    const request = approvalOf(chunks);
     const block = await toolBlock(s.chat.id);
     expect(block).toMatchObject({ status: "approval-requested", approvalBy: "admin", input: { message: "hello" } });
     // The member, in a turn and through the decisions route: refused, nothing stored, nothing runs.
@@ -99,7 +100,7 @@ describe.each(DATABASES)("on $name", (driver) => {
   it("two admins deciding at once: one wins, the other is told it was decided; the call runs once", async () => {
     const s = await teamWithEcho({ policy: "admin" });
     const chunks = await ask(s, "bravo", "once");
-    const { approvalId } = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    const { approvalId } = approvalOf(chunks);
     const results = await Promise.allSettled([
       decideAsAdmin(s.admin, { approvalId, approved: true }),
       decideAsAdmin(s.admin2, { approvalId, approved: false, reason: "no" }),
@@ -119,7 +120,7 @@ describe.each(DATABASES)("on $name", (driver) => {
   it("edit and approve: an input that does not fit the schema is refused and nothing runs; one that fits runs as edited, stored beside the original, and the model is told", async () => {
     const s = await teamWithEcho({ policy: "admin" });
     const chunks = await ask(s, "charlie", "rm -rf /");
-    const { approvalId } = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    const { approvalId } = approvalOf(chunks);
     const bad = await rejection(decideAsAdmin(s.admin, { approvalId, approved: true, input: { message: 42 } }));
     expect(bad.status).toBe(400);
     expect(bad.message).toMatch(/does not fit/);
@@ -140,7 +141,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     await ask(s, "delta", "just text");
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "output-available", approvalBy: null });
     const chunks = await ask(s, "echo", "secret plans");
-    const { approvalId } = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    const { approvalId } = approvalOf(chunks);
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "approval-requested", approvalBy: "admin", approvalRule: "message matches /^secret/ → an admin approves" });
     await (await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" })).done;
     expect(await textAfter(s.chat.id)).toBe("Not run: echo.");
@@ -165,7 +166,7 @@ describe.each(DATABASES)("on $name", (driver) => {
   it("a restart while an admin-only call waits changes nothing: it still waits, and an admin's approval continues it", async () => {
     const s = await teamWithEcho({ policy: "admin" });
     const chunks = await ask(s, "golf", "after restart");
-    const { approvalId } = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    const { approvalId } = approvalOf(chunks);
     await shutdown();
     delete (globalThis as Record<symbol, unknown>)[Symbol.for("parley.streamRegistry")];
     await ready();
