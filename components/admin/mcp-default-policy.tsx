@@ -17,7 +17,7 @@ export function McpDefaultPolicy({ serverId, value, action }: { serverId: string
       <PolicySelect
         id="server-default-policy"
         value={value}
-        defaultLabel="From each tool's annotations (read-only runs, others ask)"
+        defaultLabel="Ask (read-only tools run without asking only if trusted below)"
         size="sm"
         className="max-w-md"
       />
