@@ -3,6 +3,7 @@
 // event of another team.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "./db/client";
+import type { Prisma } from "./db/generated/client";
 import { AUDIT_PAGE_SIZE, auditCsv, auditFilterChoices, auditFilterSchema, listAuditEvents } from "./audit-log";
 import { DRIVERS, makeUser, startTestApp } from "../test/support/test-app";
 
@@ -79,7 +80,7 @@ describe("the audit log", () => {
   it("decisions on tool calls filter by tool and decision (a time limit's denial apart from a person's), and export as CSV", async () => {
     const prisma = await db();
     const { team, ada, bob } = await teamWithEvents();
-    const call = (action: string, actorId: string | null, data: Record<string, unknown>, d: string) => ({ teamId: team.id, actorId, action, targetType: "tool-call", targetId: `call_${d}`, data, createdAt: new Date(`${d}T09:00:00.000Z`) });
+    const call = (action: string, actorId: string | null, data: Prisma.InputJsonObject, d: string) => ({ teamId: team.id, actorId, action, targetType: "tool-call", targetId: `call_${d}`, data, createdAt: new Date(`${d}T09:00:00.000Z`) });
     await prisma.auditEvent.createMany({
       data: [
         call("tool.approve", ada.id, { tool: "Files__delete", chatId: "c1" }, "2026-02-01"),
