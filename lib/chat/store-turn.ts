@@ -39,6 +39,8 @@ export type StoreTarget = {
   continued?: { message: ParleyUIMessage; blocks: Block[] };
   /** The turn's budget reservation (lib/usage/budgets.ts), released when its usage is recorded. */
   reservationId?: string | null;
+  /** Runs once the blocks are stored, before the message is finalised (who decides waiting calls). */
+  afterBlocks?: (prisma: PrismaClient) => Promise<void>;
 };
 
 export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps): Promise<StoredTurn> {
@@ -80,6 +82,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
     return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved };
   }
+  if (t.afterBlocks) await withRetry(deps.retry, () => t.afterBlocks!(prisma)).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store who decides its calls`, err));
   if (meta?.citations?.length) {
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
