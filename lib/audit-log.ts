@@ -41,6 +41,15 @@ const ACTIONS: Record<string, string> = {
   "tool.deny": "Denied a tool call",
   "tool.always-allow": "Always allowed a tool",
   "tool.always-allow.revoke": "Stopped always allowing a tool",
+  "sso.provider.create": "Set up single sign-on",
+  "sso.provider.update": "Changed single sign-on",
+  "sso.provider.delete": "Removed single sign-on",
+  "sso.rule.create": "Added a group rule",
+  "sso.rule.delete": "Removed a group rule",
+  "sso.password_sign_in.on": "Turned password sign-in on",
+  "sso.password_sign_in.off": "Turned password sign-in off",
+  "sso.membership": "Membership set by single sign-on groups",
+  "sso.membership.kept": "Kept a team's last admin despite their groups",
 };
 
 export function actionLabel(action: string): string {

@@ -2,8 +2,10 @@
 // single sign-on provider. The rule that keeps admins from locking everybody out: password sign-in
 // can only be turned off while a provider is configured and the admin turning it off has signed in
 // through it at least once (so they can get back in), and removing the provider turns password
-// sign-in back on. Group rules never take away a team's last admin (group-sync.ts).
+// sign-in back on. Group rules never take away a team's last admin (group-sync.ts). When the provider
+// itself is down, the operator opens password sign-in again with PARLEY_FORCE_PASSWORD_SIGN_IN=1.
 import { audited, type Actor } from "../audit";
+import { config } from "../config";
 import { db } from "../db/client";
 import { Conflict } from "../errors";
 import { SSO_PROVIDER_ID, ssoProviderName } from "./sso-provider";
@@ -12,7 +14,9 @@ const PASSWORD_OFF = "password_sign_in_off";
 
 export type SignInMethods = { password: boolean; sso: { name: string } | null };
 
+/** Whether password sign-in is open: not turned off, or the operator forces it on (PARLEY_FORCE_PASSWORD_SIGN_IN). */
 export async function passwordSignInAllowed(): Promise<boolean> {
+  if (config().PARLEY_FORCE_PASSWORD_SIGN_IN) return true;
   const prisma = await db();
   return !(await prisma.setting.findUnique({ where: { key: PASSWORD_OFF } }));
 }

@@ -188,6 +188,14 @@ describe.each(DRIVERS)("single sign-on on $name", (driver) => {
     expect(await signInMethods()).toEqual({ password: false, sso: { name: "Acme ID" } });
     const off = await rejection(signIn({ email: "root@example.com", password: PASSWORD }, new Headers()));
     expect(off.status).toBe(403);
+    // The operator's way back in when the provider is down: the variable opens password sign-in.
+    process.env.PARLEY_FORCE_PASSWORD_SIGN_IN = "1";
+    try {
+      await signIn({ email: "root@example.com", password: PASSWORD }, new Headers());
+    } finally {
+      delete process.env.PARLEY_FORCE_PASSWORD_SIGN_IN;
+    }
+    expect((await rejection(signIn({ email: "root@example.com", password: PASSWORD }, new Headers()))).status).toBe(403);
     await removeSsoProvider(actor);
     expect(await signInMethods()).toEqual({ password: true, sso: null });
     await signIn({ email: "root@example.com", password: PASSWORD }, new Headers());
