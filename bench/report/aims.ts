@@ -1,9 +1,10 @@
 // The aims and whether this run met them: time to first chunk added, throughput of one stream, and
 // no chat behind at 200 at once on PostgreSQL.
-import { pct, signed, table } from "./format";
+import { fmt, pct, signed, table } from "./format";
+import { relayRatios } from "./streams";
 import { LABEL, type RunReport } from "./model";
 
-export const AIMS = { ttftAddedMs: 25, throughputRatio: 0.8, behindAt: 200 };
+export const AIMS = { ttftAddedMs: 25, throughputRatio: 0.8, behindAt: 200, relayCpuRatio: 1.5 };
 
 export interface Aim {
   aim: string;
@@ -29,6 +30,14 @@ export function aims(r: RunReport): Aim[] {
       server: LABEL[s.kind],
       measured: pct(ratio),
       result: ratio >= AIMS.throughputRatio ? "PASS" : "MISS",
+    });
+  }
+  for (const x of relayRatios(r)) {
+    out.push({
+      aim: `server CPU per upstream chunk <= ${AIMS.relayCpuRatio}x the bare AI SDK relay's (one stream)`,
+      server: x.server,
+      measured: `${fmt(x.server_, 2)}x`,
+      result: Number.isFinite(x.server_) ? (x.server_ <= AIMS.relayCpuRatio ? "PASS" : "MISS") : "n/a",
     });
   }
   const pgAt = ran.find((s) => s.kind === "postgresql")?.bursts.get(AIMS.behindAt);

@@ -19,6 +19,7 @@ export function figuresOf(s: SuiteResult): Figures {
     f["total added p50, ms"] = seq.total50 - d.total50;
     f["throughput vs direct"] = seq.rate50 / d.rate50;
     f["server CPU us/upstream chunk, one stream"] = perChunk(seqCpu.serverMs, seq.upChunks);
+    f["server CPU per chunk / bare relay's"] = perChunk(seqCpu.serverMs, seq.upChunks) / perChunk(s.stream.relayCpu.serverMs, s.stream.relaySeq.upChunks);
     f["signed-in GET p50, ms"] = authFloor;
   }
   for (const w of s.writes) {

@@ -2,6 +2,7 @@
 // test with its database observer; and what a run of the scenarios on one server produces.
 import type { Cpu } from "../harness/cpu";
 import type { Server } from "../harness/parley";
+import type { Relay } from "../harness/relay";
 import type { Observer, PgDatabase, Writes } from "../harness/postgres";
 import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
@@ -20,6 +21,8 @@ export interface Ctx {
   o: BenchOptions;
   up: Upstream;
   direct: Direct;
+  /** The bare AI SDK relay on the same upstream: the floor of CPU per chunk. */
+  relay: Relay;
 }
 
 /** A server under test, open for one or more runs (compare mode runs it in several rounds). */
@@ -57,6 +60,9 @@ export interface StreamFigures {
   directSeq: Summary;
   seqCpu: Cpu;
   directCpu: Cpu;
+  /** The bare AI SDK relay, read in the same rounds (direct, relay, Parley). */
+  relaySeq: Summary;
+  relayCpu: Cpu;
   /** p50 of GET /api/chats: the floor of any signed-in request. */
   authFloor: number;
 }
