@@ -55,7 +55,7 @@ async function run(o: BenchOptions): Promise<string> {
   const up = await startUpstream(ROOT, o);
   log(`aimock at ${up.url} (pid ${up.pid}), ${up.expectedChunks} chunks per answer, ${up.pacedChunks} in the paced bursts`);
   const bursts = o.only.includes("bursts");
-  const direct = await runDirect(o, up, { paced: bursts, bursts: bursts && !ref });
+  const direct = await runDirect(o, up, { paced: bursts || o.only.includes("soak"), bursts: bursts && !ref });
   const relay = await startRelay(ROOT, up);
   log(`bare AI SDK relay at ${relay.url} (pid ${relay.pid})`);
   const ctx: Ctx = { o, up, direct, relay };

@@ -72,6 +72,7 @@ const schema = z.object({
   PARLEY_MCP_BACKOFF_MS: int(1_000, 1),
   PARLEY_MAX_TOOL_RESULT_CHARS: int(1_000_000, 1_000, 100_000_000),
   PARLEY_MAX_ANSWER_CHARS: int(1_000_000, 1_000, 100_000_000),
+  PARLEY_HEARTBEAT_MS: int(30_000, 100),
 });
 
 type Env = z.infer<typeof schema>;

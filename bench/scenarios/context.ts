@@ -6,6 +6,7 @@ import type { Relay } from "../harness/relay";
 import type { Observer, PgDatabase, Writes } from "../harness/postgres";
 import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
+import type { SoakFigures } from "./soak";
 import type { Summary } from "./stats";
 
 /** The upstream alone: reference totals and bursts without Parley. */
@@ -70,7 +71,11 @@ export interface StreamFigures {
 export interface LongChatFigures {
   messages: number;
   chars: number;
+  /** newest page, chat page, turn to the model call, turn TTFT: a new chat against the long one. */
   rows: { what: string; fresh: number; long: number }[];
+  /** The member's app with a few chats against with `chats` more (0: not run). */
+  chats: number;
+  manyRows: { what: string; fresh: number; long: number }[];
 }
 
 /** One run of the selected scenarios on one server. */
@@ -87,5 +92,6 @@ export interface SuiteResult {
   stored: StoredReading[];
   writes: WritesRow[];
   longChat?: LongChatFigures;
+  soak?: SoakFigures;
   logProblems?: { count: number; first: string[] };
 }

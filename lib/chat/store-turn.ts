@@ -12,7 +12,7 @@ import { storeTurnCitations } from "./citations";
 import { messageFold } from "./message-fold";
 import type { ParleyUIMessage } from "./message-types";
 import type { StoreFeed } from "./store-feed";
-import { HEARTBEAT_MS, markNotSaved, withRetry } from "./recovery";
+import { heartbeatMs, markNotSaved, withRetry } from "./recovery";
 import { abortOpenCalls } from "./tool-states";
 
 export type StoredTurn = { messageId: string; status: MessageStatus; writes: number; /** Everything streamed is stored. */ saved: boolean };
@@ -43,7 +43,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
   let touched = false;
   const heartbeat = setInterval(() => {
     prisma.message.update({ where: { id: t.assistantId }, data: { updatedAt: new Date() } }).catch(() => {});
-  }, HEARTBEAT_MS);
+  }, heartbeatMs());
   const reader = feed.readable.getReader();
   try {
     for (;;) {
