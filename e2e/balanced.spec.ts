@@ -66,6 +66,9 @@ async function signedIn(page: Page) {
   await page.getByLabel("Email").fill("balanced@example.com");
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByLabel("Team name").fill("Balanced Team");
+  // Opened through a proxy, setup asks for the code the instances print (one per installation, in the database).
+  const [{ value: code }] = await sql<{ value: string }>(dbUrl, `SELECT value FROM "Setting" WHERE key = 'setup_code'`);
+  await page.getByLabel("Set-up code").fill(code);
   await page.getByRole("button", { name: "Create admin and team" }).click();
   await page.waitForURL(/\/chat$/);
   cookie = (await page.context().cookies(LB)).map((c) => `${c.name}=${c.value}`).join("; ");

@@ -148,9 +148,9 @@ export function get(server: Server, url: string) {
 export async function createChats(server: Server, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 20) {
-    const res = await Promise.all(
-      Array.from({ length: Math.min(20, n - i) }, () => request("POST", `${server.origin}/api/chats`, { headers: authHeaders(server), body: "{}" })),
-    );
+    // Once more on a lost connection: a kept-alive socket the server closed just as it was reused.
+    const create = () => request("POST", `${server.origin}/api/chats`, { headers: authHeaders(server), body: "{}" });
+    const res = await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => create().catch(create)));
     for (const r of res) {
       if (r.status !== 201 && r.status !== 200) throw new Error(`POST /api/chats: HTTP ${r.status} ${r.text.slice(0, 200)}`);
       ids.push((JSON.parse(r.text) as { id: string }).id);
