@@ -14,18 +14,30 @@ import { call, nextGoesTo, nginxBinary, startInstance, startNginx, type Proc } f
 import { addEverything } from "./admin-steps";
 import { startEverything, stopEverything } from "./everything";
 import { answer, createInvite, joinWithNewAccount, send, SIGNED_OUT } from "./helpers";
+import { setUpstreamFixtures } from "./upstream-fixtures";
 
 const DB_URL = process.env.TEST_DATABASE_URL?.trim();
 const REDIS_URL = process.env.TEST_REDIS_URL?.trim();
 const LB_PORT = Number(process.env.E2E_BALANCER_PORT || 3240);
 const LB = `http://127.0.0.1:${LB_PORT}`;
 const PORTS = [LB_PORT + 1, LB_PORT + 2];
-const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}/v1`;
+const UPSTREAM_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
+const UPSTREAM = `${UPSTREAM_ORIGIN}/v1`;
+/** A slow answer (about a minute): long enough to reload, stop or kill while it streams. */
+const SLOW = "Balanced: count very slowly";
+const SLOW_FIXTURE = {
+  match: { userMessage: SLOW },
+  response: { content: Array.from({ length: 120 }, (_, i) => `Number ${i + 1}.`).join(" ") },
+  chunkSize: 6,
+  streamingProfile: { ttft: 100, tps: 4 },
+};
 const RATE_LIMIT = 3;
 
 test.skip(!DB_URL || !REDIS_URL || !nginxBinary(), "needs TEST_DATABASE_URL, TEST_REDIS_URL and nginx");
 test.describe.configure({ mode: "serial" });
 test.use({ ...SIGNED_OUT, baseURL: LB });
+// Two more servers and nginx on the machine: pages take longer than in the other specs.
+test.slow();
 
 let dir: string;
 let dbName: string;
@@ -50,12 +62,22 @@ const status = async (messageId: string) => (await sql<{ status: string }>(dbUrl
 const newChatId = async (c = cookie) => JSON.parse((await call(LB, "POST", "/api/chats", { cookie: c, body: {} })).text).id as string;
 const ask = (chat: string, text: string) => ({ id: chat, message: { role: "user", parts: [{ type: "text", text }] } });
 
-/** A slow answer ("Count slowly", about 4 s) started through the balancer; resolves once it is under way. */
+/** The answer's text in a UI message stream (its text deltas joined). */
+const answerText = (sse: string) =>
+  sse
+    .split("\n")
+    .filter((l) => l.startsWith("data: {"))
+    .map((l) => JSON.parse(l.slice(6)) as { type: string; delta?: string })
+    .filter((c) => c.type === "text-delta")
+    .map((c) => c.delta)
+    .join("");
+
+/** The slow answer started through the balancer; resolves once it is under way. */
 async function startSlowTurn(chat: string) {
   let instance = "";
   let text = "";
-  const done = call(LB, "POST", "/api/chat", { cookie, body: ask(chat, "Count slowly"), onResponse: (i) => (instance = i), onData: (t) => (text = t) }).catch((e: Error) => ({ error: e.message }));
-  await expect.poll(() => text, { timeout: 30_000 }).toContain("Two.");
+  const done = call(LB, "POST", "/api/chat", { cookie, body: ask(chat, SLOW), onResponse: (i) => (instance = i), onData: (t) => (text = t) }).catch((e: Error) => ({ error: e.message }));
+  await expect.poll(() => answerText(text), { timeout: 30_000 }).toContain("Number 2.");
   const messageId = /"messageId":"([^"]+)"/.exec(text)![1];
   return { instance, messageId, done, text: () => text };
 }
@@ -90,9 +112,11 @@ test.beforeAll(async () => {
   nginx = startNginx(dir, LB_PORT, PORTS);
   await expect.poll(async () => (await call(LB, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 30_000 }).toBe(200);
   await startEverything();
+  await setUpstreamFixtures(UPSTREAM_ORIGIN, [SLOW_FIXTURE]);
 });
 
 test.afterAll(async () => {
+  await setUpstreamFixtures(UPSTREAM_ORIGIN);
   await stopEverything();
   await nginx?.stop("SIGQUIT");
   await Promise.all([...instances.values()].map((p) => p.stop()));
@@ -101,7 +125,7 @@ test.afterAll(async () => {
 });
 
 test("a turn started on one instance is resumed by a reload on the other, stopped from it, and a pending approval is decided there", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await signedIn(page);
   const chat = await newChatId();
   const turn = await startSlowTurn(chat);
@@ -117,8 +141,9 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   }
   expect(resumedOn).toBe(b);
   // The answer keeps arriving on the page from the instance that did not start it.
-  await expect(answer(page)).toContainText("Four.");
-  await expect(answer(page)).toContainText("Seven.");
+  await expect(answer(page)).toContainText("Number 3.");
+  const shown = Math.max(...[...((await answer(page).textContent()) ?? "").matchAll(/Number (\d+)\./g)].map((m) => Number(m[1])));
+  await expect(answer(page)).toContainText(`Number ${shown + 3}.`);
 
   // Stop, served by the instance that does not run the turn.
   expect(await nextGoesTo(LB, b, a)).toBe(true);
@@ -126,7 +151,7 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   expect([stop.status, stop.instance]).toEqual([200, b]);
   await turn.done;
   expect(turn.text()).toContain('"code":"Stopped"');
-  expect(turn.text()).not.toContain("Done counting.");
+  expect(answerText(turn.text())).not.toContain("Number 120.");
   await expect.poll(() => status(turn.messageId)).toBe("stopped");
   await expect(answer(page)).toContainText("Stopped.");
 
@@ -152,7 +177,7 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
 });
 
 test("an instance killed mid-turn: its answer is marked interrupted and the other serves everything", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const chat = await newChatId();
   const turn = await startSlowTurn(chat);
   const survivor = other(turn.instance);
@@ -168,14 +193,14 @@ test("an instance killed mid-turn: its answer is marked interrupted and the othe
   await expect.poll(() => status(turn.messageId), { timeout: 30_000 }).toBe("interrupted");
   await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: LB })));
   await page.goto(`/chat/${chat}`);
-  await expect(answer(page)).toContainText("One. Two.");
+  await expect(answer(page)).toContainText("Number 1. Number 2.");
   // A new turn in the same chat runs on the survivor.
-  const next = await call(LB, "POST", "/api/chat", { cookie, body: ask(chat, "Tell me a short story") });
+  const next = await call(LB, "POST", "/api/chat", { cookie, body: ask(chat, "Please say hello") });
   expect([next.status, next.instance]).toEqual([200, survivor]);
 });
 
 test("a member's rate limit counts across both instances", async ({ page, browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   // Both instances again, so the member's messages alternate between them.
   const dead = PORTS.find((p) => !instances.has(`127.0.0.1:${p}`))!;
   instances.set(`127.0.0.1:${dead}`, startInstance(dead, instanceEnv(`${dead}-again`)));
