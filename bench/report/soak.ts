@@ -2,7 +2,7 @@
 // turns; and whether it stayed put.
 import type { RunReport } from "./model";
 import { fmt, table } from "./format";
-import type { SoakFigures } from "../scenarios/soak";
+import type { SoakFigures } from "../scenarios/context";
 
 /** The RSS after the last tenth may exceed the one after the first tenth by this much and still count as stable. */
 export const SOAK_GROWTH = 0.1;

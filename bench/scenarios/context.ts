@@ -6,7 +6,6 @@ import type { Relay } from "../harness/relay";
 import type { Observer, PgDatabase, Writes } from "../harness/postgres";
 import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
-import type { SoakFigures } from "./soak";
 import type { Summary } from "./stats";
 
 /** The upstream alone: reference totals and bursts without Parley. */
@@ -76,6 +75,23 @@ export interface LongChatFigures {
   /** The member's app with a few chats against with `chats` more (0: not run). */
   chats: number;
   manyRows: { what: string; fresh: number; long: number }[];
+}
+
+/** RSS of one moment: each process of the server's tree, in MB. */
+export interface RssReading {
+  label: string;
+  turns: number;
+  seconds: number;
+  perProcess: number[];
+}
+
+export interface SoakFigures {
+  readings: RssReading[];
+  turns: number;
+  failed: number;
+  firstError?: string;
+  /** Stopped at --soak-seconds before all turns ran. */
+  timedOut: boolean;
 }
 
 /** One run of the selected scenarios on one server. */

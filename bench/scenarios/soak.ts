@@ -9,24 +9,7 @@ import { processTree } from "../harness/cpu";
 import { log, sleep } from "../harness/lifecycle";
 import { createChats, parleyStream } from "../harness/parley";
 import { PACED, SOAK } from "../harness/upstream";
-import type { Ctx, Session } from "./context";
-
-/** RSS of one moment: each process of the server's tree, in MB. */
-export interface RssReading {
-  label: string;
-  turns: number;
-  seconds: number;
-  perProcess: number[];
-}
-
-export interface SoakFigures {
-  readings: RssReading[];
-  turns: number;
-  failed: number;
-  firstError?: string;
-  /** Stopped at --soak-seconds before all turns ran. */
-  timedOut: boolean;
-}
+import type { Ctx, RssReading, Session, SoakFigures } from "./context";
 
 function rssMb(pid: number): number {
   try {
