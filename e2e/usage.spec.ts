@@ -17,7 +17,7 @@ const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 401
 const run = Date.now().toString(36);
 
 test("answers show tokens and cost; Admin → Usage charts, tables and exports them; a used-up budget refuses the next turn", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/chat$/);
   await createTeam(page, `Usage ${run}`);

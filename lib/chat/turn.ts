@@ -106,8 +106,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const loaded = await loadTurn(ctx, request, registry);
     // budget: a used-up budget refuses the turn before anything is written (402/429 with the reason).
     const { model: m } = loaded;
-    const hold = await deps.budgets(await deps.store.db(), { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: m.modelRowId, modelName: m.displayName, prices: m.prices });
-    releaseBudget = () => void deps.store.db().then((p) => releaseHold(p, hold.reservationId)).catch(() => {});
+    const hold = await deps.budgets(await db(), { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: m.modelRowId, modelName: m.displayName, prices: m.prices });
+    releaseBudget = () => void db().then((p) => releaseHold(p, hold.reservationId)).catch(() => {});
 
     // claim: a new message's rows are written while the tools are gathered and the model is called.
     const claiming = claimTurn(ctx, loaded);
