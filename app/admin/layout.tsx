@@ -6,6 +6,7 @@ import { SignedInShell } from "../(chat)/signed-in-shell";
 export const dynamic = "force-dynamic";
 
 const SECTIONS = [
+  { href: "/admin/approvals", label: "Approvals" },
   { href: "/admin/members", label: "Members" },
   { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
