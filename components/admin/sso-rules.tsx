@@ -1,6 +1,6 @@
 "use client";
 // Group rules (group value → team and role) with a form to add one and a Remove button per rule,
-// and the switch for email and password sign-in.
+// the switch for email and password sign-in, and the button that removes single sign-on.
 import type { FormAction } from "@/components/ui/action-form";
 import { ActionForm } from "@/components/ui/action-form";
 import type { GroupRuleView } from "@/lib/identity/group-rules";
@@ -71,6 +71,20 @@ export function PasswordSignInSwitch({ on, action }: { on: boolean; action: Form
           <input type="hidden" name="password" value={on ? "off" : "on"} />
           <SubmitButton variant="secondary" size="sm" pendingText="Saving…">
             {on ? "Turn password sign-in off" : "Turn password sign-in on"}
+          </SubmitButton>
+        </div>
+      )}
+    </ActionForm>
+  );
+}
+
+export function RemoveSsoButton({ action }: { action: FormAction }) {
+  return (
+    <ActionForm action={action} label="Remove single sign-on">
+      {() => (
+        <div>
+          <SubmitButton variant="danger" size="sm" pendingText="Removing…">
+            Remove single sign-on
           </SubmitButton>
         </div>
       )}

@@ -7,11 +7,9 @@ import { passwordSignInAllowed } from "@/lib/identity/sign-in-methods";
 import { SSO_CALLBACK_PATH, ssoProviderView } from "@/lib/identity/sso-provider";
 import { isInstanceAdmin } from "@/lib/teams/instance-admin";
 import { adminPage } from "@/lib/teams/page-guards";
-import { ActionForm } from "@/components/ui/action-form";
 import { CopyField } from "@/components/ui/copy-field";
-import { SubmitButton } from "@/components/ui/submit-button";
 import { SsoProviderForm } from "@/components/admin/sso-provider-form";
-import { GroupRules, PasswordSignInSwitch } from "@/components/admin/sso-rules";
+import { GroupRules, PasswordSignInSwitch, RemoveSsoButton } from "@/components/admin/sso-rules";
 import {
   addGroupRuleAction,
   removeGroupRuleAction,
@@ -52,17 +50,7 @@ export default async function SignInSettingsPage() {
         </p>
         <CopyField label="Redirect (callback) URI" url={`${base}${SSO_CALLBACK_PATH}`} hint="Behind a proxy, set PARLEY_URL so this shows the address people use." />
         <SsoProviderForm provider={provider} save={saveSsoProviderAction} test={testDiscoveryAction} />
-        {provider && (
-          <ActionForm action={removeSsoProviderAction} label="Remove single sign-on">
-            {() => (
-              <div>
-                <SubmitButton variant="danger" size="sm" pendingText="Removing…">
-                  Remove single sign-on
-                </SubmitButton>
-              </div>
-            )}
-          </ActionForm>
-        )}
+        {provider && <RemoveSsoButton action={removeSsoProviderAction} />}
       </section>
       <section aria-labelledby="rules-heading" className="flex flex-col gap-3">
         <h2 id="rules-heading" className="text-lg font-semibold">
