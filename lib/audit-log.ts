@@ -49,9 +49,16 @@ const ACTIONS: Record<string, string> = {
   "mcp.server.trust-read-only": "Trusted a server's read-only hints",
   "mcp.server.distrust-read-only": "Stopped trusting a server's read-only hints",
   "model.provider-tools": "Changed a model's provider-executed tools",
+  "sso.provider.create": "Set up single sign-on",
+  "sso.provider.update": "Changed single sign-on",
+  "sso.provider.delete": "Removed single sign-on",
+  "sso.rule.create": "Added a group rule",
+  "sso.rule.delete": "Removed a group rule",
+  "sso.password_sign_in.on": "Turned password sign-in on",
+  "sso.password_sign_in.off": "Turned password sign-in off",
+  "sso.membership": "Membership set by single sign-on groups",
+  "sso.membership.kept": "Kept a team's last admin despite their groups",
 };
-
-
 
 export function actionLabel(action: string): string {
   return ACTIONS[action] ?? action.replace(/[.-]/g, " ");

@@ -9,7 +9,7 @@ import { processOnce } from "./process-once";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
-import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
+import { heartbeatMs, markInterrupted } from "./chat/recovery";
 import { startTimeoutSweep } from "./chat/approval-timeouts";
 import { seedAllTeams } from "./providers/seed-env";
 import { needsSetup } from "./teams/setup";
@@ -34,7 +34,7 @@ async function start(): Promise<void> {
   const interrupted = await markInterrupted(db.prisma, { exclusive });
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
-  if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
+  if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), heartbeatMs()).unref();
   // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
   holder[TIMEOUTS] ??= startTimeoutSweep();
   await getAuth();

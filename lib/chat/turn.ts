@@ -39,7 +39,7 @@ import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
-import { turnStream, type OpenCall } from "./turn-stream";
+import { sseBytes, turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
 import { modelTitle, storeModelTitle } from "./titles";
 import { holdTurnBudget, releaseHold } from "../usage/budgets";
@@ -277,7 +277,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       );
 
     const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
-    return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };
+    return { response: new Response(sseBytes(live!), { headers: STREAM_HEADERS }), stored };
   } catch (err) {
     // release, when the turn fails before it streams: the slot, the budget's hold, and the chat if it was claimed.
     release();
@@ -317,5 +317,5 @@ export async function resumeTurn(ctx: TeamContext, chatId: string): Promise<Resp
   const registry = await streamRegistry();
   const stream = await registry.streams.resumeExistingStream(chat.activeStreamId);
   if (!stream) return null;
-  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS });
+  return new Response(sseBytes(stream), { headers: STREAM_HEADERS });
 }
