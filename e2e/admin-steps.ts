@@ -32,7 +32,7 @@ export async function addEverything(page: Page, name = "everything") {
 }
 
 /** Sets a tool's approval policy on the server's admin page and waits until it is saved. */
-export async function setToolPolicy(page: Page, tool: string, policy: "Ask every time" | "Run without asking" | "Never offer") {
+export async function setToolPolicy(page: Page, tool: string, policy: "Ask every time" | "An admin approves" | "Run without asking" | "Never offer") {
   const saved = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/admin/mcp/"));
   await chooseOption(page.getByLabel(`Approval policy of ${tool}`), policy);
   await saved;

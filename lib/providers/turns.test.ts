@@ -5,6 +5,7 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
+import { setProviderToolsAllowed } from "./models";
 import type { ProviderKind } from "../db/generated/client";
 import { encryptSecret } from "../security/keyring";
 import { loadMessagePage } from "../chat/history";
@@ -103,6 +104,11 @@ describe("provider-native web search", () => {
       expect(textPart.providerMetadata?.openai?.annotations).toHaveLength(3);
       // The chat remembers the picked model.
       expect((await (await db()).chat.findUniqueOrThrow({ where: { id: chat.id } })).modelId).toBe(model.id);
+      // An admin disallows the provider-executed tools of this model (they run without Parley's approval): not offered any more.
+      await setProviderToolsAllowed(ctx, model.id, false);
+      await turn(ctx, chat.id, "search again", {}, model.id);
+      expect((JSON.parse(up.requests.at(-1)!.body) as { tools?: unknown[] }).tools ?? []).toEqual([]);
+      expect(await (await db()).auditEvent.count({ where: { teamId: ctx.team.id, action: "model.provider-tools" } })).toBe(1);
     } finally {
       await up.stop();
     }

@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { getServerForAdmin } from "../mcp/servers";
-import { setServerDefaultPolicy, setToolPolicy } from "./policy-admin";
+import { setServerDefaultPolicy, setServerTrustReadOnly, setToolPolicy } from "./policy-admin";
 import { listAlwaysAllowed, setAlwaysAllow } from "./preferences";
 import type { OfferedTool } from "./tool-set";
 import { approvalDecider } from "./turn-policy";
@@ -42,11 +42,15 @@ function offered(server: { id: string }, tool: { id: string; name: string; polic
 }
 
 describe("policy administration", () => {
-  it("new tools follow their annotations; always-allow lifts ask for that member only", async () => {
+  it("new tools ask, a read-only hint only on a server the admin trusts; always-allow lifts ask for that member only", async () => {
     const { ctx, server, write, read } = await setup();
     let decide = await approvalDecider(ctx.user.id);
     expect(decide(offered(server, write, null))).toEqual({ offer: true, needsApproval: true });
-    expect(decide(offered(server, read, null))).toEqual({ offer: true, needsApproval: false });
+    // Annotations are hints: a tool the server marks read-only asks…
+    expect(decide(offered(server, read, null))).toEqual({ offer: true, needsApproval: true });
+    // …until the admin opts the server in.
+    expect(decide({ ...offered(server, read, null), trustReadOnly: true })).toEqual({ offer: true, needsApproval: false });
+    await setServerTrustReadOnly(ctx, server.id, true);
     await setAlwaysAllow(ctx, write.id, true);
     decide = await approvalDecider(ctx.user.id);
     expect(decide(offered(server, write, null))).toEqual({ offer: true, needsApproval: false });
