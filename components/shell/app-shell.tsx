@@ -8,6 +8,7 @@ import { SidebarFrame } from "./mobile-sidebar";
 import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
+import { SharedWithMe } from "../sharing/shared-with-me";
 import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
 import { Button } from "../ui/button";
 import { Tooltip } from "../ui/tooltip";
@@ -43,6 +44,7 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           </Button>
         </div>
         <ChatList initial={chats} />
+        <SharedWithMe />
         <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
           <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
             <UserRound className="size-4" aria-hidden /> Profile

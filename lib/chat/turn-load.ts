@@ -200,7 +200,7 @@ async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
     req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
   ]);
   const now = new Date();
-  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
+  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, projectId: null, createdAt: now, updatedAt: now };
   return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
 }
 

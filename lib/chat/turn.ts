@@ -24,6 +24,7 @@ import { assembleTools } from "../tools/tool-set";
 import { approvalDecider } from "../tools/turn-policy";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
+import { viewableChat } from "../sharing/access";
 import { citationCollector } from "./citations";
 import { toModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
@@ -272,7 +273,8 @@ export async function stopTurn(ctx: TeamContext, chatId: string): Promise<{ stop
 
 /** The live stream of a chat's running turn, replayed from its start; null when none is running. */
 export async function resumeTurn(ctx: TeamContext, chatId: string): Promise<Response | null> {
-  const chat = await getChat(ctx, chatId);
+  // Everyone who may see the chat follows it live (lib/sharing/access.ts), not only its owner.
+  const chat = await viewableChat(ctx, chatId);
   if (!chat.activeStreamId) return null;
   const registry = await streamRegistry();
   const stream = await registry.streams.resumeExistingStream(chat.activeStreamId);
