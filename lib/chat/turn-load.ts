@@ -36,6 +36,7 @@ import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
 import { checkSelection, type ToolSelection } from "../tools/selection";
+import { claimAttachments, questionFiles, type FilePart } from "../attachments/store";
 
 export type TurnRequest = {
   chatId: string;
@@ -53,6 +54,8 @@ export type TurnRequest = {
   decisions?: Decision[];
   /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
   newChat?: { tools?: ToolSelection };
+  /** With a new message: ids of the caller's unsent attachments it carries (lib/attachments/store.ts). */
+  attachments?: string[];
 };
 
 /** What a turn read before it writes anything. */
@@ -70,7 +73,7 @@ export type LoadedTurn = {
   budget: number;
   streamId: string;
   assistantId: string;
-  question?: { id: string; text: string };
+  question?: { id: string; text: string; files?: FilePart[] };
   /** The message a new version replaces on the branch (regenerate, edit). */
   replaces?: { id: string; seq: number; parentId: string | null };
   /** The conversation as read (without the question); decisions read theirs when they claim. */
@@ -137,9 +140,10 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
 
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
-  const [found, before] = await Promise.all([
+  const [found, before, files] = await Promise.all([
     chatForTurn(ctx, req),
     req.decisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
+    questionFiles(ctx, req.text && !req.edit ? req.attachments : undefined),
   ]);
   let { chat } = found;
   if (await running(registry, chat)) {
@@ -156,7 +160,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
-  const question = req.text ? { id: newId(), text: req.text } : undefined;
+  const question = req.text ? { id: newId(), text: req.text, ...(files.length ? { files } : {}) } : undefined;
   const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   if (replaced) {
     const { messages: history } = await loadHistory(chat.id, { maxChars: budget, beforeSeq: replaced.seq });
@@ -247,6 +251,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
       // createMany: plain inserts, without reading the rows back.
       await tx.message.createMany({ data: { id: question.id, chatId: t.chat.id, parentId, role: "user", status: "done" } });
       await tx.block.createMany({ data: { messageId: question.id, ordinal: 0, kind: "text", status: "done", text: question.text } });
+      if (question.files) await claimAttachments(tx, ctx, t.chat.id, question.id, question.files);
       parentId = question.id;
     }
     await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, parentId, role: "assistant", status: "streaming", model: t.model.modelId } });
@@ -258,7 +263,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
 
 /** The history as loaded plus the question: what the model reads when the claim did not have to come first. */
 export function withQuestion(history: ParleyUIMessage[], t: LoadedTurn): ParleyUIMessage[] {
-  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }] }] : history;
+  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }, ...(t.question.files ?? [])] }] : history;
 }
 
 /**

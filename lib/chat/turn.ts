@@ -25,6 +25,7 @@ import { approvalDecider } from "../tools/turn-policy";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
 import { viewableChat } from "../sharing/access";
+import { filesForModel } from "../attachments/model-files";
 import { citationCollector } from "./citations";
 import { toModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
@@ -138,13 +139,15 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
     });
     const stepLimit = deps.stepLimit();
+    // Attachments: as files for a model that reads them, else as their text, with a notice (lib/attachments).
+    const files = await filesForModel(claimed.history, loaded.model);
     const prepared = prepareTurn(loaded.model, {
-      messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue }),
+      messages: await toModelHistory(files.history, { continueAnswer: !!loaded.request.continue }),
       system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,
-      notices: mcp.notices,
+      notices: [...mcp.notices, ...files.notices],
     });
 
     // stream
