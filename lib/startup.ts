@@ -11,11 +11,13 @@ import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migra
 import { initKeyring } from "./security/keyring";
 import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
 import { seedAllTeams } from "./providers/seed-env";
+import { RETENTION_SWEEP_MS, sweepRetention } from "./retention/retention";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout };
+const RETENTION = Symbol.for("parley.startup.retention");
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
@@ -31,6 +33,10 @@ async function start(): Promise<void> {
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
   if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
+  // Retention (lib/retention): chats past their team's days, and uploads never sent, now and hourly.
+  const sweep = () => void sweepRetention(db.prisma).catch((err: unknown) => console.error("[retention] sweep failed:", err));
+  sweep();
+  holder[RETENTION] = setInterval(sweep, RETENTION_SWEEP_MS).unref();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -50,6 +56,8 @@ export async function shutdown(): Promise<void> {
   forgetAuth();
   clearInterval(holder[SWEEP]);
   delete holder[SWEEP];
+  clearInterval(holder[RETENTION]);
+  delete holder[RETENTION];
   await closeDatabase();
 }
 
