@@ -10,17 +10,21 @@ import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
 import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
+import { startTimeoutSweep } from "./chat/approval-timeouts";
 import { seedAllTeams } from "./providers/seed-env";
 import { RETENTION_SWEEP_MS, sweepRetention } from "./retention/retention";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
+import { startOtlpTracing } from "./observability/tracing";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const RETENTION = Symbol.for("parley.startup.retention");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout };
+const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout; [TIMEOUTS]?: () => void };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
+  if (await startOtlpTracing()) console.log(`[otel] traces go to ${config().OTEL_EXPORTER_OTLP_ENDPOINT} over OTLP/HTTP`);
   const db = await database();
   let result: MigrationResult;
   if (db.pglite) result = await migratePGlite(db.pglite);
@@ -37,6 +41,8 @@ async function start(): Promise<void> {
   const sweep = () => void sweepRetention(db.prisma).catch((err: unknown) => console.error("[retention] sweep failed:", err));
   sweep();
   holder[RETENTION] = setInterval(sweep, RETENTION_SWEEP_MS).unref();
+  // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
+  holder[TIMEOUTS] ??= startTimeoutSweep();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -58,6 +64,8 @@ export async function shutdown(): Promise<void> {
   delete holder[SWEEP];
   clearInterval(holder[RETENTION]);
   delete holder[RETENTION];
+  holder[TIMEOUTS]?.();
+  delete holder[TIMEOUTS];
   await closeDatabase();
 }
 

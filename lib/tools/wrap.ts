@@ -5,6 +5,7 @@
 import { dynamicTool, jsonSchema, type JSONSchema7, type Tool } from "ai";
 import type { Progress } from "../mcp/connection";
 import { ToolError } from "./error-codes";
+import { metrics } from "../observability/metrics";
 
 /** What the tool block receives while a call runs (a preliminary output). */
 type RunningOutput = { running: true; progress?: Progress };
@@ -24,6 +25,8 @@ export type WrapOptions<TOut> = {
   classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
   /** The text the model receives for a successful result. */
   modelText: (out: TOut) => string;
+  /** A note the model reads before the result of this call (a person edited its input). */
+  note?: (toolCallId: string) => string | undefined;
   /** Approval (issue 6): undefined or false runs at once (policy `auto`). */
   needsApproval?: NeedsApproval;
 };
@@ -45,7 +48,10 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
     metadata: opts.metadata,
     inputSchema: jsonSchema(opts.inputSchema),
     needsApproval: opts.needsApproval,
-    toModelOutput: ({ output }) => ({ type: "text", value: opts.modelText(output as TOut) }),
+    toModelOutput: ({ output, toolCallId }) => {
+      const note = opts.note?.(toolCallId);
+      return { type: "text", value: (note ? `${note}\n` : "") + opts.modelText(output as TOut) };
+    },
     async *execute(input, { abortSignal, toolCallId }) {
       if (input === null || typeof input !== "object" || Array.isArray(input)) {
         throw new ToolError("InvalidArgs", "The arguments must be a JSON object.");
@@ -79,9 +85,10 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
         if (latest && !settled) yield { running: true, progress: latest } satisfies RunningOutput as unknown as TOut;
       }
       const ctx = { timedOut: timeout.aborted, aborted: !!abortSignal?.aborted, timeoutMs: opts.timeoutMs };
-      if (!settled) throw ctx.aborted ? abortedError() : timeoutError(opts.timeoutMs);
+      const failed = (e: ToolError) => (metrics().toolErrors.inc({ code: e.code }), e);
+      if (!settled) throw failed(ctx.aborted ? abortedError() : timeoutError(opts.timeoutMs));
       const done = settled as { ok: true; value: TOut } | { ok: false; error: unknown };
-      if (!done.ok) throw done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx);
+      if (!done.ok) throw failed(done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx));
       yield done.value;
     },
   });
