@@ -25,6 +25,7 @@ import { machineInfo, type RunReport } from "./report/model";
 import { runText } from "./report/text";
 import type { Ctx, SuiteResult } from "./scenarios/context";
 import { runDirect } from "./scenarios/direct";
+import { runSearchBench, searchText } from "./scenarios/search";
 import { closeSession, openSession, runScenarios } from "./scenarios/session";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,6 +46,16 @@ async function runAll(ctx: Ctx, appDir: string): Promise<SuiteResult[]> {
 }
 
 async function run(o: BenchOptions): Promise<string> {
+  // Search runs in this process against a seeded database (bench/scenarios/search.ts): no build, no server.
+  const search = o.only.includes("search") && !o.compare ? searchText(await runSearchBench(o.dbs, o.pgUrl, o.quick ? 5 : 15, log)) : "";
+  if (o.only.length === 1 && search) return o.json ? JSON.stringify({ search }) : search;
+  const streaming = await runStreaming(o);
+  // The JSON report stays one JSON document: the search table is printed on stderr then.
+  if (search && o.json) log(search);
+  return search && !o.json ? `${streaming}\n\n${search}` : streaming;
+}
+
+async function runStreaming(o: BenchOptions): Promise<string> {
   const t = performance.now();
   const seconds = () => Math.round((performance.now() - t) / 1000);
   // The build of this tree lives where next.config.ts puts it (NEXT_DIST_DIR, as for `next build`).

@@ -3,11 +3,11 @@
 import { parseArgs } from "node:util";
 
 export type Db = "pglite" | "postgresql";
-/** stream: one stream at a time vs direct (TTFT, throughput, CPU, writes); bursts: concurrent chats; long: the long chat. */
-export type Scenario = "stream" | "bursts" | "long" | "soak";
-export const SCENARIOS: readonly Scenario[] = ["stream", "bursts", "long", "soak"];
+/** stream: one stream at a time vs direct (TTFT, throughput, CPU, writes); bursts: concurrent chats; long: the long chat; search: full-text search over 10,000 chats; soak: memory over many turns. */
+export type Scenario = "stream" | "bursts" | "long" | "search" | "soak";
+export const SCENARIOS: readonly Scenario[] = ["stream", "bursts", "long", "search", "soak"];
 /** What runs without --only: the soak takes minutes and runs only when asked for. */
-const DEFAULT_SCENARIOS: Scenario[] = ["stream", "bursts", "long"];
+const DEFAULT_SCENARIOS: Scenario[] = ["stream", "bursts", "long", "search"];
 const ALIASES: Record<string, Scenario> = { ttft: "stream", throughput: "stream", concurrency: "bursts", "long-chat": "long" };
 
 export interface BenchOptions {
@@ -80,7 +80,7 @@ const FLAGS = {
 export const HELP = `npm run bench -- [flags]   (after npm run build; builds when the sources are newer)
 
 What runs
-  --only LIST            scenarios: stream (alias ttft), bursts, long, soak; default all but soak
+  --only LIST            scenarios: stream (alias ttft), bursts, long, search, soak; default all but soak
   --db LIST              pglite,postgresql (default both)
   --quick                a short run: 3 runs of 400 chunks, a burst of 10 chats of 100 chunks, a chat of 200 messages, 500 chats
   --compare GIT-REF      build GIT-REF (A) and this tree (B), run both interleaved, print B/A ratios

@@ -29,14 +29,20 @@ async function recordAudit(tx: Pick<Tx, "auditEvent">, actor: Actor, event: Audi
  * returns what the caller needs; `event` says what happened, from that result when it needs it
  * (null: nothing changed, nothing to record). A throw in either stores neither.
  */
-export async function audited<T>(actor: Actor, write: (tx: Tx) => Promise<T>, event: AuditEvent | ((result: T) => AuditEvent | null)): Promise<T> {
+export async function audited<T>(
+  actor: Actor,
+  write: (tx: Tx) => Promise<T>,
+  event: AuditEvent | ((result: T) => AuditEvent | null),
+  /** For a long write (e.g. copying a chat): how long it may wait for a connection and run. */
+  options?: { maxWait?: number; timeout?: number },
+): Promise<T> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const result = await write(tx);
     const happened = typeof event === "function" ? event(result) : event;
     if (happened) await recordAudit(tx, actor, happened);
     return result;
-  });
+  }, options);
 }
 
 /** The older form, with the actor's ids in the event: lib/chat/approvals.ts still writes through it. */

@@ -12,13 +12,15 @@ import { initKeyring } from "./security/keyring";
 import { heartbeatMs, markInterrupted } from "./chat/recovery";
 import { startTimeoutSweep } from "./chat/approval-timeouts";
 import { seedAllTeams } from "./providers/seed-env";
+import { RETENTION_SWEEP_MS, sweepRetention } from "./retention/retention";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
 import { startOtlpTracing } from "./observability/tracing";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
+const RETENTION = Symbol.for("parley.startup.retention");
 const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [TIMEOUTS]?: () => void };
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout; [TIMEOUTS]?: () => void };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
@@ -35,6 +37,10 @@ async function start(): Promise<void> {
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
   if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), heartbeatMs()).unref();
+  // Retention (lib/retention): chats past their team's days, and uploads never sent, now and hourly.
+  const sweep = () => void sweepRetention(db.prisma).catch((err: unknown) => console.error("[retention] sweep failed:", err));
+  sweep();
+  holder[RETENTION] = setInterval(sweep, RETENTION_SWEEP_MS).unref();
   // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
   holder[TIMEOUTS] ??= startTimeoutSweep();
   await getAuth();
@@ -56,6 +62,8 @@ export async function shutdown(): Promise<void> {
   forgetAuth();
   clearInterval(holder[SWEEP]);
   delete holder[SWEEP];
+  clearInterval(holder[RETENTION]);
+  delete holder[RETENTION];
   holder[TIMEOUTS]?.();
   delete holder[TIMEOUTS];
   await closeDatabase();

@@ -13,7 +13,7 @@ import { sendChatChange, type ChatChange } from "../shell/chat-requests";
 import { DeleteChatConfirm } from "../shell/delete-chat-confirm";
 import { useChatTitle } from "./chat-title";
 
-export function ChatHeader() {
+export function ChatHeader({ actions }: { actions?: React.ReactNode } = {}) {
   const { chatId, title, stored } = useChatTitle();
   const router = useRouter();
   const [mode, setMode] = useState<"view" | "rename">("view");
@@ -60,6 +60,7 @@ export function ChatHeader() {
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title}</h1>
           {stored && (
             <>
+              {actions}
               <Tooltip content="Rename chat">
                 <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
                   <Pencil className="size-4" aria-hidden />

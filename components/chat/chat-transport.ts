@@ -5,6 +5,7 @@
 // a newer one started meanwhile.
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import { messageWithAttachments } from "../attachments/message-attachments";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; decidedAt?: string } };
 
@@ -43,7 +44,7 @@ export function chatTransport(edited?: EditedInputs) {
               ? { id, trigger, continueOf: body.continueOf }
               : approvals
                 ? { id, trigger, approvals }
-                : { id, trigger, message: last, ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
+                : { id, trigger, ...messageWithAttachments(last), ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
           ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}) } : {}),
         },

@@ -21,6 +21,8 @@ import { ToolPicker } from "./tool-picker";
 import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
+import { AddFilesButton, PendingFiles } from "../attachments/add-files";
+import { useAttachments } from "../attachments/use-attachments";
 import { ApprovalContext, waitingForMember, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
@@ -84,6 +86,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   // Inputs this member edited before approving, until the decisions are sent (the transport reads them).
   const [edited] = useState<EditedInputs>(() => new Map());
   const { transport, requestsSent } = useMemo(() => chatTransport(edited), [edited]);
+  const attach = useAttachments();
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
     messages: initialMessages,
@@ -326,15 +329,21 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         busy={busy}
         maxChars={maxChars}
         onStop={stop}
+        onFiles={attach.add}
+        holdSend={attach.uploading}
+        above={<PendingFiles files={attach.files} onRemove={attach.remove} />}
         onSend={(text) => {
           supersede();
           void scrollToBottom();
+          const files = attach.parts;
+          attach.clear();
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
-          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
+          void toolChoiceSaved(chatId).then(() => sendMessage({ text, files }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
         }}
         toolbar={
           <>
+            <AddFilesButton onFiles={attach.add} disabled={busy} />
             {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
             <ToolPicker chatId={chatId} disabled={busy} draft={!stored} onDraft={(selection) => (draftTools.current = selection)} />
           </>

@@ -13,6 +13,9 @@ export function Composer({
   onSend,
   onStop,
   toolbar,
+  onFiles,
+  above,
+  holdSend = false,
 }: {
   busy: boolean;
   maxChars: number;
@@ -20,12 +23,18 @@ export function Composer({
   onStop: () => void;
   /** Controls under the message box (the model picker, tool choices). */
   toolbar?: React.ReactNode;
+  /** Files pasted or dropped on the message box (components/attachments). */
+  onFiles?: (files: File[]) => void;
+  /** Shown above the message box (the files waiting to be sent). */
+  above?: React.ReactNode;
+  /** Send waits (files still uploading). */
+  holdSend?: boolean;
 }) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const tooLong = text.length > maxChars;
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
-  const canSend = !busy && text.trim().length > 0 && !tooLong;
+  const canSend = !busy && !holdSend && text.trim().length > 0 && !tooLong;
 
   function send() {
     if (!canSend) return;
@@ -41,7 +50,19 @@ export function Composer({
         e.preventDefault();
         send();
       }}
+      onPaste={(e) => {
+        if (!onFiles || !e.clipboardData.files.length) return;
+        e.preventDefault();
+        onFiles([...e.clipboardData.files]);
+      }}
+      onDragOver={(e) => onFiles && e.dataTransfer.types.includes("Files") && e.preventDefault()}
+      onDrop={(e) => {
+        if (!onFiles || !e.dataTransfer.files.length) return;
+        e.preventDefault();
+        onFiles([...e.dataTransfer.files]);
+      }}
     >
+      {above}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <label htmlFor="composer" className="sr-only">
           Message

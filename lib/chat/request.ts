@@ -8,6 +8,7 @@ import { config } from "../config";
 import { AppError } from "../errors";
 import { rateLimiter, type RateLimiter } from "../security/rate-limit";
 import { toolSelectionSchema } from "../tools/selection";
+import { idField } from "../validation";
 import { decisionSchema } from "./approvals";
 
 export function maxMessageChars(): number {
@@ -50,11 +51,13 @@ export const chatRequestSchema = z
     /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
     newChat: z.boolean().optional(),
     tools: toolSelectionSchema.optional(),
+    /** With `message` (not an edit): ids of the caller's uploaded, unsent attachments (lib/attachments). */
+    attachments: z.array(idField).min(1).max(10).optional(),
   })
   .refine(
     (b) =>
       b.trigger === "submit-message"
-        ? [b.message, b.approvals, b.continueOf].filter(Boolean).length === 1 && !b.messageId && (!b.editOf || !!b.message)
+        ? [b.message, b.approvals, b.continueOf].filter(Boolean).length === 1 && !b.messageId && (!b.editOf || !!b.message) && (!b.attachments || (!!b.message && !b.editOf))
         : !!b.messageId && !b.approvals && !b.message && !b.editOf && !b.continueOf,
     { message: "Send a message (or an edit of one), decisions on waiting tool calls, the id of the answer to regenerate, or of the stopped answer to continue." },
   );

@@ -36,6 +36,7 @@ import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
 import { checkSelection, type ToolSelection } from "../tools/selection";
+import { claimAttachments, questionFiles, type FilePart } from "../attachments/store";
 
 export type TurnRequest = {
   chatId: string;
@@ -55,6 +56,8 @@ export type TurnRequest = {
   afterDecisions?: boolean;
   /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
   newChat?: { tools?: ToolSelection };
+  /** With a new message: ids of the caller's unsent attachments it carries (lib/attachments/store.ts). */
+  attachments?: string[];
 };
 
 /** What a turn read before it writes anything. */
@@ -72,7 +75,7 @@ export type LoadedTurn = {
   budget: number;
   streamId: string;
   assistantId: string;
-  question?: { id: string; text: string };
+  question?: { id: string; text: string; files?: FilePart[] };
   /** The message a new version replaces on the branch (regenerate, edit). */
   replaces?: { id: string; seq: number; parentId: string | null };
   /** The conversation as read (without the question); decisions read theirs when they claim. */
@@ -139,9 +142,10 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
 
   // The history is read before the chat is known to be the caller's; it is only used once it is. Its
   // budget is the default window's until the model is known; the model's own is applied below.
-  const [found, before] = await Promise.all([
+  const [found, before, files] = await Promise.all([
     chatForTurn(ctx, req),
     req.decisions || req.afterDecisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
+    questionFiles(ctx, req.text && !req.edit ? req.attachments : undefined),
   ]);
   let { chat } = found;
   if (await running(registry, chat)) {
@@ -158,7 +162,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length || req.afterDecisions) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
-  const question = req.text ? { id: newId(), text: req.text } : undefined;
+  const question = req.text ? { id: newId(), text: req.text, ...(files.length ? { files } : {}) } : undefined;
   const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   if (replaced) {
     const { messages: history } = await loadHistory(chat.id, { maxChars: budget, beforeSeq: replaced.seq });
@@ -209,7 +213,7 @@ async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
     req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
   ]);
   const now = new Date();
-  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
+  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, projectId: null, createdAt: now, updatedAt: now };
   return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
 }
 
@@ -260,6 +264,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
       // createMany: plain inserts, without reading the rows back.
       await tx.message.createMany({ data: { id: question.id, chatId: t.chat.id, parentId, role: "user", status: "done" } });
       await tx.block.createMany({ data: { messageId: question.id, ordinal: 0, kind: "text", status: "done", text: question.text } });
+      if (question.files) await claimAttachments(tx, ctx, t.chat.id, question.id, question.files);
       parentId = question.id;
     }
     await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, parentId, role: "assistant", status: "streaming", model: t.model.modelId } });
@@ -271,7 +276,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
 
 /** The history as loaded plus the question: what the model reads when the claim did not have to come first. */
 export function withQuestion(history: ParleyUIMessage[], t: LoadedTurn): ParleyUIMessage[] {
-  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }] }] : history;
+  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }, ...(t.question.files ?? [])] }] : history;
 }
 
 /**

@@ -27,6 +27,8 @@ import { chatAllowedTools } from "../tools/preferences";
 import { markApprovalRequests } from "./approvals";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
+import { viewableChat } from "../sharing/access";
+import { filesForModel } from "../attachments/model-files";
 import { citationCollector } from "./citations";
 import { toModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
@@ -155,13 +157,15 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
     });
     const stepLimit = deps.stepLimit();
+    // Attachments: as files for a model that reads them, else as their text, with a notice (lib/attachments).
+    const files = await filesForModel(claimed.history, loaded.model);
     const prepared = prepareTurn(loaded.model, {
-      messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue }),
+      messages: await toModelHistory(files.history, { continueAnswer: !!loaded.request.continue }),
       system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,
-      notices: hold.warning ? [...mcp.notices, hold.warning] : mcp.notices,
+      notices: [...mcp.notices, ...(hold.warning ? [hold.warning] : []), ...files.notices],
     });
 
     // stream
@@ -312,7 +316,8 @@ export async function stopTurn(ctx: TeamContext, chatId: string): Promise<{ stop
 
 /** The live stream of a chat's running turn, replayed from its start; null when none is running. */
 export async function resumeTurn(ctx: TeamContext, chatId: string): Promise<Response | null> {
-  const chat = await getChat(ctx, chatId);
+  // Everyone who may see the chat follows it live (lib/sharing/access.ts), not only its owner.
+  const chat = await viewableChat(ctx, chatId);
   if (!chat.activeStreamId) return null;
   const registry = await streamRegistry();
   const stream = await registry.streams.resumeExistingStream(chat.activeStreamId);

@@ -22,6 +22,7 @@ export const POST = handle(async (req: Request) => {
       continue: body.continueOf,
       modelId: body.modelId,
       decisions: body.approvals,
+      attachments: body.attachments,
       newChat: body.newChat && text ? { tools: body.tools } : undefined,
     };
     return { ctx, request };

@@ -1,7 +1,9 @@
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/lib/teams/page-guards";
-import { getChat } from "@/lib/chat/chats";
+import { chatAccess } from "@/lib/sharing/access";
+import { ShareButton } from "@/components/sharing/share-dialog";
+import { SharedChatView } from "@/components/sharing/shared-chat-view";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
 import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
@@ -10,7 +12,12 @@ import { pickerModels } from "@/lib/providers/models";
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const ctx = await teamPage(`/chat/${id}`);
-  const chat = await orNotFound(getChat(ctx, id));
+  const { chat, owner, ownerName, canContinue } = await orNotFound(chatAccess(ctx, id));
+  if (!owner) {
+    // Shared with the caller: read-only and live (components/sharing/shared-chat-view.tsx).
+    const page = await loadMessagePage(chat.id);
+    return <SharedChatView key={chat.id} chatId={chat.id} title={chat.title || "Untitled chat"} owner={ownerName} canContinue={canContinue} initialMessages={page.messages} />;
+  }
   const [page, models] = await Promise.all([loadMessagePage(chat.id), pickerModels(ctx.team.id)]);
   // The chat's model when it is still offered, else the team default (the server falls back the same way).
   const selected = models.groups.some((g) => g.models.some((m) => m.id === chat.modelId)) ? chat.modelId : models.defaultModelId;
@@ -27,6 +34,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
       maxChars={maxMessageChars()}
       models={{ groups: models.groups, selected }}
       supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
+      actions={<ShareButton chatId={chat.id} />}
       notice={models.groups.length ? undefined : <NoModelNotice isAdmin={ctx.team.role === "admin"} />}
     />
   );

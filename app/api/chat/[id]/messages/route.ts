@@ -1,7 +1,7 @@
 // GET ?before=<seq>: an older page of a chat's messages (for long histories).
 import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
-import { getChat } from "@/lib/chat/chats";
+import { viewableChat } from "@/lib/sharing/access";
 import { loadMessagePage } from "@/lib/chat/history";
 import { requireTeam } from "@/lib/teams/context";
 
@@ -9,7 +9,7 @@ const query = z.object({ before: z.coerce.number().int().positive().optional() }
 
 export const GET = handle(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const ctx = await requireTeam();
-  const chat = await getChat(ctx, (await idParams(params)).id);
+  const chat = await viewableChat(ctx, (await idParams(params)).id);
   const { before } = query.parse(Object.fromEntries(new URL(req.url).searchParams));
   return Response.json(await loadMessagePage(chat.id, { beforeSeq: before }));
 });

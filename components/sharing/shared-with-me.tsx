@@ -1,0 +1,50 @@
+"use client";
+// The sidebar's "Shared with me": chats others in the team shared with you (by name, with the whole
+// team, or through a project shared with the team), newest first. Read on every navigation, so a
+// share made or revoked shows up without a reload of the page.
+import { useEffect, useState } from "react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { Users } from "lucide-react";
+import { cn } from "../ui/cn";
+import { onChats } from "../shell/chat-events";
+
+type Item = { id: string; title: string | null; owner: string; canContinue: boolean };
+
+export function SharedWithMe() {
+  const pathname = usePathname();
+  const [items, setItems] = useState<Item[]>([]);
+  const [tick, setTick] = useState(0);
+  useEffect(() => onChats(() => setTick((t) => t + 1)), []);
+  useEffect(() => {
+    let stale = false;
+    void fetch("/api/chats/shared")
+      .then((res) => (res.ok ? (res.json() as Promise<{ chats: Item[] }>) : undefined))
+      .then((body) => !stale && body && setItems(body.chats))
+      .catch(() => {});
+    return () => {
+      stale = true;
+    };
+  }, [pathname, tick]);
+  if (!items.length) return null;
+  return (
+    <nav aria-labelledby="shared-with-me" className="max-h-48 overflow-y-auto border-t border-zinc-200 px-2 py-1 dark:border-zinc-800">
+      <h2 id="shared-with-me" className="flex items-center gap-1 px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">
+        <Users className="size-3" aria-hidden /> Shared with me
+      </h2>
+      <ul className="flex flex-col gap-0.5">
+        {items.map((c) => {
+          const href = `/chat/${c.id}`;
+          const current = pathname === href;
+          return (
+            <li key={c.id}>
+              <Link href={href} aria-current={current ? "page" : undefined} className={cn("block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 font-medium dark:bg-zinc-800")}>
+                {c.title || "Untitled chat"} <span className="text-xs text-zinc-600 dark:text-zinc-400">· {c.owner}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

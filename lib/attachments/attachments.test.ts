@@ -1,0 +1,114 @@
+// Attachments (store.ts, sniff.ts, extract.ts, model-files.ts) against a scripted upstream: types come
+// from the bytes; limits per file and per message; only people who may see the chat fetch a file; a
+// vision model receives the image itself, a model without vision the PDF's text with a visible notice;
+// the files show in the stored question after a reload.
+import type { LLMock } from "@copilotkit/aimock";
+import { describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import type { TeamContext } from "../teams/context";
+import { loadMessagePage } from "../chat/history";
+import { shareChat } from "../sharing/shares";
+import { makeUser } from "@/test/support/test-app";
+import { readChunks, teamWithProvider, textOf } from "@/test/support/test-turns";
+import { tinyPdf } from "@/test/support/tiny-pdf";
+import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
+import { questionFiles, readAttachment, uploadAttachment } from "./store";
+import { sniff } from "./sniff";
+
+let mock: LLMock;
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const sentBody = () => JSON.stringify(mock.getLastRequest()?.body ?? {});
+
+async function memberOf(teamId: string, name: string): Promise<TeamContext> {
+  const prisma = await db();
+  const user = await makeUser(name);
+  await prisma.membership.create({ data: { teamId, userId: user.id } });
+  const team = { id: teamId, name: "T", role: "member" as const };
+  return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
+}
+
+describe("sniffing", () => {
+  it("takes the type from the bytes, whatever the name says, and refuses what is not an image, PDF or text", () => {
+    expect(sniff(PNG, "notes.txt")).toEqual({ mediaType: "image/png", kind: "image" });
+    expect(sniff(tinyPdf("x"), "photo.png")).toEqual({ mediaType: "application/pdf", kind: "pdf" });
+    expect(sniff(Buffer.from("# Title\n"), "readme.md")).toEqual({ mediaType: "text/markdown", kind: "text" });
+    expect(sniff(Buffer.from("const a = 1;\n"), "a.ts")).toEqual({ mediaType: "text/plain", kind: "text" });
+    expect(sniff(Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]), "setup.png")).toBeUndefined(); // a Windows executable
+    expect(sniff(Buffer.from([0xc3, 0x28, 0x41]), "bad.txt")).toBeUndefined(); // not UTF-8
+    expect(sniff(Buffer.from("a\u0000b"), "nul.txt")).toBeUndefined();
+  });
+});
+
+describe.each(DATABASES)("attachments on $name", (driver) => {
+  turnHarness((m) => (mock = m), { driver });
+
+  it("refuses unknown kinds (415) and files over the limit (413), storing nothing", async () => {
+    const { ctx } = await teamWithProvider(mock.url);
+    const prisma = await db();
+    await expect(uploadAttachment(ctx, { name: "x.exe", bytes: Buffer.from([0x4d, 0x5a, 0x90, 0x00]) })).rejects.toMatchObject({ status: 415 });
+    process.env.PARLEY_MAX_ATTACHMENT_BYTES = "2048";
+    process.env.PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES = "3000";
+    try {
+      await expect(uploadAttachment(ctx, { name: "big.txt", bytes: Buffer.alloc(2049, 97) })).rejects.toMatchObject({ status: 413 });
+      const a = await uploadAttachment(ctx, { name: "a.txt", bytes: Buffer.alloc(2000, 97) });
+      const b = await uploadAttachment(ctx, { name: "b.txt", bytes: Buffer.alloc(2000, 98) });
+      await expect(questionFiles(ctx, [a.id, b.id])).rejects.toMatchObject({ status: 413 });
+      expect(await questionFiles(ctx, [a.id])).toHaveLength(1);
+    } finally {
+      delete process.env.PARLEY_MAX_ATTACHMENT_BYTES;
+      delete process.env.PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES;
+    }
+    expect(await prisma.attachment.count({ where: { userId: ctx.user.id, name: { in: ["x.exe", "big.txt"] } } })).toBe(0);
+  });
+
+  it("a vision model receives the image itself; the question shows its files after a reload; only those who see the chat fetch them", async () => {
+    const { ctx, chat, model } = await teamWithProvider(mock.url);
+    const prisma = await db();
+    await prisma.model.update({ where: { id: model.id }, data: { vision: true } });
+    const reader = await memberOf(ctx.team.id, "Reader");
+    const bystander = await memberOf(ctx.team.id, "Bystander");
+    const stranger = (await teamWithProvider(mock.url)).ctx;
+    mock.onMessage("attach: what is in the picture", { content: "A single pixel." });
+
+    const image = await uploadAttachment(ctx, { name: "pixel.png", bytes: PNG });
+    expect(image).toMatchObject({ mediaType: "image/png", size: PNG.length, url: `/api/attachments/${image.id}` });
+    // Before it is sent, only the uploader can fetch it or send it.
+    expect((await readAttachment(ctx, image.id)).data.byteLength).toBe(PNG.length);
+    await expect(readAttachment(reader, image.id)).rejects.toMatchObject({ status: 404 });
+    await expect(questionFiles(reader, [image.id])).rejects.toMatchObject({ status: 404 });
+
+    const done = storedTurn();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "attach: what is in the picture", attachments: [image.id] }, { onStored: done.onStored }));
+    await done.promise;
+    expect(textOf(chunks)).toBe("A single pixel.");
+    expect(sentBody()).toContain(`data:image/png;base64,${PNG.toString("base64")}`);
+
+    const page = await loadMessagePage(chat.id);
+    expect(page.messages[0].parts).toEqual([
+      { type: "text", text: "attach: what is in the picture", state: "done" },
+      { type: "file", mediaType: "image/png", url: image.url, filename: "pixel.png" },
+    ]);
+    // Sent: the owner and those the chat is shared with fetch it; nobody else, in the team or outside.
+    await expect(readAttachment(reader, image.id)).rejects.toMatchObject({ status: 404 });
+    await shareChat(ctx, chat.id, { userId: reader.user.id });
+    expect((await readAttachment(reader, image.id)).mediaType).toBe("image/png");
+    for (const other of [bystander, stranger]) await expect(readAttachment(other, image.id)).rejects.toMatchObject({ status: 404 });
+    // It went with one message: it cannot be sent again.
+    await expect(questionFiles(ctx, [image.id])).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("a model that cannot read PDFs gets the document's extracted text, and the answer says so", async () => {
+    const { ctx, chat } = await teamWithProvider(mock.url);
+    mock.onMessage("attach: summarise the report", { content: "Revenue grew." });
+    const pdf = await uploadAttachment(ctx, { name: "report.pdf", bytes: tinyPdf("Quarterly revenue grew by 12 percent") });
+    expect(pdf.mediaType).toBe("application/pdf");
+    const done = storedTurn();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "attach: summarise the report", attachments: [pdf.id] }, { onStored: done.onStored }));
+    await done.promise;
+    expect(sentBody()).toContain("Quarterly revenue grew by 12 percent");
+    expect(sentBody()).not.toContain("data:application/pdf");
+    const notice = chunks.find((c) => c.type === "data-notice") as { data?: { code: string; message: string } } | undefined;
+    expect(notice?.data).toMatchObject({ code: "AttachmentAsText" });
+    expect(notice?.data?.message).toContain("report.pdf");
+  });
+});

@@ -1,0 +1,100 @@
+// Attachments: uploaded by a member (POST /api/attachments) before the message that carries them is
+// sent; claimed by that message when it is stored (its file blocks point at /api/attachments/<id>);
+// fetched only by people who may see the chat (lib/sharing/access.ts), or by the uploader while unsent.
+// Limits: per file (PARLEY_MAX_ATTACHMENT_BYTES) and per message (PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES),
+// both 413. Types are sniffed from the bytes (sniff.ts), 415 for anything else.
+import { config } from "../config";
+import { db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import { AppError, NotFound } from "../errors";
+import { visibleChats } from "../sharing/access";
+import type { TeamContext } from "../teams/context";
+import { extractText } from "./extract";
+import { sniff } from "./sniff";
+
+type Caller = Pick<TeamContext, "user" | "team">;
+type Tx = Prisma.TransactionClient;
+
+export type AttachmentView = { id: string; name: string; mediaType: string; size: number; url: string };
+/** A file part of a question, as the UI message holds it. */
+export type FilePart = { type: "file"; mediaType: string; url: string; filename: string };
+
+/** Attachments a message may carry at most. */
+export const MAX_ATTACHMENTS = 10;
+
+export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
+
+/** A file name without paths or control characters, at most 200 characters. */
+function cleanName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  return clean || "file";
+}
+
+export async function uploadAttachment(ctx: Caller, file: { name: string; bytes: Uint8Array }): Promise<AttachmentView> {
+  const max = config().PARLEY_MAX_ATTACHMENT_BYTES;
+  if (file.bytes.byteLength > max) throw new AppError("TooLarge", 413, `The file is larger than ${formatBytes(max)}.`);
+  const name = cleanName(file.name);
+  const type = sniff(file.bytes, name);
+  if (!type) throw new AppError("UnsupportedMediaType", 415, "This kind of file cannot be attached. Attach images (PNG, JPEG, GIF, WebP), PDF documents, or text and code files.");
+  const text = await extractText(file.bytes, type);
+  const prisma = await db();
+  const row = await prisma.attachment.create({
+    data: { teamId: ctx.team.id, userId: ctx.user.id, name, mediaType: type.mediaType, size: file.bytes.byteLength, data: Buffer.from(file.bytes), text },
+    select: { id: true, name: true, mediaType: true, size: true },
+  });
+  return { ...row, url: attachmentUrl(row.id) };
+}
+
+/** The attachment's bytes when the caller may see it: the uploader while unsent, else whoever may see its chat. 404 otherwise. */
+export async function readAttachment(ctx: Caller, id: string) {
+  const prisma = await db();
+  const row = await prisma.attachment.findFirst({
+    where: { id, teamId: ctx.team.id, OR: [{ chatId: null, userId: ctx.user.id }, { chat: visibleChats(ctx) }] },
+    select: { name: true, mediaType: true, size: true, data: true },
+  });
+  if (!row) throw NotFound("No such attachment.");
+  return row;
+}
+
+/** The file parts of a new question: the caller's unsent attachments (404 for any other), within the per-message limit (413). */
+export async function questionFiles(ctx: Caller, ids: string[] | undefined): Promise<FilePart[]> {
+  if (!ids?.length) return [];
+  const unique = [...new Set(ids)];
+  if (unique.length > MAX_ATTACHMENTS) throw new AppError("TooLarge", 413, `A message can carry at most ${MAX_ATTACHMENTS} files.`);
+  const prisma = await db();
+  const rows = await prisma.attachment.findMany({
+    where: { id: { in: unique }, teamId: ctx.team.id, userId: ctx.user.id, messageId: null, chatId: null },
+    select: { id: true, name: true, mediaType: true, size: true },
+  });
+  if (rows.length !== unique.length) throw NotFound("No such attachment.");
+  const max = config().PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES;
+  if (rows.reduce((n, r) => n + r.size, 0) > max) throw new AppError("TooLarge", 413, `The files of one message may add up to ${formatBytes(max)} at most.`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return unique.map((id) => {
+    const r = byId.get(id)!;
+    return { type: "file", mediaType: r.mediaType, url: attachmentUrl(r.id), filename: r.name };
+  });
+}
+
+/** Ids of attachments in file parts (their urls). */
+export function attachmentIdsOf(parts: { url: string }[]): string[] {
+  return parts.flatMap((p) => /^\/api\/attachments\/([A-Za-z0-9_-]{1,64})$/.exec(p.url)?.[1] ?? []);
+}
+
+/** In the question's transaction: the attachments become the message's (409 when another message took one meanwhile), and its file blocks follow its text. */
+export async function claimAttachments(tx: Tx, ctx: Caller, chatId: string, messageId: string, files: FilePart[]): Promise<void> {
+  if (!files.length) return;
+  const ids = attachmentIdsOf(files);
+  const res = await tx.attachment.updateMany({ where: { id: { in: ids }, userId: ctx.user.id, messageId: null, chatId: null }, data: { chatId, messageId } });
+  if (res.count !== ids.length) throw new AppError("Conflict", 409, "An attachment was sent with another message already.");
+  await tx.block.createMany({
+    data: files.map((f, i) => ({ messageId, ordinal: i + 1, kind: "file" as const, status: "done", mediaType: f.mediaType, url: f.url, name: f.filename })),
+  });
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}

@@ -1,0 +1,40 @@
+// Retention per team: an admin keeps chats for N days (1 to 3650) or for ever (null, the default).
+// A chat untouched for longer is deleted with everything in it: its messages, blocks, citations,
+// attachments and shares go by the database's cascades (prisma/schema.prisma), so nothing is left
+// behind; usage records stay (their link to the message is cleared). A chat whose turn is running is
+// kept until it ends. Uploads never sent with a message are deleted after a day. The sweep runs at
+// start-up and then hourly (lib/startup.ts); each team's change is an audit event.
+import { z } from "zod";
+import { audited } from "../audit";
+import { db } from "../db/client";
+import type { PrismaClient } from "../db/generated/client";
+import type { TeamContext } from "../teams/context";
+
+export const retentionSchema = z.object({ days: z.number().int().min(1, "At least 1 day.").max(3650, "At most 3650 days.").nullable() }).strict();
+
+const DAY_MS = 86_400_000;
+/** How long an upload may wait for the message that carries it. */
+const UNSENT_MS = DAY_MS;
+export const RETENTION_SWEEP_MS = 60 * 60 * 1000;
+
+export async function setRetention(ctx: TeamContext, days: number | null): Promise<void> {
+  retentionSchema.parse({ days });
+  await audited(ctx, (tx) => tx.team.update({ where: { id: ctx.team.id }, data: { retentionDays: days } }), { action: "team.retention", targetType: "team", targetId: ctx.team.id, data: { days } });
+}
+
+export async function retentionOf(teamId: string): Promise<number | null> {
+  const prisma = await db();
+  return (await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { retentionDays: true } })).retentionDays;
+}
+
+/** Deletes what retention says is due at `now`; how many chats and unsent uploads went. */
+export async function sweepRetention(prisma: PrismaClient, now = new Date()): Promise<{ chats: number; uploads: number }> {
+  const teams = await prisma.team.findMany({ where: { retentionDays: { not: null } }, select: { id: true, retentionDays: true } });
+  let chats = 0;
+  for (const t of teams) {
+    const before = new Date(now.getTime() - t.retentionDays! * DAY_MS);
+    chats += (await prisma.chat.deleteMany({ where: { teamId: t.id, updatedAt: { lt: before }, activeStreamId: null } })).count;
+  }
+  const uploads = (await prisma.attachment.deleteMany({ where: { messageId: null, chatId: null, createdAt: { lt: new Date(now.getTime() - UNSENT_MS) } } })).count;
+  return { chats, uploads };
+}

@@ -1,0 +1,93 @@
+// Full-text search (search.ts) on each database: it finds words in titles, text, tool inputs and tool
+// outputs of the member's own chats and of chats shared with them, with the hit marked in the snippet;
+// never in a chat that is not shared with them, nor across teams; a share revoked stops the results.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import type { TeamContext } from "../teams/context";
+import { makeUser, startTestApp } from "@/test/support/test-app";
+import { DATABASES } from "@/test/support/turn-harness";
+import { createChat, renameChat } from "../chat/chats";
+import { revokeShare, shareChat } from "../sharing/shares";
+import { searchChats, segments } from "./search";
+
+describe("snippets", () => {
+  it("come back as plain segments with the hits marked", () => {
+    expect(segments("the \uE000zebra\uE001 runs <b>")).toEqual([
+      { text: "the ", hit: false },
+      { text: "zebra", hit: true },
+      { text: " runs <b>", hit: false },
+    ]);
+  });
+});
+
+describe.each(DATABASES)("search on $name", (driver) => {
+  let stop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ stop } = await startTestApp(driver));
+  }, 180_000);
+  afterAll(() => stop?.());
+
+  async function member(teamId: string, name: string): Promise<TeamContext> {
+    const prisma = await db();
+    const user = await makeUser(name);
+    await prisma.membership.create({ data: { teamId, userId: user.id } });
+    const team = { id: teamId, name: "T", role: "member" as const };
+    return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
+  }
+
+  it("finds titles, text, tool inputs and outputs in own and shared chats, and nowhere else", async () => {
+    const prisma = await db();
+    const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
+    const owner = await member(one.id, "Owner");
+    const reader = await member(one.id, "Reader");
+    const stranger = await member(two.id, "Stranger");
+    const { id } = await createChat(owner);
+    await renameChat(owner, id, "Aardvark migration");
+    await prisma.message.create({
+      data: {
+        id: `m-${id}`,
+        chatId: id,
+        role: "assistant",
+        blocks: {
+          create: [
+            { ordinal: 0, kind: "text", status: "done", text: "The platypus report is due on Friday, said the team lead." },
+            { ordinal: 1, kind: "tool", status: "output-available", toolCallId: "t1", toolName: "lookup", input: { city: "Wollongong" }, output: { content: [{ type: "text", text: "Weather: quokka sunny" }] } },
+          ],
+        },
+      },
+    });
+    // The stranger's own chat in their team has the same word: they find theirs only.
+    const theirs = await createChat(stranger);
+    await prisma.message.create({ data: { id: `m-${theirs.id}`, chatId: theirs.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "platypus facts" } } } });
+
+    const found = await searchChats(owner, "platypus");
+    expect(found.map((r) => r.chatId)).toEqual([id]);
+    expect(found[0].snippet.filter((s) => s.hit).map((s) => s.text.toLowerCase())).toEqual(["platypus"]);
+    expect(found[0]).toMatchObject({ mine: true, owner: "Owner", messageId: `m-${id}` });
+    expect((await searchChats(owner, "Wollongong")).map((r) => r.chatId)).toEqual([id]); // tool input
+    expect((await searchChats(owner, "quokka")).map((r) => r.chatId)).toEqual([id]); // tool output
+    const byTitle = await searchChats(owner, "aardvark");
+    expect(byTitle.map((r) => r.chatId)).toEqual([id]);
+    expect(byTitle[0].snippet.some((s) => s.hit && /aardvark/i.test(s.text))).toBe(true);
+    expect(await searchChats(owner, '"report is due" -banana')).toHaveLength(1);
+    expect(await searchChats(owner, "nothing-like-this")).toEqual([]);
+
+    expect(await searchChats(reader, "platypus")).toEqual([]);
+    const share = await shareChat(owner, id, { userId: reader.user.id });
+    expect((await searchChats(reader, "platypus")).map((r) => [r.chatId, r.mine])).toEqual([[id, false]]);
+    expect((await searchChats(stranger, "platypus")).map((r) => r.chatId)).toEqual([theirs.id]);
+    await revokeShare(owner, id, share.id);
+    expect(await searchChats(reader, "platypus")).toEqual([]);
+    await shareChat(owner, id, { userId: null });
+    expect((await searchChats(reader, "quokka")).map((r) => r.chatId)).toEqual([id]);
+    expect((await searchChats(stranger, "quokka")).map((r) => r.chatId)).toEqual([]);
+  });
+
+  it("refuses empty, over-long and NUL-holding searches with 400, and treats operators in the query as text", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Three" } });
+    const m = await member(team.id, "M");
+    for (const q of ["", "   ", "x".repeat(201), "a\u0000b"]) await expect(searchChats(m, q)).rejects.toMatchObject({ status: 400 });
+    for (const q of ["'); DROP TABLE \"Chat\"; --", "a & | ! ( ) :*", "\\"]) expect(await searchChats(m, q)).toEqual([]);
+  });
+});
