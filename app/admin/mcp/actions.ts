@@ -13,7 +13,7 @@ import { onByDefaultSchema, serverPolicySchema, setServerDefaultPolicy, setServe
 import { idField, parseForm } from "@/lib/validation";
 
 /** Never echoed back into a rejected form. */
-const SECRET_FIELDS = ["headers", "bearerToken", "env"];
+const SECRET_FIELDS = ["headers", "bearerToken", "env", "oauthClientSecret"];
 
 export async function createMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const refused = checkForm(form, idFields("serverId", "toolId"));

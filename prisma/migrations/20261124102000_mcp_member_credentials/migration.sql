@@ -43,4 +43,4 @@ CREATE UNIQUE INDEX "McpCredential_serverId_userId_key" ON "McpCredential"("serv
 ALTER TABLE "McpCredential" ADD CONSTRAINT "McpCredential_serverId_fkey" FOREIGN KEY ("serverId") REFERENCES "McpServer"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "McpCredential" ADD CONSTRAINT "McpCredential_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "McpCredential" ADD CONSTRAINT "McpCredential_userId_fkey" FOREIGN KEY ("userId") REFERENCES "user"("id") ON DELETE CASCADE ON UPDATE CASCADE;
