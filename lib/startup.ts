@@ -13,12 +13,14 @@ import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
 import { seedAllTeams } from "./providers/seed-env";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
+import { startOtlpTracing } from "./observability/tracing";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const holder = globalThis as { [SWEEP]?: NodeJS.Timeout };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
+  if (await startOtlpTracing()) console.log(`[otel] traces go to ${config().OTEL_EXPORTER_OTLP_ENDPOINT} over OTLP/HTTP`);
   const db = await database();
   let result: MigrationResult;
   if (db.pglite) result = await migratePGlite(db.pglite);

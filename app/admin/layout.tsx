@@ -8,6 +8,7 @@ const SECTIONS = [
   { href: "/admin/members", label: "Members" },
   { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
+  { href: "/admin/usage", label: "Usage" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

@@ -30,6 +30,7 @@ import { useBranches } from "./use-branches";
 import { chatTransport } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
 import { useStopTurn } from "./use-stop-turn";
+import { ChatUsageTotal } from "./answer-usage";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
 
@@ -249,6 +250,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
             />
           ))}
+          {!busy && <ChatUsageTotal messages={messages} />}
           {status === "submitted" && (
             <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
               Waiting for the model…

@@ -7,6 +7,7 @@ import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { PartView } from "./message-parts";
 import { SourcesList } from "./citations";
 import { AnswerActions, QuestionActions, type Direction, type MessageActions } from "./message-actions";
+import { AnswerUsage } from "./answer-usage";
 import { EditQuestion } from "./edit-question";
 
 function plainText(message: ParleyUIMessage): string {
@@ -81,6 +82,7 @@ export const MessageItem = memo(function MessageItem({
       {!isUser && status === "interrupted" && (
         <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
       )}
+      {!isUser && !busy && <AnswerUsage usage={message.metadata?.usage} />}
       {actions && !busy && !editing && (isUser ? (
         <QuestionActions message={message} actions={actions} onEdit={() => setEditing(true)} focus={focusVersion} editRef={editButton} />
       ) : (

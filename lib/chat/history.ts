@@ -25,6 +25,7 @@ function toUIMessage(m: MessageWithBlocks, versions?: Versions): ParleyUIMessage
       outputTokens: m.outputTokens ?? undefined,
       cachedInputTokens: m.cachedInputTokens ?? undefined,
       reasoningTokens: m.reasoningTokens ?? undefined,
+      cost: m.cost ?? undefined,
     };
   }
   if (m.citations?.length) metadata.citations = m.citations.map(citationView);

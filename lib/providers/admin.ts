@@ -26,6 +26,10 @@ export type ModelView = {
   contextWindow: number | null;
   /** Pretty-printed JSON, or "" (admin-only view; never a secret). */
   providerOptions: string;
+  /** US dollars per million tokens (null: unknown). */
+  inputPrice: number | null;
+  cachedInputPrice: number | null;
+  outputPrice: number | null;
 };
 
 /** What the browser may see of a provider: never a key, a header value or a ciphertext. */
@@ -70,6 +74,9 @@ function toView(p: Row): ProviderView {
       webSearch: m.webSearch,
       contextWindow: m.contextWindow,
       providerOptions: m.providerOptions == null ? "" : JSON.stringify(m.providerOptions, null, 2),
+      inputPrice: m.inputPrice,
+      cachedInputPrice: m.cachedInputPrice,
+      outputPrice: m.outputPrice,
     })),
   };
 }

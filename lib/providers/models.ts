@@ -10,6 +10,7 @@ import { kindInfo } from "./kinds";
 import type { ModelFormInput } from "./schemas";
 import { INSTANCE_READ_ONLY, providerRow } from "./admin";
 import { visibleTo } from "./scope";
+import { suggestedPrices } from "../usage/price-table";
 
 /** Enabled models of enabled providers the team may use (its own and the instance's). */
 const usableBy = (teamId: string) => ({ enabled: true, provider: { enabled: true, ...visibleTo(teamId) } });
@@ -31,7 +32,8 @@ export async function enableModels(ctx: TeamContext, providerId: string, modelId
       for (const modelId of modelIds) {
         await tx.model.upsert({
           where: { providerId_modelId: { providerId, modelId } },
-          create: { providerId, modelId, displayName: modelId, enabled: true },
+          // A model Parley knows starts with the price table's prices (lib/usage/price-table.ts).
+          create: { providerId, modelId, displayName: modelId, enabled: true, ...suggestedPrices(modelId) },
           update: { enabled: true },
         });
       }
@@ -61,6 +63,9 @@ function modelData(input: ModelFormInput) {
     webSearch: input.webSearch,
     enabled: input.enabled,
     contextWindow: input.contextWindow,
+    inputPrice: input.inputPrice,
+    cachedInputPrice: input.cachedInputPrice,
+    outputPrice: input.outputPrice,
     providerOptions: input.providerOptions === null ? Prisma.DbNull : (input.providerOptions as Prisma.InputJsonObject),
   };
 }

@@ -5,6 +5,7 @@
 import { dynamicTool, jsonSchema, type JSONSchema7, type Tool } from "ai";
 import type { Progress } from "../mcp/connection";
 import { ToolError } from "./error-codes";
+import { metrics } from "../observability/metrics";
 
 /** What the tool block receives while a call runs (a preliminary output). */
 type RunningOutput = { running: true; progress?: Progress };
@@ -79,9 +80,10 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
         if (latest && !settled) yield { running: true, progress: latest } satisfies RunningOutput as unknown as TOut;
       }
       const ctx = { timedOut: timeout.aborted, aborted: !!abortSignal?.aborted, timeoutMs: opts.timeoutMs };
-      if (!settled) throw ctx.aborted ? abortedError() : timeoutError(opts.timeoutMs);
+      const failed = (e: ToolError) => (metrics().toolErrors.inc({ code: e.code }), e);
+      if (!settled) throw failed(ctx.aborted ? abortedError() : timeoutError(opts.timeoutMs));
       const done = settled as { ok: true; value: TOut } | { ok: false; error: unknown };
-      if (!done.ok) throw done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx);
+      if (!done.ok) throw failed(done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx));
       yield done.value;
     },
   });

@@ -109,6 +109,12 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
           hint="The model reads the newest messages of a chat that fit. Empty: 128,000."
         />
       </div>
+      <fieldset className="grid gap-3 sm:grid-cols-3">
+        <legend className="mb-1 text-sm font-medium">Prices (US dollars per million tokens)</legend>
+        <Field label="Input" name="inputPrice" inputMode="decimal" defaultValue={v?.inputPrice ?? model?.inputPrice ?? ""} error={f.inputPrice} />
+        <Field label="Cached input" name="cachedInputPrice" inputMode="decimal" defaultValue={v?.cachedInputPrice ?? model?.cachedInputPrice ?? ""} error={f.cachedInputPrice} hint="Empty: the input price." />
+        <Field label="Output" name="outputPrice" inputMode="decimal" defaultValue={v?.outputPrice ?? model?.outputPrice ?? ""} error={f.outputPrice} hint="Reasoning counts as output. Empty: cost not counted." />
+      </fieldset>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className="sr-only">Capabilities</legend>
         <CheckboxField name="enabled" label="Enabled" defaultChecked={checked("enabled", model?.enabled ?? true)} />
