@@ -26,7 +26,7 @@ beforeAll(async () => {
   process.env.PARLEY_ALLOW_PRIVATE_URLS = "1";
   ({ stop } = await startTestApp(DRIVERS[0]));
   stack = await startMcpAuthStack();
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await closeAll();
   await stack?.close();
