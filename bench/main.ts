@@ -17,6 +17,7 @@ import { compareJson, compareText } from "./compare/report";
 import { ensureBuild, snapshotBuild } from "./harness/build";
 import { cleanup, errorText, installExitHandlers, log, setPortRange } from "./harness/lifecycle";
 import { buildRef } from "./harness/ref-build";
+import { startRelay } from "./harness/relay";
 import { startUpstream } from "./harness/upstream";
 import { HELP, parseOptions, type BenchOptions } from "./options";
 import { runJson } from "./report/json";
@@ -54,8 +55,10 @@ async function run(o: BenchOptions): Promise<string> {
   const up = await startUpstream(ROOT, o);
   log(`aimock at ${up.url} (pid ${up.pid}), ${up.expectedChunks} chunks per answer, ${up.pacedChunks} in the paced bursts`);
   const bursts = o.only.includes("bursts");
-  const direct = await runDirect(o, up, { paced: bursts, bursts: bursts && !ref });
-  const ctx: Ctx = { o, up, direct };
+  const direct = await runDirect(o, up, { paced: bursts || o.only.includes("soak"), bursts: bursts && !ref });
+  const relay = await startRelay(ROOT, up);
+  log(`bare AI SDK relay at ${relay.url} (pid ${relay.pid})`);
+  const ctx: Ctx = { o, up, direct, relay };
   if (ref) {
     const results = await runCompare(ctx, ref.dir, appDir);
     const meta = { o, refNote: ref.note, currentNote: buildNote, cpus: machineInfo().cpus };

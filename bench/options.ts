@@ -4,8 +4,10 @@ import { parseArgs } from "node:util";
 
 export type Db = "pglite" | "postgresql";
 /** stream: one stream at a time vs direct (TTFT, throughput, CPU, writes); bursts: concurrent chats; long: the long chat. */
-export type Scenario = "stream" | "bursts" | "long";
-export const SCENARIOS: readonly Scenario[] = ["stream", "bursts", "long"];
+export type Scenario = "stream" | "bursts" | "long" | "soak";
+export const SCENARIOS: readonly Scenario[] = ["stream", "bursts", "long", "soak"];
+/** What runs without --only: the soak takes minutes and runs only when asked for. */
+const DEFAULT_SCENARIOS: Scenario[] = ["stream", "bursts", "long"];
 const ALIASES: Record<string, Scenario> = { ttft: "stream", throughput: "stream", concurrency: "bursts", "long-chat": "long" };
 
 export interface BenchOptions {
@@ -18,6 +20,10 @@ export interface BenchOptions {
   burstChunks: number;
   burstChunkMs: number;
   longMessages: number;
+  manyChats: number;
+  soakTurns: number;
+  soakConcurrency: number;
+  soakSeconds: number;
   behindPct: number;
   deadlineFactor: number;
   dbs: Db[];
@@ -49,6 +55,10 @@ const FLAGS = {
   "burst-chunks": { type: "string" },
   "burst-chunk-ms": { type: "string" },
   "long-messages": { type: "string" },
+  "many-chats": { type: "string" },
+  "soak-turns": { type: "string" },
+  "soak-concurrency": { type: "string" },
+  "soak-seconds": { type: "string" },
   "behind-pct": { type: "string" },
   "deadline-factor": { type: "string" },
   db: { type: "string" },
@@ -70,9 +80,9 @@ const FLAGS = {
 export const HELP = `npm run bench -- [flags]   (after npm run build; builds when the sources are newer)
 
 What runs
-  --only LIST            scenarios: stream (alias ttft), bursts, long; default all
+  --only LIST            scenarios: stream (alias ttft), bursts, long, soak; default all but soak
   --db LIST              pglite,postgresql (default both)
-  --quick                a short run: 3 runs of 400 chunks, a burst of 10 chats of 100 chunks, a chat of 200 messages
+  --quick                a short run: 3 runs of 400 chunks, a burst of 10 chats of 100 chunks, a chat of 200 messages, 500 chats
   --compare GIT-REF      build GIT-REF (A) and this tree (B), run both interleaved, print B/A ratios
   --rounds N             compare rounds, A then B in each (default 3)
   --json                 print a machine-readable report on stdout instead of the tables
@@ -88,7 +98,11 @@ The upstream (aimock) and the load
   --burst-chunk-ms MS    pause between chunks in the bursts (default 20: 50 tokens/s, a model's pace)
   --behind-pct P         a stream is behind when its total exceeds the paced direct p50 total by more (default 25)
   --deadline-factor F    a burst is cut at F paced direct p50 totals (default 1.5, at least 1.3)
-  --long-messages N      earlier messages in the long chat, PostgreSQL (default 2000; 0 skips it)
+  --long-messages N      earlier messages in the long chat, PostgreSQL (default 10000; 0 skips it)
+  --soak-turns N         turns of the soak (default 10000; --quick 1000)
+  --soak-concurrency N   chats at once in the soak, and paced chats for its RSS reading (default 100)
+  --soak-seconds S       the soak stops after this long even if not all turns ran (default 900)
+  --many-chats N         chats of the member whose app opens after the long chat, PostgreSQL (default 5000; 0 skips it)
 
 The server
   --processes N          server processes on PostgreSQL (PARLEY_PROCESSES; more than one needs Redis)
@@ -132,6 +146,7 @@ export function parseOptions(argv: string[]): BenchOptions | undefined {
     ports = [Number(m[1]), Number(m[2])];
   }
   const longRaw = v["long-messages"];
+  const manyRaw = v["many-chats"];
   return {
     runs: positive("runs", v.runs, quick ? 3 : 8),
     concurrency,
@@ -141,7 +156,11 @@ export function parseOptions(argv: string[]): BenchOptions | undefined {
     ttftMs: positive("ttft-ms", v["ttft-ms"], 50, false),
     burstChunks: positive("burst-chunks", v["burst-chunks"], quick ? 100 : 500),
     burstChunkMs: positive("burst-chunk-ms", v["burst-chunk-ms"], 20, false),
-    longMessages: longRaw?.trim() === "0" ? 0 : positive("long-messages", longRaw, quick ? 200 : 2000),
+    longMessages: longRaw?.trim() === "0" ? 0 : positive("long-messages", longRaw, quick ? 200 : 10_000),
+    soakTurns: positive("soak-turns", v["soak-turns"], quick ? 1000 : 10_000),
+    soakConcurrency: positive("soak-concurrency", v["soak-concurrency"], 100),
+    soakSeconds: positive("soak-seconds", v["soak-seconds"], 900, false),
+    manyChats: manyRaw?.trim() === "0" ? 0 : positive("many-chats", manyRaw, quick ? 500 : 5_000),
     behindPct: positive("behind-pct", v["behind-pct"], 25, false),
     deadlineFactor: Math.max(1.3, positive("deadline-factor", v["deadline-factor"], 1.5, false)),
     dbs: list<Db>("db", v.db, ["pglite", "postgresql"], ["pglite", "postgresql"]),
@@ -151,7 +170,7 @@ export function parseOptions(argv: string[]): BenchOptions | undefined {
     acceptEncoding: v["accept-encoding"] ?? "gzip, deflate, br",
     skipBuild: v["skip-build"] ?? false,
     serverNodeArgs: (v["server-node-args"] ?? "").split(/\s+/).filter(Boolean),
-    only: list<Scenario>("only", v.only, SCENARIOS, [...SCENARIOS], ALIASES),
+    only: list<Scenario>("only", v.only, SCENARIOS, DEFAULT_SCENARIOS, ALIASES),
     quick,
     json: v.json ?? false,
     compare: v.compare?.trim() || undefined,

@@ -69,9 +69,11 @@ const schema = z.object({
   PARLEY_TURN_QUEUE_MS: int(5_000, 0),
   PARLEY_ALLOW_STDIO_MCP: flag,
   PARLEY_ALLOW_PRIVATE_URLS: flag,
+  PARLEY_FORCE_PASSWORD_SIGN_IN: flag,
   PARLEY_MCP_BACKOFF_MS: int(1_000, 1),
   PARLEY_MAX_TOOL_RESULT_CHARS: int(1_000_000, 1_000, 100_000_000),
   PARLEY_MAX_ANSWER_CHARS: int(1_000_000, 1_000, 100_000_000),
+  PARLEY_HEARTBEAT_MS: int(30_000, 100),
   // Operators: /api/metrics answers only with this bearer token (unset: the endpoint is off).
   METRICS_TOKEN: z.preprocess(unsetIfBlank, z.string().min(16, "must be at least 16 characters").optional()),
   // Traces over OTLP/HTTP when set (the exporter reads the other OTEL_EXPORTER_OTLP_* variables itself).

@@ -9,14 +9,16 @@ import { processOnce } from "./process-once";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
-import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
+import { heartbeatMs, markInterrupted } from "./chat/recovery";
+import { startTimeoutSweep } from "./chat/approval-timeouts";
 import { seedAllTeams } from "./providers/seed-env";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
 import { startOtlpTracing } from "./observability/tracing";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout };
+const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [TIMEOUTS]?: () => void };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
@@ -32,7 +34,9 @@ async function start(): Promise<void> {
   const interrupted = await markInterrupted(db.prisma, { exclusive });
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
-  if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
+  if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), heartbeatMs()).unref();
+  // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
+  holder[TIMEOUTS] ??= startTimeoutSweep();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -52,6 +56,8 @@ export async function shutdown(): Promise<void> {
   forgetAuth();
   clearInterval(holder[SWEEP]);
   delete holder[SWEEP];
+  holder[TIMEOUTS]?.();
+  delete holder[TIMEOUTS];
   await closeDatabase();
 }
 

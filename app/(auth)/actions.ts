@@ -4,7 +4,7 @@
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { checkForm, interrupts, runAction, type ActionState } from "@/lib/actions";
-import { signIn, signInSchema, signOut, signUp, signUpSchema } from "@/lib/auth/accounts";
+import { signIn, signInSchema, signOut, signUp, signUpSchema, startSsoSignIn } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { requireUser } from "@/lib/auth/session";
 import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
@@ -32,6 +32,18 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
     await signIn(parseForm(signInSchema, form), await headers());
   }, form);
   if (state.ok) redirect(safeNextPath(form.get("next")));
+  return state;
+}
+
+/** "Sign in with <provider>": to the provider's login page, or the reason it cannot start. */
+export async function ssoSignInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = checkForm(form);
+  if (refused) return refused;
+  let url = "";
+  const state = await runAction(async () => {
+    ({ url } = await startSsoSignIn(safeNextPath(form.get("next")), await headers()));
+  });
+  if (state.ok) redirect(url);
   return state;
 }
 

@@ -1,10 +1,12 @@
 import { adminPage } from "@/lib/teams/page-guards";
+import { isInstanceAdmin } from "@/lib/teams/instance-admin";
 import { AdminTabs } from "@/components/admin/admin-tabs";
 import { SignedInShell } from "../(chat)/signed-in-shell";
 
 export const dynamic = "force-dynamic";
 
 const SECTIONS = [
+  { href: "/admin/approvals", label: "Approvals" },
   { href: "/admin/members", label: "Members" },
   { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
@@ -14,11 +16,12 @@ const SECTIONS = [
 
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const ctx = await adminPage("/admin");
+  const sections = (await isInstanceAdmin(ctx.user.id)) ? [...SECTIONS, { href: "/admin/sign-in", label: "Sign-in" }] : SECTIONS;
   return (
     <SignedInShell ctx={ctx}>
       <div className="mx-auto max-w-4xl px-4 pb-10 pt-14 md:pt-6">
         <p className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Admin · {ctx.team.name}</p>
-        <AdminTabs sections={SECTIONS} />
+        <AdminTabs sections={sections} />
         <div className="pt-6">{children}</div>
       </div>
     </SignedInShell>

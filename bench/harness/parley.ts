@@ -148,9 +148,9 @@ export function get(server: Server, url: string) {
 export async function createChats(server: Server, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 20) {
-    const res = await Promise.all(
-      Array.from({ length: Math.min(20, n - i) }, () => request("POST", `${server.origin}/api/chats`, { headers: authHeaders(server), body: "{}" })),
-    );
+    // Once more on a lost connection: a kept-alive socket the server closed just as it was reused.
+    const create = () => request("POST", `${server.origin}/api/chats`, { headers: authHeaders(server), body: "{}" });
+    const res = await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => create().catch(create)));
     for (const r of res) {
       if (r.status !== 201 && r.status !== 200) throw new Error(`POST /api/chats: HTTP ${r.status} ${r.text.slice(0, 200)}`);
       ids.push((JSON.parse(r.text) as { id: string }).id);
@@ -159,21 +159,24 @@ export async function createChats(server: Server, n: number): Promise<string[]> 
   return ids;
 }
 
+/** The text of a UI message stream event (Parley's and the bare relay's); throws on an error event. */
+export function uiText(ev: Record<string, unknown>): string | undefined {
+  if (ev.type === "text-delta") return ev.delta as string;
+  if (ev.type === "error") throw new Error(`error chunk: ${String(ev.errorText)}`);
+  if (ev.type === "data-error") {
+    const d = ev.data as { code?: string; message?: string } | undefined;
+    throw new Error(`data-error: ${d?.code}: ${d?.message}`);
+  }
+  return undefined;
+}
+
 /** One turn: the question "bench <label>" in a chat, its answer read as the browser reads it. */
 export function parleyStream(server: Server, acceptEncoding: string, chatId: string, label: string, opts?: StreamOptions): Promise<StreamResult> {
   return streamSse(
     `${server.origin}/api/chat`,
     { id: chatId, message: { role: "user", parts: [{ type: "text", text: `bench ${label}` }] } },
     { ...authHeaders(server), "accept-encoding": acceptEncoding },
-    (ev) => {
-      if (ev.type === "text-delta") return ev.delta as string;
-      if (ev.type === "error") throw new Error(`error chunk: ${String(ev.errorText)}`);
-      if (ev.type === "data-error") {
-        const d = ev.data as { code?: string; message?: string } | undefined;
-        throw new Error(`data-error: ${d?.code}: ${d?.message}`);
-      }
-      return undefined;
-    },
+    uiText,
     opts,
   );
 }

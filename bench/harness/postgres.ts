@@ -108,6 +108,32 @@ export async function pgObserver(url: string) {
            SELECT m."id" || '_b0', m."id", 0, 'text', 'done', rpad('', $2::int, 'lorem ipsum '), now() FROM "Message" m WHERE m."chatId" = $1`,
         [chatId, chars],
       );
+      await client.query(`ANALYZE "Message"; ANALYZE "Block"`);
+    },
+    /**
+     * Gives the owner of `chatId` `n` more chats, older than it, each with a question and an answer
+     * (one text block each), as a member who has chatted for a long time.
+     */
+    async seedChats(chatId: string, n: number): Promise<void> {
+      await client.query(
+        `INSERT INTO "Chat" ("id", "teamId", "userId", "title", "createdAt", "updatedAt")
+           SELECT 'benchc_' || $1 || '_' || g, c."teamId", c."userId", 'Bench chat ' || g, now() - g * interval '1 minute', now() - g * interval '1 minute'
+           FROM "Chat" c, generate_series(1, $2::int) g WHERE c."id" = $1`,
+        [chatId, n],
+      );
+      await client.query(
+        `INSERT INTO "Message" ("id", "chatId", "role", "status", "createdAt", "updatedAt")
+           SELECT c."id" || '_' || r, c."id", r::"MessageRole", 'done', c."createdAt", c."updatedAt"
+           FROM "Chat" c, unnest(ARRAY['user', 'assistant']) r WHERE c."id" LIKE 'benchc\_' || $1 || '\_%'`,
+        [chatId],
+      );
+      await client.query(
+        `INSERT INTO "Block" ("id", "messageId", "ordinal", "kind", "status", "text", "updatedAt")
+           SELECT m."id" || '_b0', m."id", 0, 'text', 'done', rpad('', 200, 'lorem ipsum '), now()
+           FROM "Message" m WHERE m."chatId" LIKE 'benchc\_' || $1 || '\_%'`,
+        [chatId],
+      );
+      await client.query(`ANALYZE "Chat"; ANALYZE "Message"; ANALYZE "Block"`);
     },
     /** Characters of answer text committed so far in these chats (what a crash now would keep). */
     async storedChars(chatIds: string[]): Promise<number> {

@@ -10,6 +10,10 @@ export const MODEL = "bench-model";
 export const API_KEY = "sk-bench-not-a-real-key";
 /** Prompts (last user message) containing this word get the paced answer; every prompt starts with "bench". */
 export const PACED = "paced";
+/** Prompts containing this word (and not PACED) get a short answer (the soak's many turns). */
+export const SOAK = "soak";
+/** Characters of the soak's short answer. */
+export const SOAK_CHARS = 200;
 
 export interface Upstream {
   url: string;
@@ -46,6 +50,8 @@ export async function startUpstream(root: string, o: BenchOptions): Promise<Upst
     content,
     pacedContent,
     paced: PACED,
+    soak: SOAK,
+    soakContent: benchText(SOAK_CHARS),
     chunkChars: o.chunkChars,
     ttftMs: o.ttftMs,
     chunkMs: o.chunkMs,

@@ -1,6 +1,7 @@
 // The headline figures of one server's run as flat, named numbers: what --json lists per server and
 // what compare mode sets side by side (A against B, round by round). Lower is better unless named
 // otherwise ("throughput", "stored/shown").
+import { soakGrowth } from "./soak";
 import { perChunk } from "./streams";
 import type { SuiteResult } from "../scenarios/context";
 
@@ -19,6 +20,7 @@ export function figuresOf(s: SuiteResult): Figures {
     f["total added p50, ms"] = seq.total50 - d.total50;
     f["throughput vs direct"] = seq.rate50 / d.rate50;
     f["server CPU us/upstream chunk, one stream"] = perChunk(seqCpu.serverMs, seq.upChunks);
+    f["server CPU per chunk / bare relay's"] = perChunk(seqCpu.serverMs, seq.upChunks) / perChunk(s.stream.relayCpu.serverMs, s.stream.relaySeq.upChunks);
     f["signed-in GET p50, ms"] = authFloor;
   }
   for (const w of s.writes) {
@@ -32,10 +34,21 @@ export function figuresOf(s: SuiteResult): Figures {
   }
   for (const m of s.stored) if (m.shown > 0) f[`${m.n} chats: stored/shown mid-burst`] = m.stored / m.shown;
   if (s.longChat) {
-    const [page, chatPage, turn] = s.longChat.rows;
-    f["long chat: newest page added, ms"] = page.long - page.fresh;
-    f["long chat: chat page added, ms"] = chatPage.long - chatPage.fresh;
-    f["long chat: turn TTFT added, ms"] = turn.long - turn.fresh;
+    const [page, chatPage, toModel, turn] = s.longChat.rows;
+    if (turn) {
+      f["long chat: newest page added, ms"] = page.long - page.fresh;
+      f["long chat: chat page added, ms"] = chatPage.long - chatPage.fresh;
+      f["long chat: turn to model call added, ms"] = toModel.long - toModel.fresh;
+      f["long chat: turn TTFT added, ms"] = turn.long - turn.fresh;
+    }
+    const [app] = s.longChat.manyRows;
+    if (app) f["many chats: app page, ms"] = app.long;
+  }
+  if (s.soak) {
+    const sum = (i: number) => s.soak!.readings[i]?.perProcess.reduce((a, b) => a + b, 0) ?? NaN;
+    f["soak: RSS idle, MB"] = sum(0);
+    f["soak: RSS while chats stream, MB"] = sum(1);
+    f["soak: RSS growth over the turns"] = soakGrowth(s.soak);
   }
   return f;
 }

@@ -49,7 +49,11 @@ export function oneStreamSection(r: RunReport): string[] {
     `${s.chunks}`,
     `${s.short + s.errors}`,
   ];
-  const rows = ran.flatMap((s) => [seqRow(`direct (alternating with ${s.kind})`, s.stream!.directSeq), seqRow(LABEL[s.kind], s.stream!.seq)]);
+  const rows = ran.flatMap((s) => [
+    seqRow(`direct (alternating with ${s.kind})`, s.stream!.directSeq),
+    seqRow(`bare AI SDK relay (alternating with ${s.kind})`, s.stream!.relaySeq),
+    seqRow(LABEL[s.kind], s.stream!.seq),
+  ]);
   const added = ran.map((s) => {
     const { seq, directSeq: d, authFloor } = s.stream!;
     const pre = seq.toUpstream50 - d.toUpstream50;
@@ -106,6 +110,7 @@ export function cpuSection(r: RunReport): string[] {
   ];
   const rows: string[][] = [];
   for (const s of ran) if (s.stream) rows.push(cpuRow(`direct (with ${s.kind})`, "sequential", s.stream.directCpu, s.stream.directSeq));
+  for (const s of ran) if (s.stream) rows.push(cpuRow(`bare AI SDK relay (with ${s.kind})`, "sequential", s.stream.relayCpu, s.stream.relaySeq));
   for (const [n, c] of direct.bursts) rows.push(cpuRow("direct", `${n} concurrent, paced`, c.cpu, c));
   for (const s of ran) {
     if (s.stream) rows.push(cpuRow(LABEL[s.kind], "sequential", s.stream.seqCpu, s.stream.seq));
@@ -138,5 +143,27 @@ export function cpuSection(r: RunReport): string[] {
     "  Other load = machine busy time not accounted for by the columns before it (other programs on this machine), in cores.",
     "  Stolen = CPU time the hypervisor gave to other guests while this machine was runnable (/proc/stat steal), in cores.",
     "  Per-chunk figures are left out (-) where fewer than 1,000 upstream chunks went through; burst CPU includes starting every turn.",
+    ...relayRatios(r).map(
+      (x) =>
+        `  ${x.server} / bare AI SDK relay, CPU per upstream chunk: ${fmt(x.server_, 2)}x (server process), ${fmt(x.withDb, 2)}x (with its PostgreSQL backends); ` +
+        `TTFT p50 ${signed(x.ttftAdded)} ms vs the relay.`,
+    ),
   ];
+}
+
+/** Parley's CPU per upstream chunk over the bare relay's, from the same interleaved rounds. */
+export function relayRatios(r: RunReport): { server: string; server_: number; withDb: number; ttftAdded: number }[] {
+  return r.suites
+    .filter((s) => !s.skipped && s.stream)
+    .map((s) => {
+      const { seq, seqCpu, relaySeq, relayCpu } = s.stream!;
+      const relayUs = perChunk(relayCpu.serverMs, relaySeq.upChunks);
+      const db = Number.isFinite(seqCpu.dbMs) ? seqCpu.dbMs : 0;
+      return {
+        server: LABEL[s.kind],
+        server_: perChunk(seqCpu.serverMs, seq.upChunks) / relayUs,
+        withDb: perChunk(seqCpu.serverMs + db, seq.upChunks) / relayUs,
+        ttftAdded: seq.ttft50 - relaySeq.ttft50,
+      };
+    });
 }

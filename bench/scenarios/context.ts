@@ -2,6 +2,7 @@
 // test with its database observer; and what a run of the scenarios on one server produces.
 import type { Cpu } from "../harness/cpu";
 import type { Server } from "../harness/parley";
+import type { Relay } from "../harness/relay";
 import type { Observer, PgDatabase, Writes } from "../harness/postgres";
 import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
@@ -20,6 +21,8 @@ export interface Ctx {
   o: BenchOptions;
   up: Upstream;
   direct: Direct;
+  /** The bare AI SDK relay on the same upstream: the floor of CPU per chunk. */
+  relay: Relay;
 }
 
 /** A server under test, open for one or more runs (compare mode runs it in several rounds). */
@@ -57,6 +60,9 @@ export interface StreamFigures {
   directSeq: Summary;
   seqCpu: Cpu;
   directCpu: Cpu;
+  /** The bare AI SDK relay, read in the same rounds (direct, relay, Parley). */
+  relaySeq: Summary;
+  relayCpu: Cpu;
   /** p50 of GET /api/chats: the floor of any signed-in request. */
   authFloor: number;
 }
@@ -64,7 +70,28 @@ export interface StreamFigures {
 export interface LongChatFigures {
   messages: number;
   chars: number;
+  /** newest page, chat page, turn to the model call, turn TTFT: a new chat against the long one. */
   rows: { what: string; fresh: number; long: number }[];
+  /** The member's app with a few chats against with `chats` more (0: not run). */
+  chats: number;
+  manyRows: { what: string; fresh: number; long: number }[];
+}
+
+/** RSS of one moment: each process of the server's tree, in MB. */
+export interface RssReading {
+  label: string;
+  turns: number;
+  seconds: number;
+  perProcess: number[];
+}
+
+export interface SoakFigures {
+  readings: RssReading[];
+  turns: number;
+  failed: number;
+  firstError?: string;
+  /** Stopped at --soak-seconds before all turns ran. */
+  timedOut: boolean;
 }
 
 /** One run of the selected scenarios on one server. */
@@ -81,5 +108,6 @@ export interface SuiteResult {
   stored: StoredReading[];
   writes: WritesRow[];
   longChat?: LongChatFigures;
+  soak?: SoakFigures;
   logProblems?: { count: number; first: string[] };
 }

@@ -1,6 +1,6 @@
 // A server under test from start to stop: its throw-away database (PostgreSQL), `npm start` of one
 // build, first-run setup, warm-up turns on every process; then the selected scenarios, in the order
-// stream, long chat, bursts.
+// stream, long chat, bursts, soak.
 import { processTree } from "../harness/cpu";
 import { killGroup, log } from "../harness/lifecycle";
 import { createChats, logProblems, parleyStream, setupAdmin, startParley, tail } from "../harness/parley";
@@ -9,6 +9,7 @@ import type { Db } from "../options";
 import { burstsScenario } from "./bursts";
 import type { Ctx, Session, SuiteResult } from "./context";
 import { longChatScenario } from "./long-chat";
+import { soakScenario } from "./soak";
 import { streamScenario } from "./stream";
 
 /** Starts a server of the build in `appDir`; `{ skipped }` when PostgreSQL is not reachable. */
@@ -67,6 +68,7 @@ export async function runScenarios(ctx: Ctx, s: Session): Promise<SuiteResult> {
     result.stored = b.stored;
     result.writes.push(...b.writes);
   }
+  if (only.includes("soak")) result.soak = await soakScenario(ctx, s);
   result.restarts = s.server.restarts - restartsBefore;
   return result;
 }

@@ -9,6 +9,7 @@ import { SourcesList } from "./citations";
 import { AnswerActions, QuestionActions, type Direction, type MessageActions } from "./message-actions";
 import { AnswerUsage } from "./answer-usage";
 import { EditQuestion } from "./edit-question";
+import { BatchDecisions, waitingForMember } from "./approval";
 
 function plainText(message: ParleyUIMessage): string {
   return message.parts
@@ -71,6 +72,7 @@ export const MessageItem = memo(function MessageItem({
         />
       ) : (
         <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
+          {!isUser && <BatchDecisions approvalIds={waitingForMember(message.parts)} />}
           {isUser
             ? text
             : message.parts.map((part, i) => (

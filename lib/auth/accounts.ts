@@ -4,7 +4,8 @@
 // (lib/auth/guards.ts), so they hold on its HTTP endpoints as well as here.
 import { isAPIError } from "better-auth/api";
 import { z } from "zod";
-import { Conflict, Invalid, TooMany } from "../errors";
+import { SSO_PROVIDER_ID } from "../identity/sso-provider";
+import { AppError, Conflict, Invalid, TooMany } from "../errors";
 import { withClientAddress } from "../security/client-address";
 import { passwordWeakness } from "../security/password-strength";
 import { emailField, nameField, passwordField } from "../validation";
@@ -55,6 +56,7 @@ export async function signIn(input: SignInInput, headers: Headers): Promise<{ us
       const retry = Number(new Headers(err.headers).get("retry-after")) || 60;
       throw TooMany(body(err).message ?? "Too many sign-in attempts. Wait a minute and try again.", retry);
     }
+    if (isAPIError(err) && body(err).code === "PASSWORD_SIGN_IN_OFF") throw new AppError("PasswordSignInOff", 403, body(err).message ?? "Password sign-in is turned off.");
     if (isAPIError(err) && err.statusCode < 500) throw Invalid("Wrong email or password.", { form: "Wrong email or password." });
     throw err;
   }
@@ -63,4 +65,24 @@ export async function signIn(input: SignInInput, headers: Headers): Promise<{ us
 export async function signOut(headers: Headers): Promise<void> {
   const auth = await getAuth();
   await auth.api.signOut({ headers });
+}
+
+/**
+ * Starts single sign-on: better-auth stores the state and PKCE verifier (its cookie set through
+ * nextCookies) and returns the provider's authorization URL to send the browser to. `next` is where
+ * the person lands afterwards (a safe local path); failures come back to the sign-in page.
+ */
+export async function startSsoSignIn(next: string, headers: Headers): Promise<{ url: string }> {
+  const auth = await getAuth();
+  try {
+    const res = await auth.api.signInSocial({
+      body: { provider: SSO_PROVIDER_ID, callbackURL: next, errorCallbackURL: "/sign-in", newUserCallbackURL: next },
+      headers: withClientAddress(headers),
+    });
+    if (!res.url) throw new AppError("SsoUnavailable", 422, "Single sign-on did not return where to go.");
+    return { url: res.url };
+  } catch (err) {
+    if (isAPIError(err) && err.statusCode < 500) throw new AppError("SsoUnavailable", err.statusCode, body(err).message ?? "Single sign-on is not available.");
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-// The better-auth instance (email and password). Its signing secret is derived from the master key, so
+// The better-auth instance (email and password, and single sign-on through lib/identity). Its signing secret is derived from the master key, so
 // it is built once start-up has opened the keyring: lib/startup.ts builds it at boot (a bad setting
 // stops start-up) and forgets it on shutdown; asked for before start-up, authSecret() says so. Sign-up
 // is only reachable from server code (first-admin setup and invites); app/api/auth refuses it over HTTP.
@@ -11,6 +11,7 @@ import { processOnce } from "../process-once";
 import { CLIENT_HEADER } from "../security/client-address";
 import { authSecret } from "../security/keyring";
 import { authRateLimit } from "./auth-rate-limit";
+import { parleySso } from "../identity/sso-plugin";
 import { parleyGuards } from "./guards";
 
 async function build() {
@@ -33,8 +34,14 @@ async function build() {
     // The session and its user in one query (through Prisma's relationJoins), on every request.
     // The client's address as app/api/auth and lib/auth/accounts.ts work it out (never a header a client chose).
     advanced: { database: { joins: true }, ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
-    // Sign-in limits and password strength on every path (lib/auth/guards.ts); the cookie plugin goes last.
-    plugins: [parleyGuards(), nextCookies()],
+    // A single sign-on provider's email is trusted for linking to an existing account (accounts are
+    // only made by admins and invites here, so nobody can plant one to be taken over later).
+    account: { accountLinking: { requireLocalEmailVerified: false } },
+    // Failed single sign-on callbacks land on the sign-in page with ?error=<code>.
+    onAPIError: { errorURL: "/sign-in" },
+    // Sign-in limits and password strength on every path (lib/auth/guards.ts), single sign-on with its
+    // run-time provider and group rules (lib/identity/sso-plugin.ts); the cookie plugin goes last.
+    plugins: [parleyGuards(), parleySso(), nextCookies()],
   });
 }
 

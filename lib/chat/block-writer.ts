@@ -104,7 +104,7 @@ export function createBlockWriter(
       let wait = Infinity;
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i];
-        if (!slot.dirty) continue;
+        if (!slot?.dirty) continue;
         const due = slot.lastWriteAt + throttleMs - Date.now();
         if (!force && !slot.urgent && due > 0) {
           wait = Math.min(wait, due);
@@ -159,11 +159,15 @@ export function createBlockWriter(
 
   return {
     stats,
-    /** Takes the message's current parts (a snapshot after each chunk). */
-    update(parts: ParleyPart[]) {
+    /**
+     * Takes the message's current parts; `only`: the index of the one part that changed (the others
+     * are as last seen). Parts may change in place later (message-fold.ts): the writer keeps a copy.
+     */
+    update(parts: ParleyPart[], only?: number) {
       let urgent = false;
       let changed = false;
-      for (let i = 0; i < parts.length; i++) {
+      const [from, to] = only === undefined ? [0, parts.length] : [only, Math.min(only + 1, parts.length)];
+      for (let i = from; i < to; i++) {
         const part = parts[i];
         const slot = (slots[i] ??= { sig: "", dirty: false, urgent: false, lastWriteAt: 0 });
         const sig = signature(part);
@@ -177,7 +181,7 @@ export function createBlockWriter(
         if (slot.status !== undefined && slot.status !== status) slot.urgent = true;
         slot.sig = sig;
         slot.status = status;
-        slot.part = part;
+        slot.part = { ...part };
         slot.dirty = true;
         changed = true;
         urgent ||= slot.urgent;

@@ -5,12 +5,17 @@
 // than STALE_MS are taken; with PGlite the data directory lock guarantees no other process, so every
 // streaming message is dead. A turn whose writes the database refused (store-turn.ts) is marked by
 // its own process as soon as the database takes a write again (markNotSaved), without waiting.
+import { config } from "../config";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { retryDelay, type RetryPolicy } from "./block-writer";
 import { abortedText, FINAL_STATES, type AbortReason } from "./tool-states";
 
+/** The default of PARLEY_HEARTBEAT_MS, and the silence after which a message is taken as dead with it. */
 export const HEARTBEAT_MS = 30_000;
 export const STALE_MS = 4 * HEARTBEAT_MS;
+/** How often live turns touch their message (PARLEY_HEARTBEAT_MS); silent for 4 of these, a message is dead. */
+export const heartbeatMs = () => config().PARLEY_HEARTBEAT_MS;
+const staleMs = () => 4 * heartbeatMs();
 
 /** The finish reason of a message whose answer could not all be stored. */
 export const NOT_SAVED_REASON = "not-saved";
@@ -41,7 +46,7 @@ export async function markInterrupted(prisma: PrismaClient, opts: { exclusive: b
   const now = opts.now ?? new Date();
   const where = opts.exclusive
     ? { status: "streaming" as const }
-    : { status: "streaming" as const, updatedAt: { lt: new Date(now.getTime() - STALE_MS) } };
+    : { status: "streaming" as const, updatedAt: { lt: new Date(now.getTime() - staleMs()) } };
   const stale = await prisma.message.findMany({ where, select: { id: true, chatId: true } });
   if (!stale.length) return 0;
   const ids = stale.map((m) => m.id);
@@ -64,14 +69,14 @@ export async function withRetry<T>(policy: RetryPolicy, fn: () => Promise<T>): P
 }
 
 /** How long a process keeps trying to mark an unsaved answer before the stale sweep takes it. */
-const NOT_SAVED_PATIENCE_MS = STALE_MS;
+const notSavedPatienceMs = () => staleMs();
 
 /**
  * Marks an answer the database did not take whole: `interrupted` ("not-saved"), its open blocks closed,
  * the chat free — retried in the background until the database takes it (or the stale sweep does).
  */
 export function markNotSaved(db: () => Promise<PrismaClient>, messageId: string, chatId: string, streamId: string, policy: RetryPolicy): Promise<boolean> {
-  const attempts = Math.max(policy.attempts, Math.ceil(NOT_SAVED_PATIENCE_MS / policy.maxMs));
+  const attempts = Math.max(policy.attempts, Math.ceil(notSavedPatienceMs() / policy.maxMs));
   return withRetry({ ...policy, attempts }, async () => {
     const prisma = await db();
     await prisma.$transaction(async (tx) => {

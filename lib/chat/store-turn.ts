@@ -5,14 +5,14 @@
 // When the database refuses writes, the block writer retries while the answer streams; if it gives up,
 // the message is marked interrupted ("not-saved") as soon as the database takes a write again
 // (recovery.ts) and the turn reports `saved: false` (the browser is told).
-import { readUIMessageStream } from "ai";
 import type { Block, MessageStatus, PrismaClient } from "../db/generated/client";
 import type { TeamContext } from "../teams/context";
 import { createBlockWriter, type RetryPolicy } from "./block-writer";
 import { storeTurnCitations } from "./citations";
+import { messageFold } from "./message-fold";
 import type { ParleyUIMessage } from "./message-types";
 import type { StoreFeed } from "./store-feed";
-import { HEARTBEAT_MS, markNotSaved, withRetry } from "./recovery";
+import { heartbeatMs, markNotSaved, withRetry } from "./recovery";
 import { abortOpenCalls } from "./tool-states";
 import { addCost } from "../usage/cost";
 import { priceAnswer, recordUsage } from "../usage/usage-record";
@@ -39,32 +39,45 @@ export type StoreTarget = {
   continued?: { message: ParleyUIMessage; blocks: Block[] };
   /** The turn's budget reservation (lib/usage/budgets.ts), released when its usage is recorded. */
   reservationId?: string | null;
+  /** Runs once the blocks are stored, before the message is finalised (who decides waiting calls). */
+  afterBlocks?: (prisma: PrismaClient) => Promise<void>;
 };
+
+const METADATA_CHUNKS = new Set(["start", "finish", "message-metadata"]);
 
 export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps): Promise<StoredTurn> {
   const prisma = await deps.db();
   const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: deps.throttleMs, existing: t.continued?.blocks, retry: deps.retry });
-  // A continued answer adds this turn's usage to what it had used before. Copied now: the stream
-  // below updates the continued message in place.
+  // A continued answer adds this turn's usage to what it had used before.
   const priorUsage = { ...t.continued?.message.metadata?.usage };
   let failed = false;
-  let last: ParleyUIMessage | undefined;
+  // The stream folded into the answer as it arrives (message-fold.ts): no copy of the message per chunk.
+  const fold = messageFold(t.assistantId, t.continued?.message);
+  /** The stream changed the message at all (else a stop or error leaves a continued answer as it was). */
+  let touched = false;
   const heartbeat = setInterval(() => {
     prisma.message.update({ where: { id: t.assistantId }, data: { updatedAt: new Date() } }).catch(() => {});
-  }, HEARTBEAT_MS);
+  }, heartbeatMs());
+  const reader = feed.readable.getReader();
   try {
-    for await (const snapshot of readUIMessageStream<ParleyUIMessage>({ stream: feed.readable, message: t.continued?.message, onError: () => {} })) {
-      last = snapshot;
-      writer.update(snapshot.parts);
+    for (;;) {
+      const read = await reader.read();
+      if (read.done) break;
+      const folded = fold.apply(read.value);
+      const { changed } = folded instanceof Promise ? await folded : folded;
+      if (changed >= 0) writer.update(fold.message.parts, changed);
+      touched ||= changed >= 0 || METADATA_CHUNKS.has(read.value.type);
     }
   } catch (err) {
     console.error(`[turn] chat ${t.chatId}: stream failed`, err);
     failed = true;
+    reader.cancel(err).catch(() => {});
   } finally {
     clearInterval(heartbeat);
   }
   const ending = failed ? "error" : feed.ending;
   const status: MessageStatus = ending === "finish" ? "done" : ending === "abort" ? "stopped" : "error";
+  const last: ParleyUIMessage | undefined = touched ? fold.message : undefined;
   const meta = last?.metadata;
   if (last && status !== "done") {
     // Text cut short by a stop or an error is final: it no longer streams; nor does any tool call.
@@ -80,6 +93,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
     return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved };
   }
+  if (t.afterBlocks) await withRetry(deps.retry, () => t.afterBlocks!(prisma)).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store who decides its calls`, err));
   if (meta?.citations?.length) {
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }

@@ -22,7 +22,9 @@ import type { TeamContext } from "../teams/context";
 import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
 import { assembleTools } from "../tools/tool-set";
-import { approvalDecider } from "../tools/turn-policy";
+import { approvalDecider, type CallVerdict } from "../tools/turn-policy";
+import { chatAllowedTools } from "../tools/preferences";
+import { markApprovalRequests } from "./approvals";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
 import { citationCollector } from "./citations";
@@ -37,7 +39,7 @@ import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
-import { turnStream, type OpenCall } from "./turn-stream";
+import { sseBytes, turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
 import { modelTitle, storeModelTitle } from "./titles";
 import { holdTurnBudget, releaseHold } from "../usage/budgets";
@@ -141,12 +143,16 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // timeout; one that does not leaves a notice), and the model with its fallback, provider-native
     // tools, cache breakpoints and providerOptions.
     const decided = new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? []);
+    // Inputs a person edited before approving: the model is told (tool-set.ts editedNote).
+    const editedCalls = new Map(continued?.blocks.filter((b) => b.status === "approval-responded" && b.originalInput !== null).map((b) => [b.toolCallId!, b.originalInput]) ?? []);
+    const verdicts = new Map<string, CallVerdict>();
     const citations = citationCollector();
     const mcp = await deps.tools({
       teamId: ctx.team.id,
       userId: ctx.user.id,
       selection: loaded.chat.toolSelection,
-      decider: () => approvalDecider(ctx.user.id, decided),
+      editedCalls,
+      decider: () => approvalDecider(ctx.user.id, { decidedCallIds: decided, chatAllowed: chatAllowedTools(loaded.chat.allowedTools), verdicts }),
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
     });
     const stepLimit = deps.stepLimit();
@@ -191,7 +197,19 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
 
     // finalise: the store reads the same stream as the browser and ends the turn once it is stored.
     const feed = storeFeed();
-    const stored = storeTurn(feed, { ctx, chatId: loaded.chat.id, assistantId, streamId: loaded.streamId, continued, reservationId: hold.reservationId }, deps.store);
+    const stored = storeTurn(
+      feed,
+      {
+        ctx,
+        chatId: loaded.chat.id,
+        assistantId,
+        streamId: loaded.streamId,
+        continued,
+        reservationId: hold.reservationId,
+        afterBlocks: (prisma) => markApprovalRequests(prisma, assistantId, verdicts),
+      },
+      deps.store,
+    );
     metrics().turns.inc({ outcome: "started" });
     metrics().activeStreams.inc();
     void stored
@@ -260,7 +278,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       );
 
     const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
-    return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };
+    return { response: new Response(sseBytes(live!), { headers: STREAM_HEADERS }), stored };
   } catch (err) {
     // release, when the turn fails before it streams: the slot, the budget's hold, and the chat if it was claimed.
     release();
@@ -300,5 +318,5 @@ export async function resumeTurn(ctx: TeamContext, chatId: string): Promise<Resp
   const registry = await streamRegistry();
   const stream = await registry.streams.resumeExistingStream(chat.activeStreamId);
   if (!stream) return null;
-  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS });
+  return new Response(sseBytes(stream), { headers: STREAM_HEADERS });
 }

@@ -23,6 +23,8 @@ export type ModelView = {
   vision: boolean;
   reasoning: boolean;
   webSearch: boolean;
+  /** Tools that run at the provider (web search) are allowed for this model; they run without Parley's approval. */
+  providerToolsAllowed: boolean;
   contextWindow: number | null;
   /** Pretty-printed JSON, or "" (admin-only view; never a secret). */
   providerOptions: string;
@@ -72,6 +74,7 @@ function toView(p: Row): ProviderView {
       vision: m.vision,
       reasoning: m.reasoning,
       webSearch: m.webSearch,
+      providerToolsAllowed: m.providerToolsAllowed,
       contextWindow: m.contextWindow,
       providerOptions: m.providerOptions == null ? "" : JSON.stringify(m.providerOptions, null, 2),
       inputPrice: m.inputPrice,

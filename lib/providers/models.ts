@@ -3,6 +3,7 @@
 // instance provider's models are usable by every team (default, fallback, picker), edited by none.
 import { audited } from "../audit";
 import { db } from "../db/client";
+import { z } from "zod";
 import { Prisma } from "../db/generated/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
@@ -145,4 +146,21 @@ export async function pickerModels(teamId: string): Promise<{ groups: PickerGrou
   const all = groups.flatMap((g) => g.models);
   const defaultModelId = all.some((m) => m.id === team?.defaultModelId) ? team!.defaultModelId : (all[0]?.id ?? null);
   return { groups, defaultModelId };
+}
+
+export const providerToolsSchema = z.object({ modelRowId: z.string().min(1).max(64), allowed: z.enum(["true", "false"]).transform((v) => v === "true") });
+
+/**
+ * Whether a model may use tools that run at its provider (web search): they run outside Parley's
+ * approval, so an admin decides per model. Audited.
+ */
+export async function setProviderToolsAllowed(ctx: TeamContext, modelRowId: string, allowed: boolean): Promise<void> {
+  const row = await modelOfTeam(ctx.team.id, modelRowId);
+  if (row.providerToolsAllowed === allowed) return;
+  await audited(ctx, (tx) => tx.model.update({ where: { id: modelRowId }, data: { providerToolsAllowed: allowed } }), {
+    action: "model.provider-tools",
+    targetType: "model",
+    targetId: modelRowId,
+    data: { model: row.modelId, allowed },
+  });
 }

@@ -55,7 +55,8 @@ function toResolved(row: Row, fellBack = false): ResolvedModel {
     kind: row.provider.kind,
     toolCalling: row.toolCalling,
     contextWindow: row.contextWindow,
-    providerTools: providerTools(row.provider, row),
+    // Provider-executed tools run outside Parley's approval: only when an admin allows them for this model.
+    providerTools: row.providerToolsAllowed ? providerTools(row.provider, row) : {},
     providerOptions: (row.providerOptions ?? undefined) as ResolvedModel["providerOptions"],
     prices: { inputPrice: row.inputPrice, cachedInputPrice: row.cachedInputPrice, outputPrice: row.outputPrice },
     fellBack,

@@ -36,6 +36,12 @@ export type OfferedTool = {
   annotations: Record<string, unknown> | null;
   toolPolicy: ToolPolicy | null;
   serverDefaultPolicy: ToolPolicy | null;
+  /** The server's read-only hints are trusted (approval-policy.ts). */
+  trustReadOnly?: boolean;
+  /** Rules on arguments as stored (approval-rules.ts). */
+  rules?: unknown;
+  /** Minutes a call may wait for a decision (the tool's, else the server's); null: no limit. */
+  decisionTimeoutMin?: number | null;
 };
 
 /** Decides per offered tool whether to offer it, and its needsApproval. */
@@ -55,6 +61,8 @@ export type AssembleOptions = {
   decider?: () => Promise<Decide>;
   /** URLs found in a successful result (resource links, search-like items), for citations. */
   onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
+  /** Calls whose input a person edited before approving (tool call id -> the model's input): the model is told. */
+  editedCalls?: ReadonlyMap<string, unknown>;
 };
 
 export type TurnTools = { tools: ToolSet; notices: ToolNotice[]; offered: OfferedTool[] };
@@ -75,6 +83,11 @@ function resultError(result: CallToolResult): ToolError {
   // SDK servers report schema validation failures as isError results with the JSON-RPC code.
   if (/-32602|Input validation error|Invalid arguments/i.test(text)) return new ToolError("InvalidArgs", text);
   return new ToolError("ToolFailed", text);
+}
+
+/** What the model reads before the result of a call a person edited. */
+export function editedNote(original: unknown): string {
+  return `[Note: before approving, a person changed the arguments of this call. It ran with the arguments shown in the call; you had asked for ${JSON.stringify(original)}.]`;
 }
 
 /** Reaches a server within its connect timeout, or says why not. */
@@ -164,6 +177,9 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
         toolPolicy: row.policy,
         serverDefaultPolicy: server.defaultPolicy,
+        trustReadOnly: server.trustReadOnly,
+        rules: row.rules,
+        decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
       };
       const decision = decide?.(info) ?? { offer: true };
       if (!decision.offer) continue;
@@ -191,6 +207,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         },
         classify: (err, ctx) => codeForFailure(classifyFailure(err), ctx),
         modelText: resultText,
+        note: (toolCallId) => (opts.editedCalls?.has(toolCallId) ? editedNote(opts.editedCalls.get(toolCallId)) : undefined),
       });
     }
   }

@@ -25,6 +25,8 @@ export type WrapOptions<TOut> = {
   classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
   /** The text the model receives for a successful result. */
   modelText: (out: TOut) => string;
+  /** A note the model reads before the result of this call (a person edited its input). */
+  note?: (toolCallId: string) => string | undefined;
   /** Approval (issue 6): undefined or false runs at once (policy `auto`). */
   needsApproval?: NeedsApproval;
 };
@@ -46,7 +48,10 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
     metadata: opts.metadata,
     inputSchema: jsonSchema(opts.inputSchema),
     needsApproval: opts.needsApproval,
-    toModelOutput: ({ output }) => ({ type: "text", value: opts.modelText(output as TOut) }),
+    toModelOutput: ({ output, toolCallId }) => {
+      const note = opts.note?.(toolCallId);
+      return { type: "text", value: (note ? `${note}\n` : "") + opts.modelText(output as TOut) };
+    },
     async *execute(input, { abortSignal, toolCallId }) {
       if (input === null || typeof input !== "object" || Array.isArray(input)) {
         throw new ToolError("InvalidArgs", "The arguments must be a JSON object.");

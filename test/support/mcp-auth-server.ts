@@ -131,7 +131,9 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
     if (url.pathname !== "/mcp") return void ((res.statusCode = 404), res.end());
     const r = expressish(res);
     const authed = req as http.IncomingMessage & { auth?: AuthInfo };
-    await new Promise<void>((next) => void guard(authed as never, r as never, next as never).then(() => res.writableEnded && next()));
+    // The SDK's express middleware, on plain node objects (it answers 401/403 itself, or calls next).
+    const run = guard as unknown as (req: unknown, res: unknown, next: () => void) => Promise<void>;
+    await new Promise<void>((next) => void run(authed, r, next).then(() => res.writableEnded && next()));
     if (res.writableEnded) return;
     const server = new McpServer({ name: "parley-protected-test", version: "1.0.0" });
     server.registerTool("whoami", { description: "Says who is calling (the token's subject).", annotations: { readOnlyHint: true } }, async (extra) => ({

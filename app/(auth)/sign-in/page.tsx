@@ -1,25 +1,39 @@
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";
 import { FormMessage } from "@/components/ui/field";
 import { currentUser } from "@/lib/auth/session";
 import { needsSetup } from "@/lib/teams/setup";
-import { signInAction } from "../actions";
+import { signInMethods } from "@/lib/identity/sign-in-methods";
+import { ssoErrorMessage } from "@/lib/identity/sign-in-errors";
+import { signInAction, ssoSignInAction } from "../actions";
 
 export const metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; reset?: string }> }) {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; reset?: string; error?: string }> }) {
   if (await needsSetup()) redirect("/setup");
   if (await currentUser()) redirect("/chat");
-  const { next, reset } = await searchParams;
+  const { next, reset, error } = await searchParams;
+  const methods = await signInMethods();
+  const ssoError = ssoErrorMessage(typeof error === "string" ? error : undefined);
   return (
     <>
       <h1 className="mb-5 text-lg font-semibold">Sign in</h1>
+      {ssoError && <FormMessage className="mb-4" message={`Single sign-on failed: ${ssoError}`} />}
       {reset === "1" && <FormMessage ok className="mb-4" message="Your password was changed. Sign in with the new one." />}
-      <SignInForm action={signInAction} next={next} />
-      <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
-        Forgot your password? Parley sends no email: ask an admin of your team for a password reset link.
-      </p>
+      {methods.sso && <SsoSignInButton action={ssoSignInAction} name={methods.sso.name} next={next} />}
+      {methods.sso && methods.password && (
+        <p className="my-4 text-center text-xs text-zinc-600 dark:text-zinc-400" aria-hidden>
+          or with email and password
+        </p>
+      )}
+      {methods.password && <SignInForm action={signInAction} next={next} />}
+      {methods.password && (
+        <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
+          Forgot your password? Parley sends no email: ask an admin of your team for a password reset link.
+        </p>
+      )}
       <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">New here? Ask an admin of your team for an invite link.</p>
     </>
   );

@@ -1,0 +1,24 @@
+// What a failed single sign-on means to the person: better-auth sends them back to the sign-in page
+// with `?error=<code>`; this turns the code into a sentence (unknown codes get a general one).
+const MESSAGES: Record<string, string> = {
+  state_mismatch: "This sign-in link does not belong to this browser's sign-in, or it was used already. Start again.",
+  state_not_found: "This sign-in response does not belong to a sign-in started here, or it was used already. Start again.",
+  please_restart_the_process: "This sign-in response was used already or has expired. Start again.",
+  invalid_code: "The sign-in provider did not accept the sign-in (the code was refused). Start again.",
+  access_denied: "The sign-in was cancelled at the provider.",
+  provider_unavailable: "The sign-in provider cannot be reached right now. Try again later or ask an admin.",
+  oauth_provider_not_found: "Single sign-on is not set up.",
+  issuer_mismatch: "The response came from another issuer than the configured one.",
+  issuer_missing: "The sign-in provider's response did not name its issuer.",
+  unable_to_get_user_info: "Your identity could not be verified with the sign-in provider.",
+  email_not_found: "The sign-in provider did not share your email address.",
+  email_not_verified: "The sign-in provider has not verified your email address.",
+  account_not_linked: "An account with this email exists but cannot be joined to this sign-in. Ask an admin.",
+  unable_to_link_account: "An account with this email exists but cannot be joined to this sign-in. Ask an admin.",
+  signup_disabled: "New accounts cannot be made through single sign-on.",
+};
+
+export function ssoErrorMessage(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  return MESSAGES[code] ?? "Single sign-on failed. Start again, or ask an admin if it keeps failing.";
+}

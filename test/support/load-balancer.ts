@@ -1,0 +1,122 @@
+// Test support for several app instances behind a real load balancer: nginx (Debian's package) in
+// front of separate `npm start` processes, round-robin, no sticky sessions; each answer says which
+// instance served it (`X-Parley-Instance`, nginx's $upstream_addr). Not imported by the app.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+
+/** nginx from PARLEY_TEST_NGINX, else the first of the usual places that exists. */
+export function nginxBinary(): string | undefined {
+  const candidates = [process.env.PARLEY_TEST_NGINX, "/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"];
+  return candidates.find((p): p is string => !!p && fs.existsSync(p));
+}
+
+export type Proc = { child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> };
+
+function proc(child: ChildProcess): Proc {
+  return {
+    child,
+    stop: (signal = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+/** nginx on `port`, balancing round-robin over `upstreams` (ports on 127.0.0.1), streaming unbuffered. */
+export function startNginx(dir: string, port: number, upstreams: number[]): Proc {
+  fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
+  const tmp = path.join(dir, "tmp");
+  const conf = `
+daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${tmp}/body;
+  proxy_temp_path ${tmp}/proxy;
+  fastcgi_temp_path ${tmp}/fastcgi;
+  uwsgi_temp_path ${tmp}/uwsgi;
+  scgi_temp_path ${tmp}/scgi;
+  upstream parley {
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n")}
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://parley;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_buffering off;
+      proxy_read_timeout 300s;
+      proxy_next_upstream error timeout;
+      add_header X-Parley-Instance $upstream_addr always;
+    }
+  }
+}`;
+  const file = path.join(dir, "nginx.conf");
+  fs.writeFileSync(file, conf);
+  const child = spawn(nginxBinary()!, ["-c", file, "-p", dir, "-e", path.join(dir, "error.log")], { stdio: ["ignore", "ignore", "inherit"] });
+  return proc(child);
+}
+
+/** One app instance (`scripts/start.mjs`, one process) on `port` with its own data directory. */
+export function startInstance(port: number, env: Record<string, string | undefined>): Proc {
+  const child = spawn(process.execPath, ["scripts/start.mjs", "-p", String(port), "-H", "127.0.0.1"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, PARLEY_PROCESSES: "1", ...env },
+  });
+  return proc(child);
+}
+
+export type Reply = { status: number; instance: string; text: string };
+
+/** One request on a connection of its own (so the balancer picks an instance for it). */
+export function call(
+  origin: string,
+  method: string,
+  url: string,
+  opts: { cookie?: string; body?: unknown; onResponse?: (instance: string) => void; onData?: (text: string) => void } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${origin}${url}`,
+      { method, agent: false, headers: { cookie: opts.cookie ?? "", origin, "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        opts.onResponse?.(String(res.headers["x-parley-instance"] ?? ""));
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => {
+          text += d;
+          opts.onData?.(text);
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, instance: String(res.headers["x-parley-instance"] ?? ""), text }));
+        res.on("error", reject);
+        res.on("aborted", () => reject(new Error("the connection was cut")));
+      },
+    );
+    req.on("error", reject);
+    req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  });
+}
+
+/**
+ * Round-robin hands requests out in turn: light requests until one lands on `other`, so the next
+ * lands on `target`. Returns false if the balancer never gets there.
+ */
+export async function nextGoesTo(origin: string, target: string, other: string): Promise<boolean> {
+  for (let i = 0; i < 10; i++) {
+    const r = await call(origin, "GET", "/api/health");
+    if (r.instance === other) return true;
+    if (r.instance !== target) return false;
+  }
+  return false;
+}
