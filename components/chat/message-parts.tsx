@@ -14,6 +14,7 @@ import { ToolBlock } from "./tool-block";
 import { useKeyboardScrollable } from "./scrollable-blocks";
 import { GatedImage, MarkdownImage } from "./gated-image";
 import { Button } from "../ui/button";
+import { ConnectLink } from "./connect-link";
 
 const plugins = { code };
 /** Remote images wait for a click (see GatedImage). */
@@ -90,8 +91,9 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
       );
     case "data-notice":
       return (
-        <p className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400" data-notice={part.data.code}>
+        <p className="flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400" data-notice={part.data.code}>
           <Info className="size-4" aria-hidden /> {part.data.message}
+          {part.data.code === "ConnectRequired" && part.data.serverId && <ConnectLink serverId={part.data.serverId} />}
         </p>
       );
     case "file":

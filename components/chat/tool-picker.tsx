@@ -6,6 +6,8 @@
 // new chats, which goes with its first message.
 // A Radix popover anchored above the whole composer (so on a phone it never covers the message box):
 // focus moves in on open; Escape or closing returns focus to the message box.
+// A server where members use their own account and this member has not connected (or their
+// connection expired or was revoked) shows its tools as "Connect to use", with a Connect link.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Hand, Wrench } from "lucide-react";
 import type { PickerServer, PickerTool } from "@/lib/tools/member-tools";
@@ -38,6 +40,20 @@ function AsksFirst({ id, tool }: { id: string; tool: PickerTool }) {
     <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
       <Hand className="size-3" aria-hidden /> {label}
     </span>
+  );
+}
+
+/** "Connect to use": OAuth servers start the member's sign-in; key servers go to Settings → Connections. */
+function ConnectToUse({ server }: { server: PickerServer }) {
+  const returnTo = typeof window === "undefined" ? "" : window.location.pathname;
+  const href = server.memberAuth === "oauth" ? `/api/mcp/connections/${server.id}/connect?returnTo=${encodeURIComponent(returnTo)}` : "/settings/connections";
+  return (
+    <p className="mt-1 ml-6 flex items-center gap-2 text-xs text-zinc-700 dark:text-zinc-300" data-connect={server.name}>
+      <span>Connect to use</span>
+      <a href={href} className="rounded font-medium text-accent-text underline focus-visible:outline-2 focus-visible:outline-offset-2" aria-label={`Connect ${server.name}`}>
+        Connect
+      </a>
+    </p>
   );
 }
 
@@ -94,16 +110,17 @@ export function ToolPicker({ chatId, disabled, draft, onDraft }: { chatId: strin
                     type="checkbox"
                     className="mt-0.5 size-4 accent-accent"
                     checked={on}
-                    disabled={!s.enabled || !s.tools.length}
+                    disabled={!s.enabled || !s.tools.length || s.needsConnect}
                     onChange={(e) => change((current) => withServer(current, s, e.target.checked))}
                     aria-label={`Use ${s.name}`}
                   />
                   <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <span className="font-medium">{s.name}</span>
                     <McpStatusBadge status={s.status} detailed />
-                    {!s.tools.length && s.enabled && <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools to offer yet.</span>}
+                    {!s.tools.length && s.enabled && !s.needsConnect && <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools to offer yet.</span>}
                   </span>
                 </label>
+                {s.enabled && s.needsConnect && <ConnectToUse server={s} />}
                 {s.enabled && s.tools.length > 0 && (
                   <ul className="mt-1 ml-6 flex flex-col gap-1">
                     {s.tools.map((t) => (
@@ -113,6 +130,7 @@ export function ToolPicker({ chatId, disabled, draft, onDraft }: { chatId: strin
                             type="checkbox"
                             className="accent-accent"
                             checked={isOn(s, t.id)}
+                            disabled={s.needsConnect}
                             onChange={(e) => change((current) => withTool(current, s, t.id, e.target.checked))}
                             aria-label={`Use ${s.name} ${t.name}`}
                             aria-describedby={t.asksFirst ? `asks-${t.id}` : undefined}

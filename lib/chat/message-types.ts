@@ -4,7 +4,8 @@ import type { UIMessage } from "ai";
 import type { CitationView } from "./citations";
 
 export type ErrorData = { code: string; message: string };
-export type NoticeData = { code: string; message: string };
+/** `serverId`: for `ConnectRequired`, the MCP server whose Connect button the notice shows. */
+export type NoticeData = { code: string; message: string; serverId?: string };
 
 export type ParleyMetadata = {
   status?: "streaming" | "done" | "stopped" | "interrupted" | "error";

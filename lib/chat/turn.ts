@@ -151,6 +151,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const citations = citationCollector();
     const mcp = await deps.tools({
       teamId: ctx.team.id,
+      userId: ctx.user.id,
       selection: loaded.chat.toolSelection,
       editedCalls,
       decider: () => approvalDecider(ctx.user.id, { decidedCallIds: decided, chatAllowed: chatAllowedTools(loaded.chat.allowedTools), verdicts }),

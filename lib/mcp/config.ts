@@ -1,6 +1,7 @@
 // What the client pool needs to reach one MCP server, decrypted in memory only, and the rules the
 // operator sets for this instance (stdio servers run commands here, so they are off unless allowed).
 import crypto from "node:crypto";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { config } from "../config";
 
 type McpTransportKind = "http" | "sse" | "stdio";
@@ -16,6 +17,10 @@ export type McpServerConfig = {
   env?: Record<string, string>;
   connectTimeoutMs: number;
   callTimeoutMs: number;
+  /** OAuth for one member (lib/identity builds it): the SDK's transport asks it for tokens. */
+  authProvider?: OAuthClientProvider;
+  /** The pool keeps one session per key: the server id when shared, server and member otherwise. */
+  poolKey?: string;
 };
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;

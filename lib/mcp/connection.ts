@@ -70,6 +70,7 @@ function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: 
   if (config.transport === "sse") {
     return new SSEClientTransport(url, {
       requestInit,
+      authProvider: config.authProvider,
       fetch: net,
       // The SSE GET goes through EventSource (the SDK adds the headers), which keeps only the text of
       // a failure: a refusal by the address rules is noted here. Oversized events are dropped.
@@ -85,6 +86,7 @@ function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: 
   }
   return new StreamableHTTPClientTransport(url, {
     requestInit,
+    authProvider: config.authProvider,
     // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts);
     // a call's answer stream that breaks before the answer ends the call at once (dropped-calls.ts).
     fetch: answerDroppedCalls(boundedFetch(undefined, net)),

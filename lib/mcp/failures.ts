@@ -1,8 +1,11 @@
 // Why talking to an MCP server failed, as a kind a person (and the tool error codes) can act on:
-// unreachable, an HTTP status, a protocol error, a timeout, or a setting this instance refuses.
+// unreachable, an HTTP status, a protocol error, a timeout, a setting this instance refuses, or a
+// member's own credential that is missing or refused (they connect their account again).
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ConnectRequired } from "./oauth-provider";
 
-export type McpFailureKind = "unreachable" | "http" | "protocol" | "timeout" | "config" | "aborted";
+export type McpFailureKind = "unreachable" | "http" | "protocol" | "timeout" | "config" | "aborted" | "auth";
 
 const LABEL: Record<McpFailureKind, string> = {
   unreachable: "Unreachable",
@@ -11,6 +14,7 @@ const LABEL: Record<McpFailureKind, string> = {
   timeout: "Timeout",
   config: "Not allowed",
   aborted: "Aborted",
+  auth: "Connect your account",
 };
 
 export class McpFailure extends Error {
@@ -19,6 +23,8 @@ export class McpFailure extends Error {
     readonly detail: string,
     readonly status?: number,
     readonly rpcCode?: number,
+    /** kind "auth": the scope the server asked for (a step-up), for the next Connect. */
+    readonly scope?: string,
   ) {
     super(`${LABEL[kind]}: ${detail}`);
     this.name = "McpFailure";
@@ -53,6 +59,8 @@ function refusal(err: unknown): string | undefined {
 /** Classifies anything thrown while connecting to or calling a server. */
 export function classifyFailure(err: unknown, what = "the server"): McpFailure {
   if (err instanceof McpFailure) return err;
+  if (err instanceof ConnectRequired) return new McpFailure("auth", err.message, undefined, undefined, err.scope);
+  if (err instanceof UnauthorizedError) return new McpFailure("auth", `${what} refused your credential (${err.message || "unauthorized"}).`, 401);
   const e = err as { name?: string; code?: unknown; message?: string } | undefined;
   if (e?.name === "TimeoutError") return new McpFailure("timeout", `${what} did not answer in time.`);
   if (e?.name === "AbortError") return new McpFailure("aborted", "The call was stopped.");
@@ -66,6 +74,9 @@ export function classifyFailure(err: unknown, what = "the server"): McpFailure {
   const name = e?.name ?? "";
   const text = causeText(err);
   // StreamableHTTPError / SseError carry the HTTP status as a numeric code.
+  if ((e?.code === 401 || e?.code === 403) && /HTTP|Streamable|SSE/i.test(`${name} ${text} ${err?.constructor?.name}`)) {
+    return new McpFailure("auth", `${what} refused the credential (HTTP ${e.code}).`, e.code);
+  }
   if (typeof e?.code === "number" && e.code >= 100 && e.code < 600 && /HTTP|SSE|Streamable/i.test(`${name} ${text} ${err?.constructor?.name}`)) {
     return new McpFailure("http", `HTTP ${e.code} from ${what}: ${text}`, e.code);
   }

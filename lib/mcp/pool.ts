@@ -1,5 +1,5 @@
-// The client pool of this process: one connection per MCP server, opened on first use, shared by
-// every turn and user, checked with a ping before a turn relies on it, reopened with backoff after
+// The client pool of this process: one connection per MCP server (per server and member for servers
+// where each member brings their own credential), opened on first use, shared by every turn, checked with a ping before a turn relies on it, reopened with backoff after
 // failures, and closed and rebuilt when the server's settings change. Tool lists are cached and
 // follow notifications/tools/list_changed. State lives on a globalThis symbol because Next evaluates
 // modules once per bundle.
@@ -23,6 +23,8 @@ export type McpStatus = {
 };
 
 type Entry = {
+  /** The server id, or server and member for a member's own session (config.poolKey). */
+  key: string;
   serverId: string;
   fingerprint: string;
   name: string;
@@ -73,15 +75,16 @@ function fail(entry: Entry, failure: McpFailure): void {
 function entryFor(config: McpServerConfig): Entry {
   const p = pool();
   const fp = fingerprint(config);
-  let entry = p.entries.get(config.id);
+  const key = config.poolKey ?? config.id;
+  let entry = p.entries.get(key);
   if (entry && entry.fingerprint !== fp) {
     // Settings changed: the old session goes, a new one is made on demand.
     void entry.conn?.close();
     entry = undefined;
   }
   if (!entry) {
-    entry = { serverId: config.id, fingerprint: fp, name: config.name, state: "idle", failures: 0, retryAt: 0 };
-    p.entries.set(config.id, entry);
+    entry = { key, serverId: config.id, fingerprint: fp, name: config.name, state: "idle", failures: 0, retryAt: 0 };
+    p.entries.set(key, entry);
   }
   entry.name = config.name;
   return entry;
@@ -95,14 +98,14 @@ function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> 
   // Shared by every caller waiting for it, so no caller's abort signal ends it: only the connect timeout.
   const attempt = openConnection(config, {
     onLost: (failure) => {
-      if (entry.conn === conn && p.entries.get(entry.serverId) === entry) fail(entry, failure);
+      if (entry.conn === conn && p.entries.get(entry.key) === entry) fail(entry, failure);
     },
   });
   let conn: McpConnection | undefined;
   entry.pending = attempt
     .then((c) => {
       conn = c;
-      if (p.entries.get(entry.serverId) !== entry) {
+      if (p.entries.get(entry.key) !== entry) {
         // Evicted while connecting.
         void c.close();
         throw new McpFailure("aborted", "The server's settings changed while connecting.");
@@ -117,7 +120,7 @@ function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> 
     })
     .catch((err) => {
       const failure = classifyFailure(err);
-      if (p.entries.get(entry.serverId) === entry) fail(entry, failure);
+      if (p.entries.get(entry.key) === entry) fail(entry, failure);
       throw failure;
     })
     .finally(() => {
@@ -192,6 +195,8 @@ export async function callTool(
         void conn.close();
         fail(entry, failure);
       }
+      // A refused member credential: the session goes; the next one starts from the stored credential.
+      if (failure.kind === "auth" && entry.conn === conn) void evictKey(entry.key);
       throw failure;
     }
   } catch (err) {
@@ -221,11 +226,19 @@ export function status(serverId: string, enabled = true): McpStatus {
   };
 }
 
-/** Closes and forgets a server's session (settings changed, disabled, deleted). */
+/** Closes and forgets a server's sessions, its members' too (settings changed, disabled, deleted). */
 export async function evict(serverId: string): Promise<void> {
   const p = pool();
-  const entry = p.entries.get(serverId);
-  p.entries.delete(serverId);
+  const gone = [...p.entries.values()].filter((e) => e.serverId === serverId);
+  for (const e of gone) p.entries.delete(e.key);
+  await Promise.all(gone.map((e) => e.conn?.close()));
+}
+
+/** Closes and forgets one member's session with a server (they disconnected or reconnected). */
+export async function evictKey(key: string): Promise<void> {
+  const p = pool();
+  const entry = p.entries.get(key);
+  p.entries.delete(key);
   await entry?.conn?.close();
 }
 

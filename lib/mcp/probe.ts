@@ -6,6 +6,8 @@ import type { TeamContext } from "../teams/context";
 import type { McpFailureKind } from "./failures";
 import { classifyFailure } from "./failures";
 import { acquire } from "./pool";
+import type { McpServer } from "../db/generated/client";
+import type { McpServerConfig } from "./config";
 import { serverConfig, serverRow } from "./servers";
 import { syncToolRows } from "./tool-rows";
 
@@ -13,11 +15,12 @@ export type ProbeResult =
   | { ok: true; ms: number; server?: { name: string; version: string }; tools: { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: Record<string, unknown> }[] }
   | { ok: false; ms: number; kind: McpFailureKind; message: string };
 
-export async function probeServer(ctx: TeamContext, serverId: string): Promise<ProbeResult> {
+/** `configFor`: the settings to connect with (a server of members' own credentials: the admin's own). */
+export async function probeServer(ctx: TeamContext, serverId: string, configFor: (row: McpServer) => Promise<McpServerConfig> = async (row) => serverConfig(row)): Promise<ProbeResult> {
   const row = await serverRow(ctx.team.id, serverId);
   const started = Date.now();
   try {
-    const conn = await acquire(serverConfig(row), { force: true });
+    const conn = await acquire(await configFor(row), { force: true });
     await syncToolRows(row.id, conn.tools);
     return {
       ok: true,

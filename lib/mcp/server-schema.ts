@@ -66,9 +66,15 @@ export const mcpServerFormSchema = z
     connectTimeoutSec: seconds("connect timeout", 1, 120, DEFAULT_CONNECT_TIMEOUT_MS / 1000),
     callTimeoutSec: seconds("call timeout", 1, 3600, DEFAULT_CALL_TIMEOUT_MS / 1000),
     enabled: checkbox,
+    authMode: z.preprocess((v) => (v === undefined || v === "" ? "shared" : v), z.enum(["shared", "oauth", "member_key"], { error: "Choose how members sign in." })),
+    memberHeader: text(100),
+    oauthClientId: text(2000),
+    oauthClientSecret: text(4000),
+    oauthScopes: text(1000),
   })
   .superRefine((v, ctx) => {
     if (v.transport === "stdio") {
+      if (v.authMode !== "shared") ctx.addIssue({ code: "custom", path: ["authMode"], message: "A stdio server runs here with its environment: members cannot bring their own account to it." });
       if (!stdioAllowed()) {
         ctx.addIssue({ code: "custom", path: ["transport"], message: "stdio servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them)." });
       }
@@ -88,6 +94,12 @@ export const mcpServerFormSchema = z
         if (error) ctx.addIssue({ code: "custom", path: ["headers"], message: error });
       }
       if (/[\r\n\0]/.test(v.bearerToken)) ctx.addIssue({ code: "custom", path: ["bearerToken"], message: "The token cannot contain line breaks." });
+      if (v.memberHeader && (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v.memberHeader) || MCP_RESERVED_HEADERS.includes(v.memberHeader.toLowerCase()))) {
+        ctx.addIssue({ code: "custom", path: ["memberHeader"], message: "Enter a header name such as Authorization or X-Api-Key." });
+      }
+      for (const k of ["oauthClientId", "oauthClientSecret", "oauthScopes"] as const) {
+        if (/[\r\n\0]/.test(v[k])) ctx.addIssue({ code: "custom", path: [k], message: "Cannot contain line breaks." });
+      }
     }
   });
 

@@ -57,6 +57,12 @@ export type McpServerAdminView = McpServerView & {
   /** Minutes a call of this server's tools waits for a decision; null: no limit. */
   decisionTimeoutMin: number | null;
   secrets: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
+  /** How members authenticate: shared, OAuth per member, a key per member. */
+  authMode: McpServer["authMode"];
+  memberHeader: string | null;
+  oauthScopes: string | null;
+  /** The OAuth client in use (pre-registered or registered by a member's first connect): its id only. */
+  oauthClientId?: string;
 };
 
 /** The decrypted settings the pool connects with (in memory only); secrets open for their own origin only. */
@@ -120,7 +126,21 @@ function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
     trustReadOnly: row.trustReadOnly,
     decisionTimeoutMin: row.decisionTimeoutMin,
     secrets,
+    authMode: row.authMode,
+    memberHeader: row.memberHeader,
+    oauthScopes: row.oauthScopes,
+    oauthClientId: oauthClientOf(row)?.client_id,
   };
+}
+
+type OAuthClient = { client_id: string; client_secret?: string };
+
+function oauthClientOf(row: McpServer): OAuthClient | undefined {
+  try {
+    return readJsonSecret<OAuthClient>(row.oauthClientEnc);
+  } catch {
+    return undefined;
+  }
 }
 
 const withTools = { tools: { orderBy: { name: "asc" as const } } };
@@ -185,7 +205,16 @@ function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpSer
     enabled: input.enabled,
     connectTimeoutMs: Math.round(input.connectTimeoutSec * 1000),
     callTimeoutMs: Math.round(input.callTimeoutSec * 1000),
+    authMode: stdio ? "shared" : input.authMode,
+    memberHeader: input.memberHeader || null,
+    oauthScopes: input.oauthScopes || null,
   };
+  // The OAuth client: a new id replaces (with its secret), "clear" or another origin removes it
+  // (a client registered at one authorization server is of no use at another), empty keeps it.
+  if (stdio || input.clearSecrets || secretMoved(existing?.oauthClientEnc, existing?.url, input.url)) out.oauthClientEnc = null;
+  if (!stdio && input.oauthClientId) {
+    out.oauthClientEnc = sealJsonSecret({ client_id: input.oauthClientId, ...(input.oauthClientSecret ? { client_secret: input.oauthClientSecret } : {}) }, input.url);
+  }
   // Write-only secrets: a new value replaces, "clear" removes, empty keeps what is stored (for the
   // same origin only: a URL on another server needs them entered again).
   const entered = Boolean(input.headers || input.bearerToken || input.env.trim());
@@ -215,8 +244,9 @@ function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpSer
 }
 
 function changedFields(before: McpServer, after: McpServer): string[] {
-  const keys = ["name", "transport", "url", "command", "args", "envEnc", "headersEnc", "enabled", "connectTimeoutMs", "callTimeoutMs"] as const;
-  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => (k === "envEnc" ? "env" : k === "headersEnc" ? "headers" : k));
+  const keys = ["name", "transport", "url", "command", "args", "envEnc", "headersEnc", "enabled", "connectTimeoutMs", "callTimeoutMs", "authMode", "memberHeader", "oauthScopes", "oauthClientEnc"] as const;
+  const shown: Partial<Record<(typeof keys)[number], string>> = { envEnc: "env", headersEnc: "headers", oauthClientEnc: "oauthClient" };
+  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => shown[k] ?? k);
 }
 
 const duplicate = () => Conflict("A server with this name already exists in this team.", { name: "A server with this name already exists in this team." });
@@ -239,7 +269,7 @@ export async function createServer(ctx: TeamContext, input: McpServerFormInput):
         action: "mcp.server.create",
         targetType: "mcp-server",
         targetId: row.id,
-        data: { name: row.name, transport: row.transport, url: auditUrl(row.url), command: row.command, enabled: row.enabled },
+        data: { name: row.name, transport: row.transport, url: auditUrl(row.url), command: row.command, enabled: row.enabled, authMode: row.authMode },
       }),
     );
     return { id: row.id };

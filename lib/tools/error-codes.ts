@@ -8,6 +8,7 @@ const TOOL_ERROR_CODES = [
   "ToolFailed",
   "Denied",
   "Aborted",
+  "ConnectRequired",
 ] as const;
 
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];

@@ -6,6 +6,7 @@
 // without it takes it the first time its picker is opened.
 import { db } from "../db/client";
 import { Prisma, type Chat } from "../db/generated/client";
+import { serversNeedingConnect } from "../identity/mcp-credentials";
 import { status, type McpStatus } from "../mcp/pool";
 import type { TeamContext } from "../teams/context";
 import { approverFor, effectivePolicy } from "./approval-policy";
@@ -14,14 +15,26 @@ import { readSelection, type ToolSelection } from "./selection";
 
 /** `asksFirst`: a call may wait for a person; `approver`: who (an admin, or the member), `rules`: only some calls (rules on arguments). */
 export type PickerTool = { id: string; name: string; description: string | null; asksFirst: boolean; approver?: "member" | "admin"; rules?: boolean };
-export type PickerServer = { id: string; name: string; enabled: boolean; onByDefault: boolean; status: McpStatus; tools: PickerTool[] };
+export type PickerServer = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  onByDefault: boolean;
+  status: McpStatus;
+  tools: PickerTool[];
+  /** Members bring their own credential here ("oauth" or "key"); absent for a shared server. */
+  memberAuth?: "oauth" | "key";
+  /** This member has no usable credential yet (or it expired or was revoked): "Connect to use". */
+  needsConnect?: boolean;
+};
 
 /** The team's servers with the tools this member may use, asks-first from the policy and their always-allow. */
 export async function pickerServers(ctx: TeamContext): Promise<PickerServer[]> {
   const prisma = await db();
-  const [servers, allowed] = await Promise.all([
+  const [servers, allowed, unconnected] = await Promise.all([
     prisma.mcpServer.findMany({ where: { teamId: ctx.team.id }, include: { tools: { where: { enabled: true }, orderBy: { name: "asc" } } }, orderBy: { name: "asc" } }),
     prisma.userToolPreference.findMany({ where: { userId: ctx.user.id, alwaysAllow: true, tool: { server: { teamId: ctx.team.id } } }, select: { toolId: true } }),
+    serversNeedingConnect(ctx.team.id, ctx.user.id),
   ]);
   const always = new Set(allowed.map((p) => p.toolId));
   return servers.map((s) => ({
@@ -30,6 +43,7 @@ export async function pickerServers(ctx: TeamContext): Promise<PickerServer[]> {
     enabled: s.enabled,
     onByDefault: s.onByDefault,
     status: status(s.id, s.enabled),
+    ...(s.authMode !== "shared" ? { memberAuth: s.authMode === "oauth" ? ("oauth" as const) : ("key" as const), needsConnect: unconnected.has(s.id) } : {}),
     tools: s.tools.flatMap((t) => {
       const policy = effectivePolicy({ toolPolicy: t.policy, serverDefault: s.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: s.trustReadOnly });
       if (policy === "deny") return [];

@@ -14,14 +14,17 @@ import { acquire, callTool } from "../mcp/pool";
 import { capResult, errorText, resultText, type CappedResult } from "../mcp/results";
 import { config as settings } from "../config";
 import { citationsFromResult, type ResultCitation } from "../mcp/result-citations";
-import { serverConfig } from "../mcp/servers";
 import { syncToolRows } from "../mcp/tool-rows";
 import { namespaceTools } from "../mcp/tool-names";
 import { ToolError } from "./error-codes";
+import { audit } from "../audit";
+import { ConnectRequired } from "../mcp/oauth-provider";
+import { markNeedsReconnect } from "../identity/mcp-credentials";
+import { memberServerConfig, type CredentialUsed } from "../identity/mcp-member-config";
 import { readSelection } from "./selection";
 import { abortedError, timeoutError, wrapTool, type NeedsApproval } from "./wrap";
 
-type ToolNotice = { code: string; message: string };
+type ToolNotice = { code: string; message: string; serverId?: string };
 
 /** A tool about to be offered, with what approval needs to decide its policy. */
 export type OfferedTool = {
@@ -46,6 +49,8 @@ export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: Ne
 
 export type AssembleOptions = {
   teamId: string;
+  /** The member the turn runs for: their own credential reaches servers that take members' own. */
+  userId?: string;
   /** Chat.toolSelection as stored. */
   selection: unknown;
   /**
@@ -66,6 +71,7 @@ export type TurnTools = { tools: ToolSet; notices: ToolNotice[]; offered: Offere
 function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }): ToolError {
   if (ctx.aborted || f.kind === "aborted") return abortedError();
   if (ctx.timedOut || f.kind === "timeout") return timeoutError(ctx.timeoutMs);
+  if (f.kind === "auth") return new ToolError("ConnectRequired", `${f.detail} Connect your account again (Settings → Connections).`);
   if (f.kind === "unreachable" || f.kind === "http" || f.kind === "config") return new ToolError("ServerUnavailable", f.message);
   if (f.rpcCode === -32602) return new ToolError("InvalidArgs", f.detail);
   if (f.rpcCode === -32601) return new ToolError("NoSuchTool", f.detail);
@@ -95,6 +101,22 @@ async function reach(config: McpServerConfig) {
   }
 }
 
+/** The audit event of a call that reached its server: which credential it used (never the credential). */
+function recordCall(opts: AssembleOptions, call: { serverId: string; serverName: string; toolName: string; toolCallId: string; credential: CredentialUsed }): void {
+  void db()
+    .then((prisma) =>
+      audit(prisma, {
+        teamId: opts.teamId,
+        actorId: opts.userId ?? null,
+        action: "mcp.tool.call",
+        targetType: "mcp-server",
+        targetId: call.serverId,
+        data: { server: call.serverName, tool: call.toolName, toolCallId: call.toolCallId, credential: call.credential },
+      }),
+    )
+    .catch((err) => console.warn("[mcp] could not record a tool call:", (err as Error).message));
+}
+
 export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
   const selection = readSelection(opts.selection);
   const empty: TurnTools = { tools: {}, notices: [], offered: [] };
@@ -111,20 +133,29 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
       .filter((s) => s.tools.length)
       .map(async (server) => {
         let config: McpServerConfig;
+        let credential: CredentialUsed;
         try {
-          config = serverConfig(server);
-        } catch {
-          notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable: its stored secrets cannot be decrypted with this instance's key.` });
+          if (server.authMode !== "shared" && !opts.userId) throw new ConnectRequired(`Tools of "${server.name}" need a member's own account.`);
+          ({ config, credential } = await memberServerConfig(server, opts.userId ?? ""));
+        } catch (err) {
+          if (err instanceof ConnectRequired) notices.push({ code: "ConnectRequired", message: err.message, serverId: server.id });
+          else notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable: its stored secrets cannot be decrypted with this instance's key.` });
           return undefined;
         }
         const live = await reach(config);
         if (!live.ok) {
+          if (live.failure.kind === "auth" && credential !== "shared" && opts.userId) {
+            // Expired without a refresh, revoked, or a step-up: the member connects again.
+            await markNeedsReconnect(server.id, opts.userId, live.failure.scope);
+            notices.push({ code: "ConnectRequired", message: `Your connection to "${server.name}" has expired or was revoked. Connect again to use its tools.`, serverId: server.id });
+            return undefined;
+          }
           notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable in this answer. ${live.failure.message}` });
           return undefined;
         }
         void syncToolRows(server.id, live.tools).catch((err) => console.warn(`[mcp] could not store the tools of ${server.name}:`, (err as Error).message));
         const liveByName = new Map(live.tools.map((t) => [t.name, t]));
-        return { server, config, tools: server.tools.filter((t) => liveByName.has(t.name)).map((row) => ({ row, live: liveByName.get(row.name)! })) };
+        return { server, config, credential, tools: server.tools.filter((t) => liveByName.has(t.name)).map((row) => ({ row, live: liveByName.get(row.name)! })) };
       }),
   );
   const usable = reached.filter((r) => r !== undefined);
@@ -134,7 +165,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
   const tools: ToolSet = {};
   const offered: OfferedTool[] = [];
   const decide = usable.length ? await opts.decider?.() : undefined;
-  for (const { server, config, tools: list } of usable) {
+  for (const { server, config, credential, tools: list } of usable) {
     for (const { row, live } of list) {
       const modelName = byRef.get(`${server.id}\u0000${row.name}`)!;
       const info: OfferedTool = {
@@ -161,7 +192,12 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         timeoutMs: config.callTimeoutMs,
         needsApproval: decision.needsApproval,
         run: async (input, { signal, toolCallId, onProgress }) => {
-          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress });
+          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress }).catch(async (err) => {
+            const failure = classifyFailure(err);
+            if (failure.kind === "auth" && credential !== "shared" && opts.userId) await markNeedsReconnect(server.id, opts.userId, failure.scope);
+            throw failure;
+          });
+          recordCall(opts, { serverId: server.id, serverName: server.name, toolName: row.name, toolCallId, credential });
           if (result.isError) throw resultError(result);
           // What the block shows and stores, and the model reads, is bounded (a cut result says so).
           const kept = capResult(result, settings().PARLEY_MAX_TOOL_RESULT_CHARS);

@@ -4,6 +4,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { checkArgs, checkForm, idFields, interrupts, runAction, type ActionState } from "@/lib/actions";
+import { memberServerConfig } from "@/lib/identity/mcp-member-config";
 import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
 import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
@@ -12,7 +13,7 @@ import { onByDefaultSchema, serverPolicySchema, setServerDefaultPolicy, setServe
 import { idField, parseForm } from "@/lib/validation";
 
 /** Never echoed back into a rejected form. */
-const SECRET_FIELDS = ["headers", "bearerToken", "env"];
+const SECRET_FIELDS = ["headers", "bearerToken", "env", "oauthClientSecret"];
 
 export async function createMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const refused = checkForm(form, idFields("serverId", "toolId"));
@@ -118,7 +119,8 @@ export async function testMcpServerAction(serverId: string): Promise<ProbeResult
   const id = checkArgs(idField, serverId);
   return interrupts(async () => {
     const ctx = await requireAdmin();
-    const result = await probeServer(ctx, id);
+    // A server of members' own credentials is tried with the admin's own connection.
+    const result = await probeServer(ctx, id, async (row) => (await memberServerConfig(row, ctx.user.id)).config);
     revalidatePath(`/admin/mcp/${id}`);
     return result;
   });

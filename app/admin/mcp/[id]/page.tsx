@@ -82,6 +82,10 @@ export default async function McpServerPage({ params, searchParams }: { params: 
             callTimeoutSec: server.callTimeoutMs / 1000,
             enabled: server.enabled,
             secrets: server.secrets,
+            authMode: server.authMode,
+            memberHeader: server.memberHeader ?? "",
+            oauthScopes: server.oauthScopes ?? "",
+            oauthClientId: server.oauthClientId,
           }}
         />
       </section>

@@ -1,0 +1,191 @@
+// The MCP SDK's OAuthClientProvider for one client identity at one MCP server, backed by a store the
+// caller owns (lib/identity keeps one per member and server in the database; the conformance client
+// keeps one in memory). The SDK's `auth()` does the MCP authorization flow of the 2025-11-25
+// revision: protected-resource metadata (from WWW-Authenticate or the well-known URLs), authorization
+// server metadata (OAuth and OpenID discovery), the client (pre-registered → client ID metadata
+// document → dynamic registration), PKCE, resource indicators and scopes. What this adds:
+// - the issuer check of RFC 8414 §3.3 (the metadata must name the server it was fetched from);
+// - refresh before expiry: a token that expires within a minute is refreshed before it is sent;
+// - two modes: "interactive" (a member is at the browser: the authorization URL is kept for the
+//   redirect) and "background" (a tool call: no one can log in, so a needed login is ConnectRequired).
+import crypto from "node:crypto";
+import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+
+/** What one identity keeps for one server. `expiresAt` (ms) is ours; the rest is the SDK's, unchanged. */
+export type OAuthRecord = {
+  tokens?: OAuthTokens & { expiresAt?: number };
+  clientInformation?: OAuthClientInformationMixed;
+  discovery?: OAuthDiscoveryState;
+  codeVerifier?: string;
+  /** The scope a flow asked for (a step-up asks for more). */
+  scope?: string;
+};
+
+export type OAuthStore = {
+  read(): Promise<OAuthRecord>;
+  write(patch: Partial<OAuthRecord>): Promise<void>;
+};
+
+export type OAuthClientSettings = {
+  /** Where the authorization server sends the member back (Parley's callback route). */
+  redirectUrl: string;
+  /** Parley's client ID metadata document: used when the server supports it and the URL is https. */
+  clientMetadataUrl?: string;
+  clientName: string;
+  clientUri?: string;
+  /** Asked for when neither WWW-Authenticate nor the resource metadata names scopes. */
+  scope?: string;
+  /** An admin's pre-registered client, tried first. */
+  preRegistered?: OAuthClientInformationMixed;
+};
+
+/** The member has to (re)connect in the browser: no token, or it was refused and cannot be refreshed. */
+export class ConnectRequired extends Error {
+  constructor(
+    message: string,
+    readonly scope?: string,
+  ) {
+    super(message);
+    this.name = "ConnectRequired";
+  }
+}
+
+/** The authorization server's metadata names another issuer than the one it was fetched for. */
+export class IssuerMismatch extends Error {
+  constructor(expected: string, got: string | undefined) {
+    super(`The authorization server's metadata names the issuer "${got ?? "(none)"}", not "${expected}" where it was fetched from, so Parley does not trust it.`);
+    this.name = "IssuerMismatch";
+  }
+}
+
+const REFRESH_AHEAD_MS = 60_000;
+
+const trimSlash = (s: string) => s.replace(/\/+$/, "");
+
+export function sameIssuer(a: string, b: string): boolean {
+  return trimSlash(a) === trimSlash(b);
+}
+
+export class StoredOAuthProvider implements OAuthClientProvider {
+  /** Set by redirectToAuthorization in interactive mode. */
+  authorizationUrl?: URL;
+  private refreshing = false;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly settings: OAuthClientSettings,
+    private readonly mode: "interactive" | "background",
+    /** For refreshing ahead of expiry: the MCP server and the fetch to reach its authorization server. */
+    private readonly server?: { serverUrl: string; fetchFn?: FetchLike },
+  ) {}
+
+  get redirectUrl(): string {
+    return this.settings.redirectUrl;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    const url = this.settings.clientMetadataUrl;
+    return url && url.startsWith("https://") ? url : undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.settings.clientName,
+      client_uri: this.settings.clientUri,
+      redirect_uris: [this.settings.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      scope: this.settings.scope,
+    };
+  }
+
+  state(): string {
+    return crypto.randomBytes(32).toString("base64url");
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return (await this.store.read()).clientInformation ?? this.settings.preRegistered;
+  }
+
+  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+    await this.store.write({ clientInformation });
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const record = await this.store.read();
+    const tokens = record.tokens;
+    if (!tokens || this.refreshing || !this.server) return tokens;
+    const expiring = tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_AHEAD_MS;
+    if (!expiring || !tokens.refresh_token) return tokens;
+    // Refresh ahead of expiry through the SDK (auth() refreshes when it holds a refresh token).
+    this.refreshing = true;
+    try {
+      await auth(this, { serverUrl: this.server.serverUrl, fetchFn: this.server.fetchFn, scope: record.scope });
+    } finally {
+      this.refreshing = false;
+    }
+    return (await this.store.read()).tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const expiresAt = tokens.expires_in !== undefined ? Date.now() + tokens.expires_in * 1000 : undefined;
+    await this.store.write({ tokens: { ...tokens, expiresAt }, codeVerifier: undefined });
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.mode === "background") {
+      const scope = authorizationUrl.searchParams.get("scope") ?? undefined;
+      throw new ConnectRequired("Connect your account to use this server.", scope);
+    }
+    this.authorizationUrl = authorizationUrl;
+    await this.store.write({ scope: authorizationUrl.searchParams.get("scope") ?? undefined });
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    if (this.mode === "interactive") await this.store.write({ codeVerifier });
+  }
+
+  async codeVerifier(): Promise<string> {
+    const verifier = (await this.store.read()).codeVerifier;
+    if (!verifier) throw new ConnectRequired("This sign-in was not started here or has already been used. Connect again.");
+    return verifier;
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    if (scope === "all") await this.store.write({ tokens: undefined, clientInformation: undefined, codeVerifier: undefined, discovery: undefined });
+    else if (scope === "client") await this.store.write({ clientInformation: undefined });
+    else if (scope === "tokens") await this.store.write({ tokens: undefined });
+    else if (scope === "verifier") await this.store.write({ codeVerifier: undefined });
+    else await this.store.write({ discovery: undefined });
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    const metadata = state.authorizationServerMetadata;
+    // RFC 8414 §3.3: the issuer in the metadata is the URL it was discovered from (the SDK 1.x does not check).
+    if (metadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl)) throw new IssuerMismatch(state.authorizationServerUrl, metadata.issuer);
+    await this.store.write({ discovery: state });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this.store.read()).discovery;
+  }
+}
+
+/** A store in memory (the conformance client; tests). */
+export function memoryStore(initial: OAuthRecord = {}): OAuthStore & { record: OAuthRecord } {
+  const holder = { record: { ...initial } };
+  return {
+    get record() {
+      return holder.record;
+    },
+    async read() {
+      return holder.record;
+    },
+    async write(patch) {
+      holder.record = { ...holder.record, ...patch };
+    },
+  };
+}
