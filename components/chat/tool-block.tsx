@@ -7,7 +7,9 @@ import { CheckCircle2, CircleSlash, Link2, Loader2, Scissors, Wrench, XCircle } 
 import { Streamdown } from "streamdown";
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import type { Truncation } from "@/lib/mcp/results";
+import type { ElicitationView } from "@/lib/chat/elicitations";
 import { ApprovalCard } from "./approval";
+import { ElicitationForm } from "./elicitation-form";
 import { MarkdownImage } from "./gated-image";
 import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { codedError } from "./tool-error";
@@ -23,7 +25,7 @@ type McpContent =
   | { type: "resource"; resource: { uri: string; text?: string; blob?: string; mimeType?: string } }
   | { type: string; [k: string]: unknown };
 type McpResult = { content: McpContent[]; structuredContent?: unknown; parleyTruncated?: Truncation };
-type Running = { running: true; progress?: { progress: number; total?: number; message?: string } };
+type Running = { running: true; progress?: { progress: number; total?: number; message?: string }; elicitation?: ElicitationView };
 
 const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object" && Array.isArray((o as McpResult).content);
 const isRunning = (o: unknown): o is Running => !!o && typeof o === "object" && (o as Running).running === true;
@@ -146,6 +148,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const running =
     part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
+  const asking = isRunning(live) ? live.elicitation : undefined;
   const coded = part.state === "output-error" ? codedError(part.errorText) : undefined;
   // An aborted call (stopped, interrupted, superseded, step limit): the server's face, not an error.
   const aborted = coded?.code === "Aborted" ? coded.message : undefined;
@@ -167,12 +170,13 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
           {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-700 dark:text-red-400" aria-hidden />}
           {aborted && <CircleSlash className="size-3 text-zinc-600 dark:text-zinc-400" aria-hidden />}
-          {running ? (part.state === "input-streaming" ? "Preparing" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
+          {running ? (part.state === "input-streaming" ? "Preparing" : asking ? "Waiting for your answer" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
         </span>
       </div>
       <div className="flex flex-col gap-2 px-3 py-2">
         {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
+        {running && asking && <ElicitationForm key={asking.id} view={asking} serverName={meta?.serverName} />}
         {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
         {aborted && <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">{aborted}</p>}
         {error && (

@@ -25,6 +25,7 @@ import { approvalDecider } from "../tools/turn-policy";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
 import { citationCollector } from "./citations";
+import { askOwner } from "./elicitations";
 import { toModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import { logStep } from "./step-log";
@@ -135,6 +136,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       selection: loaded.chat.toolSelection,
       decider: () => approvalDecider(ctx.user.id, decided),
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
+      // A server's question during a call waits for the chat's owner until the call's time limit.
+      elicit: ({ timeoutMs, ...call }) => askOwner({ ...call, chatId: loaded.chat.id, messageId: assistantId, expiresAt: new Date(Date.now() + timeoutMs) }),
     });
     const stepLimit = deps.stepLimit();
     const prepared = prepareTurn(loaded.model, {

@@ -10,6 +10,7 @@ import { db } from "../db/client";
 import type { ToolPolicy } from "../db/generated/client";
 import type { McpServerConfig } from "../mcp/config";
 import { classifyFailure, type McpFailure } from "../mcp/failures";
+import type { Elicit } from "../mcp/elicitation-routing";
 import { acquire, callTool } from "../mcp/pool";
 import { capResult, errorText, resultText, type CappedResult } from "../mcp/results";
 import { config as settings } from "../config";
@@ -50,6 +51,8 @@ export type AssembleOptions = {
   decider?: () => Promise<Decide>;
   /** URLs found in a successful result (resource links, search-like items), for citations. */
   onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
+  /** Asks the chat's owner when a server elicits input during a call; without it such requests are cancelled. */
+  elicit?: (call: { toolCallId: string; serverId: string; timeoutMs: number; show: (view: unknown) => void }) => Elicit;
 };
 
 export type TurnTools = { tools: ToolSet; notices: ToolNotice[]; offered: OfferedTool[] };
@@ -59,6 +62,8 @@ function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolea
   if (ctx.aborted || f.kind === "aborted") return abortedError();
   if (ctx.timedOut || f.kind === "timeout") return timeoutError(ctx.timeoutMs);
   if (f.kind === "unreachable" || f.kind === "http" || f.kind === "config") return new ToolError("ServerUnavailable", f.message);
+  // The MCP client checks structured content against the tool's outputSchema.
+  if (/output schema|structured content/i.test(f.detail)) return new ToolError("InvalidOutput", f.detail);
   if (f.rpcCode === -32602) return new ToolError("InvalidArgs", f.detail);
   if (f.rpcCode === -32601) return new ToolError("NoSuchTool", f.detail);
   return new ToolError("ToolFailed", f.detail);
@@ -66,6 +71,8 @@ function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolea
 
 function resultError(result: CallToolResult): ToolError {
   const text = errorText(result);
+  // SDK servers check their own structured content against the output schema too.
+  if (/Output validation error|output schema/i.test(text)) return new ToolError("InvalidOutput", text);
   // SDK servers report schema validation failures as isError results with the JSON-RPC code.
   if (/-32602|Input validation error|Invalid arguments/i.test(text)) return new ToolError("InvalidArgs", text);
   return new ToolError("ToolFailed", text);
@@ -144,8 +151,11 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         metadata: { source: "mcp", serverId: server.id, serverName: server.name, toolName: row.name, toolId: row.id },
         timeoutMs: config.callTimeoutMs,
         needsApproval: decision.needsApproval,
-        run: async (input, { signal, toolCallId, onProgress }) => {
-          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress });
+        run: async (input, { signal, toolCallId, onProgress, onElicitation }) => {
+          const ask = opts.elicit?.({ toolCallId, serverId: server.id, timeoutMs: config.callTimeoutMs, show: onElicitation });
+          // A question ends with its call (time limit, Stop) as well as when the server withdraws it.
+          const elicit: Elicit | undefined = ask && ((request, withdrawn) => ask(request, AbortSignal.any([withdrawn, signal])));
+          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress, elicit });
           if (result.isError) throw resultError(result);
           // What the block shows and stores, and the model reads, is bounded (a cut result says so).
           const kept = capResult(result, settings().PARLEY_MAX_TOOL_RESULT_CHARS);
