@@ -36,6 +36,7 @@ import { streamRegistry, type Registry } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
+import { moveToolImages, toolImageMode } from "../providers/tool-images";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
@@ -131,7 +132,11 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // tools, cache breakpoints and providerOptions.
     const decided = new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? []);
     const citations = citationCollector();
+    // Images from tools reach a model with vision as images (in the tool result, or a user message after it).
+    const imageMode = toolImageMode(loaded.model);
+    const images = imageMode === "none" ? "placeholder" : "attach";
     const mcp = await deps.tools({
+      images,
       teamId: ctx.team.id,
       selection: loaded.chat.toolSelection,
       decider: () => approvalDecider(ctx.user.id, decided),
@@ -141,7 +146,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     });
     const stepLimit = deps.stepLimit();
     const prepared = prepareTurn(loaded.model, {
-      messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue }),
+      messages: await toModelHistory(claimed.history, { continueAnswer: !!loaded.request.continue, images }),
       system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
@@ -163,6 +168,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       abortSignal: controller.signal,
       maxRetries: 1,
       stopWhen: stepCountIs(stepLimit),
+      prepareStep: imageMode === "user-message" ? ({ messages }) => ({ messages: moveToolImages(messages) }) : undefined,
       // Repairs are logged with the step they happened in.
       experimental_repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
       onStepFinish: (step) => {

@@ -12,7 +12,7 @@ import type { McpServerConfig } from "../mcp/config";
 import { classifyFailure, type McpFailure } from "../mcp/failures";
 import type { Elicit } from "../mcp/elicitation-routing";
 import { acquire, callTool } from "../mcp/pool";
-import { capResult, errorText, resultText, type CappedResult } from "../mcp/results";
+import { capResult, errorText, resultModelOutput, type CappedResult, type ImageHandling } from "../mcp/results";
 import { config as settings } from "../config";
 import { citationsFromResult, type ResultCitation } from "../mcp/result-citations";
 import { serverConfig } from "../mcp/servers";
@@ -51,6 +51,8 @@ export type AssembleOptions = {
   decider?: () => Promise<Decide>;
   /** URLs found in a successful result (resource links, search-like items), for citations. */
   onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
+  /** Images in results: attached for a model that sees images, else a placeholder (the default). */
+  images?: ImageHandling;
   /** Asks the chat's owner when a server elicits input during a call; without it such requests are cancelled. */
   elicit?: (call: { toolCallId: string; serverId: string; timeoutMs: number; show: (view: unknown) => void }) => Elicit;
 };
@@ -164,7 +166,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
           return kept;
         },
         classify: (err, ctx) => codeForFailure(classifyFailure(err), ctx),
-        modelText: resultText,
+        modelOutput: (out) => resultModelOutput(out, opts.images ?? "placeholder"),
       });
     }
   }

@@ -9,6 +9,9 @@ import { ToolError } from "./error-codes";
 /** What the tool block receives while a call runs (a preliminary output): progress, a question for the person. */
 type RunningOutput = { running: true; progress?: Progress; elicitation?: unknown };
 
+/** What a tool gives the model for a result (the AI SDK's ToolResultOutput). */
+type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool["toModelOutput"]>>>;
+
 /** `needsApproval` of an AI SDK tool: a boolean, or a function of the input deciding per call. */
 export type NeedsApproval = NonNullable<Tool["needsApproval"]>;
 
@@ -25,8 +28,8 @@ export type WrapOptions<TOut> = {
     ctx: { signal: AbortSignal; toolCallId: string; onProgress: (p: Progress) => void; onElicitation: (view: unknown) => void },
   ) => Promise<TOut>;
   classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
-  /** The text the model receives for a successful result. */
-  modelText: (out: TOut) => string;
+  /** What the model receives for a successful result (text, or text and images). */
+  modelOutput: (out: TOut) => ToolResultOutput;
   /** Approval (issue 6): undefined or false runs at once (policy `auto`). */
   needsApproval?: NeedsApproval;
 };
@@ -53,7 +56,7 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
     metadata: opts.metadata,
     inputSchema: jsonSchema(opts.inputSchema),
     needsApproval: opts.needsApproval,
-    toModelOutput: ({ output }) => ({ type: "text", value: opts.modelText(output as TOut) }),
+    toModelOutput: ({ output }) => opts.modelOutput(output as TOut),
     async *execute(input, { abortSignal, toolCallId }) {
       if (input === null || typeof input !== "object" || Array.isArray(input)) {
         throw new ToolError("InvalidArgs", "The arguments must be a JSON object.");
