@@ -32,8 +32,9 @@ export function chatTransport() {
               ? { id, trigger, continueOf: body.continueOf }
               : approvals
                 ? { id, trigger, approvals }
-                : { id, trigger, message: last, ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
+                : { id, trigger, message: { ...last, parts: last.parts.filter((p) => p.type !== "data-resource") }, ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
           ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
+          ...(Array.isArray(body?.resources) ? { resources: body.resources } : {}),
           ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}) } : {}),
         },
       };

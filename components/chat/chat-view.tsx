@@ -268,12 +268,17 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         busy={busy}
         maxChars={maxChars}
         onStop={stop}
-        onSend={(text) => {
+        onSend={(text, attached) => {
           supersede();
           void scrollToBottom();
+          // Attached MCP resources show as chips at once; the server reads them (resources in the body).
+          const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
+          const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
-          void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
+          void toolChoiceSaved(chatId).then(() =>
+            sendMessage({ parts: [{ type: "text", text }, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }),
+          );
         }}
         toolbar={
           <>

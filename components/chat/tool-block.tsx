@@ -10,6 +10,8 @@ import type { Truncation } from "@/lib/mcp/results";
 import type { ElicitationView } from "@/lib/chat/elicitations";
 import { ApprovalCard } from "./approval";
 import { ElicitationForm } from "./elicitation-form";
+import { StructuredView } from "./structured-view";
+import { OpenResource } from "./resource-view";
 import { MarkdownImage } from "./gated-image";
 import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { codedError } from "./tool-error";
@@ -31,7 +33,7 @@ const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object"
 const isRunning = (o: unknown): o is Running => !!o && typeof o === "object" && (o as Running).running === true;
 const isHttp = (u: string) => /^https?:\/\//i.test(u);
 
-function ContentBlock({ block }: { block: McpContent }) {
+function ContentBlock({ block, serverId }: { block: McpContent; serverId?: string }) {
   switch (block.type) {
     case "text": {
       const text = (block as { text: string }).text;
@@ -65,7 +67,7 @@ function ContentBlock({ block }: { block: McpContent }) {
               </a>
             ) : (
               <span title={b.uri} className="font-medium">
-                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span>
+                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span> <OpenResource serverId={serverId} uri={b.uri} label={label} />
               </span>
             )}
             {b.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{b.description}</span>}
@@ -103,14 +105,14 @@ function TruncatedNote({ t }: { t: Truncation }) {
   );
 }
 
-function McpResultView({ result }: { result: McpResult }) {
+function McpResultView({ result, serverId }: { result: McpResult; serverId?: string }) {
   return (
     <div className="flex flex-col gap-2" data-tool-result="mcp">
       {result.parleyTruncated && <TruncatedNote t={result.parleyTruncated} />}
       {result.content.map((b, i) => (
-        <ContentBlock key={i} block={b} />
+        <ContentBlock key={i} block={b} serverId={serverId} />
       ))}
-      {result.structuredContent !== undefined && <Json value={result.structuredContent} label="Structured content" />}
+      {result.structuredContent !== undefined && <StructuredView value={result.structuredContent} />}
     </div>
   );
 }
@@ -177,7 +179,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
         {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
         {running && asking && <ElicitationForm key={asking.id} view={asking} serverName={meta?.serverName} />}
-        {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
+        {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} serverId={(meta as { serverId?: string } | undefined)?.serverId} /> : <Json value={part.output} label="Result" open />)}
         {aborted && <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">{aborted}</p>}
         {error && (
           <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>

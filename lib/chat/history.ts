@@ -1,14 +1,14 @@
 // A chat's history from the database: the stored messages and blocks of the chat's branch
 // (branches.ts) -> UI messages (for the browser, in pages from the newest, each with its versions)
 // and -> model messages (for the next turn). The client never supplies history.
-import { convertToModelMessages, getToolName, isToolUIPart, type ModelMessage, type ToolSet } from "ai";
+import { convertToModelMessages, getToolName, isToolUIPart, type FilePart, type ModelMessage, type TextPart, type ToolSet } from "ai";
 import { isMcpResult, resultModelOutput, type ImageHandling } from "../mcp/results";
 import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { versionsOf, type Versions } from "./branches";
 import { citationView } from "./citations";
 import { formatToolError } from "../tools/error-codes";
-import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
+import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "./message-types";
 import { blocksToParts } from "./parts";
 
 export const HISTORY_PAGE_SIZE = 50;
@@ -175,7 +175,11 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
  * hold only errors or notices. Continuing a stopped answer ends with the request to go on.
  */
 export async function toModelHistory(ui: ParleyUIMessage[], opts: { continueAnswer?: boolean; images?: ImageHandling } = {}): Promise<ModelMessage[]> {
-  const messages = await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true, tools: mcpOutputs(ui, opts.images ?? "placeholder") });
+  const messages = await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), {
+    ignoreIncompleteToolCalls: true,
+    tools: mcpOutputs(ui, opts.images ?? "placeholder"),
+    convertDataPart: (part) => (part.type === "data-resource" ? attachmentPart(part.data as ResourceData, opts.images ?? "placeholder") : undefined),
+  });
   return opts.continueAnswer ? [...messages, { role: "user", content: CONTINUE_ANSWER }] : messages;
 }
 
@@ -198,6 +202,14 @@ function mcpOutputs(ui: ParleyUIMessage[], images: ImageHandling): ToolSet {
     }
   }
   return tools;
+}
+
+/** An attached MCP resource as the model reads it: its text as context, its image as an image (or a placeholder). */
+function attachmentPart(r: ResourceData, images: ImageHandling): TextPart | FilePart {
+  if (r.image && images === "attach") return { type: "file", data: r.image, mediaType: r.mimeType ?? "image/png" };
+  const cut = r.truncatedFrom ? `\n[TRUNCATED: the resource has ${r.truncatedFrom.toLocaleString("en")} characters; this is the first part.]` : "";
+  const body = r.image ? "[image: not shown — this model does not accept images]" : (r.text ?? "");
+  return { type: "text", text: `Attached resource ${r.uri} from “${r.serverName}”${r.mimeType ? ` (${r.mimeType})` : ""}:\n${body}${cut}` };
 }
 
 /** A denied call tells the model plainly that a person denied it, and why (`[ERROR:Denied] …`). */

@@ -8,6 +8,7 @@ import { config } from "../config";
 import { AppError } from "../errors";
 import { rateLimiter, type RateLimiter } from "../security/rate-limit";
 import { toolSelectionSchema } from "../tools/selection";
+import { idField } from "../validation";
 import { decisionSchema } from "./approvals";
 
 export function maxMessageChars(): number {
@@ -50,6 +51,8 @@ export const chatRequestSchema = z
     /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
     newChat: z.boolean().optional(),
     tools: toolSelectionSchema.optional(),
+    /** MCP resources attached to the message (read on the server when it is sent). */
+    resources: z.array(z.object({ serverId: idField, uri: z.string().min(1).max(2000) }).strict()).max(5).optional(),
   })
   .refine(
     (b) =>

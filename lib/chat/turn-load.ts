@@ -35,6 +35,8 @@ import type { ParleyUIMessage } from "./message-types";
 import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
+import { readAttachments } from "./mcp-catalog";
+import type { ResourceData } from "./message-types";
 import { checkSelection, type ToolSelection } from "../tools/selection";
 
 export type TurnRequest = {
@@ -53,6 +55,8 @@ export type TurnRequest = {
   decisions?: Decision[];
   /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
   newChat?: { tools?: ToolSelection };
+  /** MCP resources attached to the new message (mcp-catalog.ts reads them). */
+  resources?: { serverId: string; uri: string }[];
 };
 
 /** What a turn read before it writes anything. */
@@ -70,7 +74,7 @@ export type LoadedTurn = {
   budget: number;
   streamId: string;
   assistantId: string;
-  question?: { id: string; text: string };
+  question?: { id: string; text: string; resources?: ResourceData[] };
   /** The message a new version replaces on the branch (regenerate, edit). */
   replaces?: { id: string; seq: number; parentId: string | null };
   /** The conversation as read (without the question); decisions read theirs when they claim. */
@@ -156,7 +160,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
-  const question = req.text ? { id: newId(), text: req.text } : undefined;
+  const question = req.text ? { id: newId(), text: req.text, resources: req.resources?.length ? await readAttachments(ctx, req.resources) : undefined } : undefined;
   const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   if (replaced) {
     const { messages: history } = await loadHistory(chat.id, { maxChars: budget, beforeSeq: replaced.seq });
@@ -247,6 +251,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
       // createMany: plain inserts, without reading the rows back.
       await tx.message.createMany({ data: { id: question.id, chatId: t.chat.id, parentId, role: "user", status: "done" } });
       await tx.block.createMany({ data: { messageId: question.id, ordinal: 0, kind: "text", status: "done", text: question.text } });
+      if (question.resources) await tx.block.createMany({ data: question.resources.map((data, i) => ({ messageId: question.id, ordinal: i + 1, kind: "data" as const, status: "done", name: "resource", data })) });
       parentId = question.id;
     }
     await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, parentId, role: "assistant", status: "streaming", model: t.model.modelId } });
@@ -258,7 +263,9 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
 
 /** The history as loaded plus the question: what the model reads when the claim did not have to come first. */
 export function withQuestion(history: ParleyUIMessage[], t: LoadedTurn): ParleyUIMessage[] {
-  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }] }] : history;
+  if (!t.question) return history;
+  const attached = (t.question.resources ?? []).map((data) => ({ type: "data-resource" as const, data }));
+  return [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }, ...attached] }];
 }
 
 /**

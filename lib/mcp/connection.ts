@@ -12,6 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { catalogOf, type McpCatalogAccess } from "./catalog-access";
 import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
@@ -27,8 +28,11 @@ export type McpConnection = {
   readonly serverInfo?: { name: string; version: string };
   callTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult>;
   ping(signal: AbortSignal): Promise<void>;
+  /** Resources, resource templates and prompts the server offers (catalog.ts). */
+  catalog: McpCatalogAccess;
   close(): Promise<void>;
 };
+
 
 export type CallOptions = {
   signal?: AbortSignal;
@@ -247,6 +251,7 @@ export async function openConnection(config: McpServerConfig, events: Connection
         throw classifyFailure(pingSignal.aborted ? pingSignal.reason : err, what);
       }
     },
+    catalog: catalogOf(client, config.connectTimeoutMs, what),
     async close() {
       closing = true;
       await client.close().catch(() => {});

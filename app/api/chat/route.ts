@@ -23,6 +23,7 @@ export const POST = handle(async (req: Request) => {
       modelId: body.modelId,
       decisions: body.approvals,
       newChat: body.newChat && text ? { tools: body.tools } : undefined,
+      resources: text ? body.resources : undefined,
     };
     return { ctx, request };
   });
