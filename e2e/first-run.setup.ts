@@ -5,6 +5,9 @@ import { THEMES, applyTheme, violations } from "./axe";
 import { ADMIN, ADMIN_STATE } from "./helpers";
 
 test("first visit creates the admin and the team; bad input is refused", async ({ page, request }) => {
+  // The first pages of a new server, checked with axe in both themes and then filled in: more than 30 s
+  // on a busy machine.
+  test.setTimeout(60_000);
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Welcome to Parley" })).toBeVisible();

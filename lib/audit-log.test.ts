@@ -3,7 +3,8 @@
 // event of another team.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "./db/client";
-import { AUDIT_PAGE_SIZE, auditFilterChoices, auditFilterSchema, listAuditEvents } from "./audit-log";
+import type { Prisma } from "./db/generated/client";
+import { AUDIT_PAGE_SIZE, auditCsv, auditFilterChoices, auditFilterSchema, listAuditEvents } from "./audit-log";
 import { DRIVERS, makeUser, startTestApp } from "../test/support/test-app";
 
 let stop: () => Promise<void>;
@@ -74,5 +75,35 @@ describe("the audit log", () => {
     expect(first.rows[0].details).toEqual([{ label: "N", value: String(AUDIT_PAGE_SIZE - 1) }]);
     expect(second.rows.map((r) => r.action)).toEqual(["mcp.server.delete", "member.role", "mcp.server.create"]);
     expect(second.hasMore).toBe(false);
+  });
+
+  it("decisions on tool calls filter by tool and decision (a time limit's denial apart from a person's), and export as CSV", async () => {
+    const prisma = await db();
+    const { team, ada, bob } = await teamWithEvents();
+    const call = (action: string, actorId: string | null, data: Prisma.InputJsonObject, d: string) => ({ teamId: team.id, actorId, action, targetType: "tool-call", targetId: `call_${d}`, data, createdAt: new Date(`${d}T09:00:00.000Z`) });
+    await prisma.auditEvent.createMany({
+      data: [
+        call("tool.approve", ada.id, { tool: "Files__delete", chatId: "c1" }, "2026-02-01"),
+        call("tool.deny", bob.id, { tool: "Files__delete", name: "=HYPERLINK(\"x\")", reason: "not now" }, "2026-02-02"),
+        call("tool.deny", null, { tool: "Pay__send", reason: "no decision within 30 minutes", timedOut: true }, "2026-02-03"),
+        call("tool.edit", ada.id, { tool: "Pay__send", original: { amount: 5000 }, edited: { amount: 50 } }, "2026-02-04"),
+      ],
+    });
+    const actions = async (filter: Record<string, string>) => (await listAuditEvents(team.id, auditFilterSchema.parse(filter))).rows.map((r) => `${r.actor}:${r.action}`);
+    expect(await actions({ decision: "timed-out" })).toEqual(["Time limit:tool.deny"]);
+    expect(await actions({ decision: "denied" })).toEqual(["Bob:tool.deny"]);
+    expect(await actions({ decision: "approved" })).toEqual(["Ada:tool.approve"]);
+    expect(await actions({ decision: "edited" })).toEqual(["Ada:tool.edit"]);
+    expect(await actions({ tool: "Pay__" })).toEqual(["Ada:tool.edit", "Time limit:tool.deny"]);
+    expect(await actions({ tool: "Files__delete", actor: bob.id })).toEqual(["Bob:tool.deny"]);
+    expect(await actions({ decision: "denied", from: "2026-02-03" })).toEqual([]);
+    const csv = await auditCsv(team.id, auditFilterSchema.parse({ tool: "Files__delete" }));
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe('"Time (UTC)","Who","Action","What","Target","Details"');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('"2026-02-02T09:00:00.000Z","Bob","tool.deny","Denied a tool call"');
+    // A cell a spreadsheet would run as a formula is defused.
+    expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines[1]).not.toMatch(/(^|,)"=/);
   });
 });

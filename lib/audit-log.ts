@@ -41,7 +41,17 @@ const ACTIONS: Record<string, string> = {
   "tool.deny": "Denied a tool call",
   "tool.always-allow": "Always allowed a tool",
   "tool.always-allow.revoke": "Stopped always allowing a tool",
+  "tool.edit": "Edited a tool call's input",
+  "tool.allow-chat": "Allowed a tool for one chat",
+  "mcp.tool.rules": "Changed a tool's rules",
+  "mcp.tool.decision-timeout": "Changed a tool's time limit",
+  "mcp.server.decision-timeout": "Changed a server's time limit",
+  "mcp.server.trust-read-only": "Trusted a server's read-only hints",
+  "mcp.server.distrust-read-only": "Stopped trusting a server's read-only hints",
+  "model.provider-tools": "Changed a model's provider-executed tools",
 };
+
+
 
 export function actionLabel(action: string): string {
   return ACTIONS[action] ?? action.replace(/[.-]/g, " ");
@@ -54,6 +64,9 @@ export const auditFilterSchema = z.object({
   actor: z.string().max(64).optional().catch(undefined),
   from: day.optional().catch(undefined),
   to: day.optional().catch(undefined),
+  /** A tool's name (as the event recorded it; part of it is enough). */
+  tool: z.string().trim().max(200).optional().catch(undefined),
+  decision: z.enum(["approved", "denied", "edited", "timed-out"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
 });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
@@ -120,7 +133,33 @@ function whereOf(teamId: string, f: AuditFilter): Prisma.AuditEventWhereInput {
   const createdAt: Prisma.DateTimeFilter = {};
   if (f.from) createdAt.gte = new Date(`${f.from}T00:00:00.000Z`);
   if (f.to) createdAt.lt = new Date(new Date(`${f.to}T00:00:00.000Z`).getTime() + 86_400_000);
-  return { teamId, ...(f.action ? { action: f.action } : {}), ...(f.actor ? { actorId: f.actor } : {}), ...(f.from || f.to ? { createdAt } : {}) };
+  const timedOut: Prisma.AuditEventWhereInput = { data: { path: ["timedOut"], equals: true } };
+  const decision: Prisma.AuditEventWhereInput | undefined =
+    f.decision === "approved"
+      ? { action: "tool.approve" }
+      : f.decision === "edited"
+        ? { action: "tool.edit" }
+        : f.decision === "timed-out"
+          ? { action: "tool.deny", ...timedOut }
+          : f.decision === "denied"
+            ? // A time limit denies without an actor. (A person removed since also has none: "any decision" shows theirs.)
+              { action: "tool.deny", actorId: { not: null } }
+            : undefined;
+  return {
+    teamId,
+    ...(f.action && !decision ? { action: f.action } : {}),
+    ...(f.actor ? { actorId: f.actor } : {}),
+    ...(f.from || f.to ? { createdAt } : {}),
+    ...(f.tool ? { data: { path: ["tool"], string_contains: f.tool } } : {}),
+    ...(decision ? { AND: [decision] } : {}),
+  };
+}
+
+/** Who an event names as its actor: the person, the time limit, or someone since removed. */
+function actorName(e: { actor: { name: string } | null; actorId: string | null; data: Prisma.JsonValue | null }): string {
+  if (e.actor) return e.actor.name;
+  if (!e.actorId && (e.data as { timedOut?: unknown } | null)?.timedOut === true) return "Time limit";
+  return "Someone no longer here";
 }
 
 /** One page of the team's events matching `filter`, newest first, and whether older ones follow. */
@@ -141,7 +180,7 @@ export async function listAuditEvents(teamId: string, filter: AuditFilter = {}):
   const rows = shown.map((e) => ({
     id: e.id,
     at: e.createdAt,
-    actor: e.actor?.name ?? "Someone no longer here",
+    actor: actorName(e),
     action: e.action,
     label: actionLabel(e.action),
     target: names.get(`${e.targetType}:${e.targetId}`) ?? recordedName(e.data) ?? (e.targetType ? `a ${e.targetType.replace("-", " ")} since removed` : null),
@@ -161,4 +200,33 @@ export async function auditFilterChoices(teamId: string): Promise<{ actions: { v
     actions: actions.map((a) => ({ value: a.action, label: actionLabel(a.action) })),
     actors: actors.map((u) => ({ value: u.id, label: `${u.name} (${u.email})` })),
   };
+}
+
+/** The most rows a CSV export holds (the newest that match). */
+export const AUDIT_EXPORT_MAX = 10_000;
+
+/** A CSV cell: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** The events matching `filter` (newest first, at most AUDIT_EXPORT_MAX) as CSV: time, who, action, target, details. */
+export async function auditCsv(teamId: string, filter: AuditFilter = {}): Promise<string> {
+  const prisma = await db();
+  const events = await prisma.auditEvent.findMany({
+    where: whereOf(teamId, filter),
+    include: { actor: { select: { name: true } } },
+    relationLoadStrategy: "query",
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: AUDIT_EXPORT_MAX,
+  });
+  const names = await targetNames(teamId, events);
+  const lines = [["Time (UTC)", "Who", "Action", "What", "Target", "Details"].map(csvCell).join(",")];
+  for (const e of events) {
+    const target = names.get(`${e.targetType}:${e.targetId}`) ?? recordedName(e.data) ?? "";
+    const detail = details(e.data).map((d) => `${d.label}: ${d.value}`).join("; ");
+    lines.push([e.createdAt.toISOString(), actorName(e), e.action, actionLabel(e.action), target, detail].map(csvCell).join(","));
+  }
+  return lines.join("\r\n") + "\r\n";
 }

@@ -72,6 +72,11 @@ const schema = z.object({
   PARLEY_MCP_BACKOFF_MS: int(1_000, 1),
   PARLEY_MAX_TOOL_RESULT_CHARS: int(1_000_000, 1_000, 100_000_000),
   PARLEY_MAX_ANSWER_CHARS: int(1_000_000, 1_000, 100_000_000),
+  // Operators: /api/metrics answers only with this bearer token (unset: the endpoint is off).
+  METRICS_TOKEN: z.preprocess(unsetIfBlank, z.string().min(16, "must be at least 16 characters").optional()),
+  // Traces over OTLP/HTTP when set (the exporter reads the other OTEL_EXPORTER_OTLP_* variables itself).
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(["http:", "https:"]),
+  OTEL_SERVICE_NAME: z.preprocess(unsetIfBlank, z.string().default("parley")),
 });
 
 type Env = z.infer<typeof schema>;

@@ -10,15 +10,19 @@ import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { initKeyring } from "./security/keyring";
 import { HEARTBEAT_MS, markInterrupted } from "./chat/recovery";
+import { startTimeoutSweep } from "./chat/approval-timeouts";
 import { seedAllTeams } from "./providers/seed-env";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
+import { startOtlpTracing } from "./observability/tracing";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout };
+const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [TIMEOUTS]?: () => void };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
+  if (await startOtlpTracing()) console.log(`[otel] traces go to ${config().OTEL_EXPORTER_OTLP_ENDPOINT} over OTLP/HTTP`);
   const db = await database();
   let result: MigrationResult;
   if (db.pglite) result = await migratePGlite(db.pglite);
@@ -31,6 +35,8 @@ async function start(): Promise<void> {
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
   if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), HEARTBEAT_MS).unref();
+  // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
+  holder[TIMEOUTS] ??= startTimeoutSweep();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -50,6 +56,8 @@ export async function shutdown(): Promise<void> {
   forgetAuth();
   clearInterval(holder[SWEEP]);
   delete holder[SWEEP];
+  holder[TIMEOUTS]?.();
+  delete holder[TIMEOUTS];
   await closeDatabase();
 }
 

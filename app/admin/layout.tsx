@@ -5,9 +5,11 @@ import { SignedInShell } from "../(chat)/signed-in-shell";
 export const dynamic = "force-dynamic";
 
 const SECTIONS = [
+  { href: "/admin/approvals", label: "Approvals" },
   { href: "/admin/members", label: "Members" },
   { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
+  { href: "/admin/usage", label: "Usage" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

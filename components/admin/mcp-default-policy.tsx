@@ -8,7 +8,7 @@ import { CheckboxField, FormMessage } from "../ui/field";
 import { Label } from "../ui/label";
 import { PolicySelect } from "./policy-select";
 
-export function McpDefaultPolicy({ serverId, value, action }: { serverId: string; value: "ask" | "auto" | "deny" | null; action: FormAction }) {
+export function McpDefaultPolicy({ serverId, value, action }: { serverId: string; value: "ask" | "auto" | "deny" | "admin" | null; action: FormAction }) {
   const [state, formAction] = useActionState(action, initialActionState);
   return (
     <form action={formAction} className="flex flex-col gap-2">
@@ -17,7 +17,7 @@ export function McpDefaultPolicy({ serverId, value, action }: { serverId: string
       <PolicySelect
         id="server-default-policy"
         value={value}
-        defaultLabel="From each tool's annotations (read-only runs, others ask)"
+        defaultLabel="Ask (read-only tools run without asking only if trusted below)"
         size="sm"
         className="max-w-md"
       />

@@ -3,9 +3,9 @@
 // own (`defaultLabel` says what applies then).
 import { OptionSelect } from "../ui/select";
 
-type Policy = "ask" | "auto" | "deny";
+type Policy = "ask" | "auto" | "deny" | "admin";
 
-const LABELS: Record<Policy, string> = { ask: "Ask every time", auto: "Run without asking", deny: "Never offer" };
+const LABELS: Record<Policy, string> = { ask: "Ask every time", admin: "An admin approves", auto: "Run without asking", deny: "Never offer" };
 
 export function PolicySelect({ value, defaultLabel, ...rest }: { value: Policy | null; defaultLabel: string; id?: string; className?: string; size?: "xs" | "sm" | "md"; "aria-label"?: string }) {
   const options = [{ value: "default", label: defaultLabel }, ...Object.entries(LABELS).map(([v, label]) => ({ value: v, label }))];

@@ -1,44 +1,127 @@
 "use client";
 // The pending face of a tool call: what would run (tool, server, input) and the decision — Approve,
-// Deny with an optional reason, or Always allow (for this member, where the policy lets them). The
-// decision goes through a context so deep tool blocks reach the chat without prop drilling.
+// Deny with an optional reason, Edit (and approve), Always allow, Allow for this chat (for this
+// member, where the policy lets them). A call waiting for an admin shows "Waiting for an admin"
+// instead, with the rule that asked and the time limit. The decision goes through a context so deep
+// tool blocks reach the chat without prop drilling.
 import { createContext, useContext, useState } from "react";
-import { Check, ShieldCheck, X } from "lucide-react";
+import { Check, Hourglass, MessageSquareLock, Pencil, ShieldCheck, X } from "lucide-react";
+import type { ApprovalDetails } from "@/lib/chat/approval-details";
+import { InputEditor } from "../approvals/input-editor";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 
-export type ApprovalDecision = { approvalId: string; approved: boolean; reason?: string; alwaysAllowToolId?: string };
+export type ApprovalDecision = { approvalId: string; approved: boolean; reason?: string; input?: Record<string, unknown>; alwaysAllowToolId?: string; allowForChatToolId?: string };
 export const ApprovalContext = createContext<((d: ApprovalDecision) => void) | undefined>(undefined);
 
-export function ApprovalCard({ approvalId, toolLabel, toolId }: { approvalId: string; toolLabel: string; toolId?: string }) {
+/** "in 29 minutes" / "at 14:05" for a deadline. */
+export function deadlineText(iso: string): string {
+  const at = new Date(iso);
+  return `by ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}${at.toDateString() === new Date().toDateString() ? "" : ` on ${at.toLocaleDateString()}`}`;
+}
+
+function Why({ details }: { details?: ApprovalDetails }) {
+  if (!details?.rule && !details?.deadline) return null;
+  return (
+    <p className="text-xs text-zinc-700 dark:text-zinc-300">
+      {details.rule && <span data-approval-rule>Asked by the rule “{details.rule}”. </span>}
+      {details.deadline && <span>Denied automatically unless decided {deadlineText(details.deadline)}.</span>}
+    </p>
+  );
+}
+
+export function ApprovalCard({ approvalId, toolLabel, toolId, input, details }: { approvalId: string; toolLabel: string; toolId?: string; input?: unknown; details?: ApprovalDetails }) {
   const decide = useContext(ApprovalContext);
   const [reason, setReason] = useState("");
   const [sent, setSent] = useState(false);
+  const [editing, setEditing] = useState<{ schema: unknown } | "loading">();
+  if (details?.by === "admin")
+    return (
+      <div className="flex flex-col gap-1 rounded-md bg-sky-50 p-3 dark:bg-sky-950" role="status" data-approval="admin">
+        <p className="flex items-center gap-1.5 text-sm font-medium text-sky-900 dark:text-sky-100">
+          <MessageSquareLock className="size-4" aria-hidden /> Waiting for an admin
+        </p>
+        <p className="text-xs text-zinc-700 dark:text-zinc-300">An admin of your team decides whether {toolLabel} runs. The answer goes on here once they have.</p>
+        <Why details={details} />
+      </div>
+    );
   if (!decide) return <p className="text-sm text-zinc-600">Waiting for approval.</p>;
   const send = (d: Omit<ApprovalDecision, "approvalId">) => {
     setSent(true);
     decide({ approvalId, ...d });
   };
+  const edit = async () => {
+    setEditing("loading");
+    const res = toolId ? await fetch(`/api/tools/${toolId}/schema`).catch(() => undefined) : undefined;
+    const body = res?.ok ? ((await res.json()) as { inputSchema: unknown }) : { inputSchema: null };
+    setEditing({ schema: body.inputSchema });
+  };
   return (
     <div className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950" role="group" aria-label={`Approve ${toolLabel}?`}>
       <p className="text-sm font-medium text-amber-900 dark:text-amber-100">{toolLabel} wants to run with the input above. Allow it?</p>
-      <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
-        Reason for denying (optional)
-        <Input size="sm" value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} />
-      </label>
-      <div className="flex flex-wrap gap-2">
-        <Button variant="success" size="sm" disabled={sent} onClick={() => send({ approved: true })}>
-          <Check className="size-4" aria-hidden /> Approve
-        </Button>
-        <Button variant="danger" size="sm" disabled={sent} onClick={() => send({ approved: false, reason: reason.trim() || undefined })}>
-          <X className="size-4" aria-hidden /> Deny
-        </Button>
-        {toolId && (
-          <Button variant="secondary" size="sm" disabled={sent} onClick={() => send({ approved: true, alwaysAllowToolId: toolId })}>
-            <ShieldCheck className="size-4" aria-hidden /> Always allow
-          </Button>
-        )}
-      </div>
+      <Why details={details} />
+      {editing && editing !== "loading" ? (
+        <InputEditor schema={editing.schema} input={input} busy={sent} onCancel={() => setEditing(undefined)} onSubmit={(edited) => send({ approved: true, input: edited })} />
+      ) : (
+        <>
+          <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+            Reason for denying (optional)
+            <Input size="sm" value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} />
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="success" size="sm" disabled={sent} onClick={() => send({ approved: true })}>
+              <Check className="size-4" aria-hidden /> Approve
+            </Button>
+            <Button variant="danger" size="sm" disabled={sent} onClick={() => send({ approved: false, reason: reason.trim() || undefined })}>
+              <X className="size-4" aria-hidden /> Deny
+            </Button>
+            {toolId && (
+              <Button variant="secondary" size="sm" disabled={sent || editing === "loading"} onClick={() => void edit()}>
+                <Pencil className="size-4" aria-hidden /> {editing === "loading" ? "Loading…" : "Edit"}
+              </Button>
+            )}
+            {toolId && !details?.rule && (
+              <>
+                <Button variant="secondary" size="sm" disabled={sent} onClick={() => send({ approved: true, allowForChatToolId: toolId })}>
+                  <Hourglass className="size-4" aria-hidden /> Allow for this chat
+                </Button>
+                <Button variant="secondary" size="sm" disabled={sent} onClick={() => send({ approved: true, alwaysAllowToolId: toolId })}>
+                  <ShieldCheck className="size-4" aria-hidden /> Always allow
+                </Button>
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+type Waiting = { state?: string; approval?: { id: string } & ApprovalDetails };
+
+/** The calls of a message that wait for this member (not for an admin). */
+export function waitingForMember(parts: readonly unknown[]): string[] {
+  return (parts as Waiting[]).filter((p) => p.state === "approval-requested" && p.approval && p.approval.by !== "admin").map((p) => p.approval!.id);
+}
+
+/** "Approve all" / "Deny all" for a step with several calls waiting for this member. */
+export function BatchDecisions({ approvalIds }: { approvalIds: string[] }) {
+  const decide = useContext(ApprovalContext);
+  const [sent, setSent] = useState(false);
+  if (!decide || approvalIds.length < 2) return null;
+  const all = (approved: boolean) => {
+    setSent(true);
+    for (const approvalId of approvalIds) decide({ approvalId, approved });
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-2 rounded-md bg-amber-50 p-2 text-sm dark:bg-amber-950" role="group" aria-label={`${approvalIds.length} tool calls wait for you`}>
+      <span className="text-amber-900 dark:text-amber-100">{approvalIds.length} tool calls wait for you.</span>
+      <Button variant="success" size="sm" disabled={sent} onClick={() => all(true)}>
+        <Check className="size-4" aria-hidden /> Approve all
+      </Button>
+      <Button variant="danger" size="sm" disabled={sent} onClick={() => all(false)}>
+        <X className="size-4" aria-hidden /> Deny all
+      </Button>
     </div>
   );
 }

@@ -6,16 +6,27 @@
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 
-type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; decidedAt?: string } };
 
-/** The decisions on the last answer's waiting calls: all the server accepts for them. */
-function decisionsOf(message: ParleyUIMessage | undefined) {
+/** Inputs this member edited before approving, by approval id (kept by chat-view.tsx until they are sent). */
+export type EditedInputs = Map<string, Record<string, unknown>>;
+
+/**
+ * The decisions on the last answer's waiting calls: all the server accepts for them. Calls decided on
+ * the server already (by an admin: they carry `decidedAt`) are not sent again.
+ */
+export function decisionsOf(message: ParleyUIMessage | undefined, edited?: EditedInputs) {
   if (message?.role !== "assistant") return undefined;
-  const decided = (message.parts as Decided[]).filter((p) => p.state === "approval-responded" && p.approval);
-  return decided.length ? decided.map((p) => ({ approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}) })) : undefined;
+  const decided = (message.parts as Decided[]).filter((p) => p.state === "approval-responded" && p.approval && !p.approval.decidedAt);
+  return decided.length
+    ? decided.map((p) => {
+        const input = p.approval!.approved ? edited?.get(p.approval!.id) : undefined;
+        return { approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}), ...(input ? { input } : {}) };
+      })
+    : undefined;
 }
 
-export function chatTransport() {
+export function chatTransport(edited?: EditedInputs) {
   let sent = 0;
   const transport = new DefaultChatTransport<ParleyUIMessage>({
     api: "/api/chat",
@@ -23,7 +34,7 @@ export function chatTransport() {
     prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => {
       sent++;
       const last = messages[messages.length - 1];
-      const approvals = decisionsOf(last);
+      const approvals = decisionsOf(last, edited);
       return {
         body: {
           ...(trigger === "regenerate-message"

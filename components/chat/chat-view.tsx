@@ -21,17 +21,26 @@ import { ToolPicker } from "./tool-picker";
 import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
-import { ApprovalContext, type ApprovalDecision } from "./approval";
+import { ApprovalContext, waitingForMember, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
 import { focusComposer } from "./focus-composer";
 import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
-import { chatTransport } from "./chat-transport";
+import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
 import { useStopTurn } from "./use-stop-turn";
+import { ChatUsageTotal } from "./answer-usage";
 
-type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string } };
+
+/** How often an open chat looks whether an admin has decided its waiting calls. */
+const ADMIN_POLL_MS = 2_000;
+
+/** Whether a call of this answer waits for an admin. */
+function waitsForAdmin(m: ParleyUIMessage): boolean {
+  return (m.parts as Decided[]).some((p) => p.state === "approval-requested" && p.approval?.by === "admin");
+}
 
 /** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
 async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessage | undefined> {
@@ -72,15 +81,18 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const [modelId, setModelId] = useState(models?.selected ?? "");
   const { stored, setStored, setTitle } = useChatTitle();
   const draftTools = useRef<ToolSelection | undefined>(undefined);
-  const { transport, requestsSent } = useMemo(() => chatTransport(), []);
+  // Inputs this member edited before approving, until the decisions are sent (the transport reads them).
+  const [edited] = useState<EditedInputs>(() => new Map());
+  const { transport, requestsSent } = useMemo(() => chatTransport(edited), [edited]);
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
     resume,
     experimental_throttle: 50,
-    // Once every waiting call of the answer is decided (approved or denied), the decisions are sent.
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // Once every waiting call of the answer is decided (approved or denied) here, the decisions are sent;
+    // never while a call waits for an admin (those decisions go to the decisions route instead).
+    sendAutomaticallyWhen: ({ messages: all }) => lastAssistantMessageIsCompleteWithApprovalResponses({ messages: all }) && !!decisionsOf(all[all.length - 1]),
     // The chat's title, sent by its first turn: the first one also says the chat is stored now.
     onData: (part) => {
       if (part.type !== "data-title") return;
@@ -101,20 +113,64 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
 
   const last = messages[messages.length - 1];
 
+  const messagesRef = useRef(messages);
+  useEffect(() => {
+    messagesRef.current = messages;
+  }, [messages]);
+  const decidedHere = useRef(new Map<string, ApprovalDecision>());
+  const [decisionError, setDecisionError] = useState<string>();
+  const [waitTick, setWaitTick] = useState(0);
   const decide = useCallback(
     async (d: ApprovalDecision) => {
-      if (d.alwaysAllowToolId) {
-        await fetch("/api/tools/preferences", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ toolId: d.alwaysAllowToolId, alwaysAllow: true }),
-        }).catch(() => {});
-      }
-      void addToolApprovalResponse({ id: d.approvalId, approved: d.approved, reason: d.reason });
+      const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => undefined);
+      if (d.alwaysAllowToolId) await post("/api/tools/preferences", { toolId: d.alwaysAllowToolId, alwaysAllow: true });
+      if (d.allowForChatToolId) await post(`/api/chat/${chatId}/allowed-tools`, { toolId: d.allowForChatToolId });
+      if (d.input) edited.set(d.approvalId, d.input);
       focusComposer(); // the card's buttons go away with the decision
+      const answer = messagesRef.current[messagesRef.current.length - 1];
+      if (!answer || !waitsForAdmin(answer)) return void addToolApprovalResponse({ id: d.approvalId, approved: d.approved, reason: d.reason });
+      // Other calls of this answer wait for an admin: this member's decisions are stored once all of
+      // theirs are made, and the answer goes on (on the server) when the admin has decided too.
+      decidedHere.current.set(d.approvalId, d);
+      const mine = waitingForMember(answer.parts);
+      setMessages((current) =>
+        current.map((m) => (m.id !== answer.id ? m : { ...m, parts: m.parts.map((p) => ((p as Decided).approval?.id === d.approvalId ? ({ ...p, state: "approval-responded", approval: { ...(p as Decided).approval!, approved: d.approved, reason: d.reason } } as typeof p) : p)) })),
+      );
+      if (!mine.every((id) => decidedHere.current.has(id))) return;
+      const approvals = mine.map((id) => {
+        const x = decidedHere.current.get(id)!;
+        return { approvalId: id, approved: x.approved, ...(x.reason ? { reason: x.reason } : {}), ...(x.input ? { input: x.input } : {}) };
+      });
+      decidedHere.current.clear();
+      const res = await post(`/api/chat/${chatId}/decisions`, { approvals });
+      if (!res?.ok) setDecisionError(errorMessage(new Error(res ? await res.text() : "")) ?? "Your decisions could not be saved.");
+      setWaitTick((t) => t + 1);
     },
-    [addToolApprovalResponse],
+    [addToolApprovalResponse, chatId, setMessages, edited],
   );
+
+  // Calls waiting for an admin: the stored answer is read again (every few seconds) until an admin has
+  // decided and the answer goes on; then the poll for a streaming answer below takes over.
+  const adminWaitId = (status === "ready" || status === "error") && last?.role === "assistant" && waitsForAdmin(last) ? last.id : undefined;
+  useEffect(() => {
+    if (!adminWaitId) return;
+    let timer: ReturnType<typeof setTimeout>;
+    let cancelled = false;
+    const check = async () => {
+      const fresh = await storedMessage(chatId, adminWaitId);
+      if (cancelled) return;
+      if (fresh && (!waitsForAdmin(fresh) || fresh.metadata?.status === "streaming")) {
+        setMessages((current) => current.map((m) => (m.id === adminWaitId ? fresh : m)));
+        return;
+      }
+      timer = setTimeout(check, ADMIN_POLL_MS);
+    };
+    timer = setTimeout(check, waitTick ? 300 : ADMIN_POLL_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [adminWaitId, chatId, setMessages, waitTick]);
 
   /**
    * A new message while calls wait (or were decided but never ran): the server ends them as superseded
@@ -249,6 +305,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
             />
           ))}
+          {!busy && <ChatUsageTotal messages={messages} />}
           {status === "submitted" && (
             <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
               Waiting for the model…
@@ -256,6 +313,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           )}
           {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
           <FormMessage message={branches.error} />
+          <FormMessage message={decisionError} />
         </div>
       </div>
       {!isAtBottom && (

@@ -8,7 +8,9 @@ import { PartView } from "./message-parts";
 import { AttachedResources } from "./resource-view";
 import { SourcesList } from "./citations";
 import { AnswerActions, QuestionActions, type Direction, type MessageActions } from "./message-actions";
+import { AnswerUsage } from "./answer-usage";
 import { EditQuestion } from "./edit-question";
+import { BatchDecisions, waitingForMember } from "./approval";
 
 function plainText(message: ParleyUIMessage): string {
   return message.parts
@@ -71,6 +73,7 @@ export const MessageItem = memo(function MessageItem({
         />
       ) : (
         <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
+          {!isUser && <BatchDecisions approvalIds={waitingForMember(message.parts)} />}
           {isUser
             ? <>{text}<AttachedResources parts={message.parts} /></>
             : message.parts.map((part, i) => (
@@ -82,6 +85,7 @@ export const MessageItem = memo(function MessageItem({
       {!isUser && status === "interrupted" && (
         <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
       )}
+      {!isUser && !busy && <AnswerUsage usage={message.metadata?.usage} />}
       {actions && !busy && !editing && (isUser ? (
         <QuestionActions message={message} actions={actions} onEdit={() => setEditing(true)} focus={focusVersion} editRef={editButton} />
       ) : (

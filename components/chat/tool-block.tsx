@@ -8,6 +8,8 @@ import { Streamdown } from "streamdown";
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import type { Truncation } from "@/lib/mcp/results";
 import type { ElicitationView } from "@/lib/chat/elicitations";
+import type { ApprovalDetails } from "@/lib/chat/approval-details";
+import { InputDiff } from "../approvals/input-editor";
 import { ApprovalCard } from "./approval";
 import { ElicitationForm } from "./elicitation-form";
 import { StructuredView } from "./structured-view";
@@ -147,6 +149,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const name = getToolName(part);
   const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string } }).toolMetadata;
   const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
+  const details = (part as { approval?: ApprovalDetails }).approval;
   const running =
     part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
@@ -187,15 +190,33 @@ export function ToolBlock({ part }: { part: ToolPart }) {
             {error.message}
           </p>
         )}
-        {part.state === "approval-requested" && <ApprovalCard approvalId={part.approval.id} toolLabel={label} toolId={meta?.toolId} />}
+        {part.state === "approval-requested" && <ApprovalCard approvalId={part.approval.id} toolLabel={label} toolId={meta?.toolId} input={part.input} details={details} />}
         {part.state === "approval-responded" && (
-          <p className="text-zinc-600 dark:text-zinc-400">{part.approval.approved ? "Approved by you. Running…" : "Denied by you. Telling the model…"}</p>
+          <p className="text-zinc-600 dark:text-zinc-400">
+            {decisionText(part.approval.approved === true, details)} {part.approval.approved ? "Running…" : "Telling the model…"}
+          </p>
         )}
-        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && <p className="text-xs text-zinc-600 dark:text-zinc-400">Approved by you.</p>}
-        {part.state === "output-denied" && <p className="text-zinc-600">Denied{part.approval.reason ? `: ${part.approval.reason}` : "."}</p>}
+        {details?.original !== undefined && part.state !== "approval-requested" && <InputDiff original={details.original} edited={part.input} />}
+        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && <p className="text-xs text-zinc-600 dark:text-zinc-400" data-decision>{decisionText(true, details)}</p>}
+        {part.state === "output-denied" && (
+          <p className="text-zinc-600 dark:text-zinc-400" data-decision>
+            {decisionText(false, details)}
+            {part.approval.reason ? ` Reason: ${part.approval.reason}` : ""}
+          </p>
+        )}
+        {part.providerExecuted && <p className="text-xs text-zinc-600 dark:text-zinc-400">Ran at the model&apos;s provider, without approval.</p>}
       </div>
     </div>
   );
+}
+
+/** Who decided and when: "Approved by Ana at 14:05", "Edited and approved by …", "Denied: no decision in time". */
+function decisionText(approved: boolean, d?: ApprovalDetails): string {
+  const when = d?.decidedAt ? ` at ${new Date(d.decidedAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
+  if (!approved && !d?.decidedBy && d?.decidedAt) return `Denied: nobody decided in time${when}.`;
+  const who = d?.decidedBy ? `${d.decidedBy}${d.by === "admin" ? " (admin)" : ""}` : d?.by === "admin" ? "an admin" : "you";
+  const verb = approved ? (d?.original !== undefined ? "Edited and approved" : "Approved") : "Denied";
+  return `${verb} by ${who}${when}.`;
 }
 
 /** The short header label of an aborted call's face (the full sentence shows below it). */

@@ -8,7 +8,7 @@
 // focus moves in on open; Escape or closing returns focus to the message box.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Hand, Wrench } from "lucide-react";
-import type { PickerServer } from "@/lib/tools/member-tools";
+import type { PickerServer, PickerTool } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { McpStatusBadge } from "../admin/mcp-status";
 import { Button } from "../ui/button";
@@ -32,10 +32,11 @@ function withTool(sel: ToolSelection, s: PickerServer, toolId: string, on: boole
   return { servers: anyOn ? [...new Set([...sel.servers, s.id])] : sel.servers.filter((x) => x !== s.id), tools };
 }
 
-function AsksFirst({ id }: { id: string }) {
+function AsksFirst({ id, tool }: { id: string; tool: PickerTool }) {
+  const label = tool.approver === "admin" ? (tool.rules ? "an admin may approve" : "an admin approves") : tool.rules ? "may ask first" : "asks first";
   return (
     <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-      <Hand className="size-3" aria-hidden /> asks first
+      <Hand className="size-3" aria-hidden /> {label}
     </span>
   );
 }
@@ -118,7 +119,7 @@ export function ToolPicker({ chatId, disabled, draft, onDraft }: { chatId: strin
                           />
                           <span className="min-w-0">
                             <span className="font-mono">{t.name}</span>
-                            {t.asksFirst && <AsksFirst id={`asks-${t.id}`} />}
+                            {t.asksFirst && <AsksFirst id={`asks-${t.id}`} tool={t} />}
                             {t.description && <span className="block truncate text-zinc-600 dark:text-zinc-400">{t.description}</span>}
                           </span>
                         </label>

@@ -11,6 +11,7 @@ import { ChatList } from "./chat-list";
 import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
 import { Button } from "../ui/button";
 import { Tooltip } from "../ui/tooltip";
+import { ApprovalsLink } from "../approvals/approvals-link";
 
 export type ShellActions = {
   switchTeam: (teamId: string) => Promise<void>;
@@ -50,6 +51,7 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           <Link href="/settings" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
             <SlidersHorizontal className="size-4" aria-hidden /> Settings
           </Link>
+          {isAdmin && <ApprovalsLink />}
           {isAdmin && (
             <Link href="/admin" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
               <Settings className="size-4" aria-hidden /> Admin

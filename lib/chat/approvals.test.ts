@@ -143,12 +143,20 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect((await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")?.status).toBe("approval-requested");
     });
 
-    it("the request carries only {approvalId, approved, reason}: a tampered input is rejected", () => {
+    it("the request carries only {approvalId, approved, reason, input}: anything else is rejected; an input is an edit the tool's schema must accept", async () => {
       const base = { id: "c1", approvals: [{ approvalId: "a1", approved: true }] };
       expect(chatRequestSchema.safeParse(base).success).toBe(true);
-      const tampered = { id: "c1", approvals: [{ approvalId: "a1", approved: true, input: { path: "/etc/passwd" } }] };
-      expect(chatRequestSchema.safeParse(tampered).success).toBe(false);
+      expect(chatRequestSchema.safeParse({ id: "c1", approvals: [{ approvalId: "a1", approved: true, output: { deleted: "x" } }] }).success).toBe(false);
       expect(chatRequestSchema.safeParse({ ...base, message: { role: "user", parts: [{ type: "text", text: "x" }] } }).success).toBe(false);
+      // A tool without a stored input schema (this built-in one) cannot be edited: refused, nothing runs.
+      const s = await pendingTurn("edit-me");
+      const refused = await runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true, input: { path: "/etc/passwd" } }] }, { tools: s.tools }).then(
+        () => undefined,
+        (err: { status?: number }) => err,
+      );
+      expect(refused).toMatchObject({ status: 400 });
+      expect(s.runs).toEqual([]);
+      expect((await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "approval-requested", input: { path: "/tmp/edit-me.txt" } });
     });
 
     it("a restart between the request and the decision changes nothing", async () => {

@@ -1,4 +1,5 @@
-// Decisions on tool calls waiting for a person. Only the chat's owner decides; only blocks pending
+// Decisions on tool calls waiting for a person. The chat's owner decides the calls waiting for the
+// member, never those waiting for an admin (team-approvals.ts decides those); only blocks pending
 // approval in the last answer of the chat's branch can be decided, each once (calls of a branch left
 // behind were ended as superseded when it was left); the decision is stored on the block
 // (who, when, reason) and audited with a hash of the stored input. The call then runs with the input
@@ -8,25 +9,29 @@ import { z } from "zod";
 import { audit } from "../audit";
 import { db } from "../db/client";
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { AppError, Conflict, Invalid, NotFound } from "../errors";
+import { AppError, Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
+import type { CallVerdict } from "../tools/turn-policy";
+import { checkEditedInput, editedInputSchema, toolIdOf } from "../tools/edited-input";
 import { abortedText, SUPERSEDED } from "./tool-states";
 
 export const decisionSchema = z.object({
   approvalId: z.string().min(1).max(200),
   approved: z.boolean(),
   reason: z.string().trim().max(1000, "At most 1000 characters.").optional(),
+  /** Edit and approve: the input to run instead of the model's (checked against the tool's schema). */
+  input: editedInputSchema.optional(),
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
 type Client = PrismaClient | Prisma.TransactionClient;
 
-function inputHash(input: unknown): string {
+export function inputHash(input: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(input ?? null)).digest("hex");
 }
 
 /** The newest message of the chat's branch if it is an answer with calls waiting for approval, with those calls. */
-async function pendingOf(prisma: Client, chatId: string) {
+export async function pendingOf(prisma: Client, chatId: string) {
   const last = await prisma.message.findFirst({
     where: { chatId, onBranch: true },
     orderBy: { seq: "desc" },
@@ -37,45 +42,103 @@ async function pendingOf(prisma: Client, chatId: string) {
 }
 
 /**
- * Records the decisions on the pending calls of the chat's last answer. All pending calls must be
- * decided together. Unknown or foreign approval ids get 404, already decided ones 409; on any refusal
- * nothing is written.
+ * Records the member's decisions on the pending calls of the chat's last answer. Every call waiting for
+ * the member must be decided together; calls waiting for an admin are refused (403) and stay waiting.
+ * Unknown or foreign approval ids get 404, already decided ones 409; on any refusal nothing is written.
+ * `remaining`: calls of the answer still waiting (for an admin) once these are stored.
  */
-export async function recordDecisions(ctx: TeamContext, chatId: string, decisions: Decision[]): Promise<{ messageId: string }> {
+export async function recordDecisions(ctx: TeamContext, chatId: string, decisions: Decision[]): Promise<{ messageId: string; remaining: number }> {
   const prisma = await db();
   if (!decisions.length) throw Invalid("No decisions were sent.");
   if (new Set(decisions.map((d) => d.approvalId)).size !== decisions.length) throw Invalid("Each call can be decided once.");
   const { messageId, pending } = await pendingOf(prisma, chatId);
   const byId = new Map(pending.map((b) => [b.approvalId!, b]));
   for (const d of decisions) {
-    if (byId.has(d.approvalId)) continue;
+    const block = byId.get(d.approvalId);
+    if (block?.approvalBy === "admin") throw Forbidden("An admin of the team decides this call.");
+    if (block) continue;
     const elsewhere = await prisma.block.findFirst({ where: { approvalId: d.approvalId, message: { chatId } }, select: { status: true } });
     if (elsewhere) throw Conflict("This tool call was already decided.");
     throw NotFound("No tool call is waiting for this approval in this chat.");
   }
-  if (decisions.length !== pending.length) {
+  const forMember = pending.filter((b) => b.approvalBy !== "admin");
+  if (decisions.length !== forMember.length) {
     throw new AppError("Undecided", 400, "Decide every waiting tool call of this answer before sending.");
+  }
+  const checked: (Decision & { input?: Record<string, unknown> })[] = [];
+  for (const d of decisions) {
+    if (d.input !== undefined && !d.approved) throw Invalid("Only an approval can change the input.");
+    checked.push(d.input === undefined ? d : { ...d, input: await checkEditedInput(ctx.team.id, toolIdOf(byId.get(d.approvalId)!.extras), d.input) });
   }
   const now = new Date();
   await prisma.$transaction(async (tx) => {
-    for (const d of decisions) {
-      const block = byId.get(d.approvalId)!;
-      const res = await tx.block.updateMany({
-        where: { id: block.id, status: "approval-requested" },
-        data: { status: "approval-responded", approved: d.approved, decisionReason: d.reason || null, decidedById: ctx.user.id, decidedAt: now },
-      });
-      if (res.count !== 1) throw Conflict("This tool call was already decided.");
-      await audit(tx, {
-        teamId: ctx.team.id,
-        actorId: ctx.user.id,
-        action: d.approved ? "tool.approve" : "tool.deny",
-        targetType: "tool-call",
-        targetId: block.toolCallId ?? block.id,
-        data: { chatId, tool: block.toolName, inputHash: inputHash(block.input), ...(d.reason ? { reason: d.reason } : {}) },
-      });
-    }
+    for (const d of checked) await storeDecision(tx, ctx, chatId, byId.get(d.approvalId)!, d, now);
   });
-  return { messageId: messageId! };
+  return { messageId: messageId!, remaining: pending.length - forMember.length };
+}
+
+type PendingBlock = Awaited<ReturnType<typeof pendingOf>>["pending"][number];
+
+/** Stores one decision on a waiting block (409 when someone decided it first) and audits it. */
+export async function storeDecision(tx: Prisma.TransactionClient, ctx: TeamContext, chatId: string, block: PendingBlock, d: Decision & { input?: Record<string, unknown> }, now: Date): Promise<void> {
+  const edited = d.approved && d.input !== undefined;
+  const res = await tx.block.updateMany({
+    where: { id: block.id, status: "approval-requested" },
+    data: {
+      status: "approval-responded",
+      approved: d.approved,
+      decisionReason: d.reason || null,
+      decidedById: ctx.user.id,
+      decidedAt: now,
+      ...(edited ? { input: d.input as Prisma.InputJsonValue, originalInput: (block.input ?? {}) as Prisma.InputJsonValue } : {}),
+    },
+  });
+  if (res.count !== 1) throw Conflict("This tool call was already decided.");
+  const base = { chatId, tool: block.toolName, inputHash: inputHash(block.input), ...(block.approvalBy ? { by: block.approvalBy } : {}), ...(block.approvalRule ? { rule: block.approvalRule } : {}) };
+  if (edited) {
+    await audit(tx, {
+      teamId: ctx.team.id,
+      actorId: ctx.user.id,
+      action: "tool.edit",
+      targetType: "tool-call",
+      targetId: block.toolCallId ?? block.id,
+      data: { ...base, original: block.input as Prisma.InputJsonValue, edited: d.input as Prisma.InputJsonValue, editedHash: inputHash(d.input) },
+    });
+  }
+  await audit(tx, {
+    teamId: ctx.team.id,
+    actorId: ctx.user.id,
+    action: d.approved ? "tool.approve" : "tool.deny",
+    targetType: "tool-call",
+    targetId: block.toolCallId ?? block.id,
+    data: { ...base, ...(edited ? { edited: true } : {}), ...(d.reason ? { reason: d.reason } : {}) },
+  });
+}
+
+/**
+ * Stores what each waiting call of an answer waits for (turn-policy.ts's verdicts): who decides, the
+ * rule that asked, and the deadline of its time limit. Runs once the answer's blocks are stored.
+ */
+export async function markApprovalRequests(prisma: Client, messageId: string, verdicts: ReadonlyMap<string, CallVerdict>, now = new Date()): Promise<void> {
+  for (const [toolCallId, v] of verdicts) {
+    await prisma.block.updateMany({
+      where: { messageId, toolCallId, status: "approval-requested", approvalBy: null },
+      data: { approvalBy: v.by, approvalRule: v.rule ?? null, approvalDeadline: v.timeoutMin ? new Date(now.getTime() + v.timeoutMin * 60_000) : null },
+    });
+  }
+}
+
+/** The answer at the end of the chat's branch, once every call it waited for is decided; 409 otherwise. */
+export async function decidedAnswer(prisma: Client, chatId: string): Promise<string> {
+  const last = await prisma.message.findFirst({
+    where: { chatId, onBranch: true },
+    orderBy: { seq: "desc" },
+    select: { id: true, role: true, blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, select: { status: true } } },
+  });
+  if (!last || last.role !== "assistant" || !last.blocks.length || last.blocks.some((b) => b.status === "approval-requested")) {
+    throw Conflict("This answer has no decided calls to continue with.");
+  }
+  return last.id;
 }
 
 /**

@@ -10,10 +10,11 @@ import { citationView } from "./citations";
 import { formatToolError } from "../tools/error-codes";
 import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "./message-types";
 import { blocksToParts } from "./parts";
+import { withApprovalDetails, type BlockWithDecider } from "./approval-details";
 
 export const HISTORY_PAGE_SIZE = 50;
 
-type MessageWithBlocks = Message & { blocks: Block[]; citations?: Citation[] };
+type MessageWithBlocks = Message & { blocks: (Block & Partial<BlockWithDecider>)[]; citations?: Citation[] };
 
 function toUIMessage(m: MessageWithBlocks, versions?: Versions): ParleyUIMessage {
   const metadata: ParleyMetadata = { status: m.status, createdAt: m.createdAt.toISOString() };
@@ -26,13 +27,15 @@ function toUIMessage(m: MessageWithBlocks, versions?: Versions): ParleyUIMessage
       outputTokens: m.outputTokens ?? undefined,
       cachedInputTokens: m.cachedInputTokens ?? undefined,
       reasoningTokens: m.reasoningTokens ?? undefined,
+      cost: m.cost ?? undefined,
     };
   }
   if (m.citations?.length) metadata.citations = m.citations.map(citationView);
-  return { id: m.id, role: m.role, metadata, parts: blocksToParts(m.blocks) };
+  return { id: m.id, role: m.role, metadata, parts: blocksToParts(m.blocks).map((p, i) => withApprovalDetails(p, m.blocks[i])) };
 }
 
-const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const } }, citations: { orderBy: { ordinal: "asc" as const } } };
+const decidedBy = { decidedBy: { select: { name: true } } } as const;
+const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const }, include: decidedBy }, citations: { orderBy: { ordinal: "asc" as const } } };
 
 /** A page of the branch's messages, oldest first, ending just before `beforeSeq` (or at the newest). */
 export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number; limit?: number } = {}) {
@@ -109,7 +112,7 @@ export async function loadHistory(chatId: string, opts: { exclude?: string[]; ma
     });
     const more = rows.length > take;
     const batch = rows.slice(0, take);
-    const blocks = batch.length ? await prisma.block.findMany({ where: { messageId: { in: batch.map((m) => m.id) } }, orderBy: { ordinal: "asc" } }) : [];
+    const blocks = batch.length ? await prisma.block.findMany({ where: { messageId: { in: batch.map((m) => m.id) } }, orderBy: { ordinal: "asc" }, include: decidedBy }) : [];
     const blocksOf = groupBy(blocks, (b) => b.messageId);
     for (const row of batch) {
       const message = toUIMessage({ ...row, blocks: blocksOf.get(row.id) ?? [] });
@@ -220,7 +223,9 @@ function explainDenials(m: ParleyUIMessage): ParleyUIMessage {
     parts: m.parts.map((p) => {
       const approval = (p as { approval?: { approved?: boolean; reason?: string } }).approval;
       if (!approval || approval.approved !== false) return p;
-      const why = approval.reason ? `The user denied this call: ${approval.reason}` : "The user denied this call.";
+      const who = (approval as { by?: string }).by === "admin" ? "An admin" : "The user";
+      const timedOut = !(approval as { decidedBy?: string }).decidedBy && /^no decision within /.test(approval.reason ?? "");
+      const why = timedOut ? `Nobody decided in time: ${approval.reason}.` : approval.reason ? `${who} denied this call: ${approval.reason}` : `${who} denied this call.`;
       return { ...p, approval: { ...approval, reason: formatToolError("Denied", why) } } as typeof p;
     }),
   };

@@ -10,6 +10,7 @@ import { parseToolError } from "../tools/error-codes";
 import { storable, unstored, type BlockFields, type Extras, type StoredBlock } from "./block-storage";
 import type { ErrorData, ParleyPart } from "./message-types";
 import { toolStateOf } from "./tool-states";
+import { DETAIL_KEYS } from "./approval-details";
 
 const NO_STATE = "unset";
 
@@ -117,7 +118,8 @@ function toolPartToBlock(part: ToolUIPart | DynamicToolUIPart): BlockFields {
   ]);
   const approval = p.approval as { id: string; approved?: boolean; reason?: string } | undefined;
   if (approval) {
-    const otherApproval = split(approval, ["id", "approved", "reason"]).rest;
+    // The approval's details come from the block's own columns (approval-details.ts), never from a part.
+    const otherApproval = split(approval, ["id", "approved", "reason", ...DETAIL_KEYS]).rest;
     if (Object.keys(otherApproval).length) rest.approval = otherApproval;
   }
   return {

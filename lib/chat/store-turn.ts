@@ -14,8 +14,18 @@ import type { ParleyUIMessage } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import { HEARTBEAT_MS, markNotSaved, withRetry } from "./recovery";
 import { abortOpenCalls } from "./tool-states";
+import { addCost } from "../usage/cost";
+import { priceAnswer, recordUsage } from "../usage/usage-record";
 
-export type StoredTurn = { messageId: string; status: MessageStatus; writes: number; /** Everything streamed is stored. */ saved: boolean };
+export type StoredTurn = {
+  messageId: string;
+  status: MessageStatus;
+  writes: number;
+  /** Everything streamed is stored. */
+  saved: boolean;
+  /** The answer's cost so far in US dollars (continuations added), at the prices of the moment; null: unknown. */
+  cost?: number | null;
+};
 
 /** How the store reaches the database (the turn's dependencies; tests inject failing clients). */
 export type StoreDeps = { db: () => Promise<PrismaClient>; throttleMs: number; retry: RetryPolicy };
@@ -27,6 +37,10 @@ export type StoreTarget = {
   streamId: string;
   /** The answer being continued (after approvals): its message as the stream starts from it, and its blocks. */
   continued?: { message: ParleyUIMessage; blocks: Block[] };
+  /** The turn's budget reservation (lib/usage/budgets.ts), released when its usage is recorded. */
+  reservationId?: string | null;
+  /** Runs once the blocks are stored, before the message is finalised (who decides waiting calls). */
+  afterBlocks?: (prisma: PrismaClient) => Promise<void>;
 };
 
 export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps): Promise<StoredTurn> {
@@ -68,11 +82,15 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
     return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved };
   }
+  if (t.afterBlocks) await withRetry(deps.retry, () => t.afterBlocks!(prisma)).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store who decides its calls`, err));
   if (meta?.citations?.length) {
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
   const usage = meta?.usage;
   const add = (prior: number | null | undefined, now: number | undefined) => (prior == null && now == null ? null : (prior ?? 0) + (now ?? 0));
+  // Priced now, at the answering model's prices of this moment (lib/usage/usage-record.ts).
+  const priced = await priceAnswer(prisma, meta?.providerId, meta?.model, usage).catch(() => undefined);
+  const cost = addCost(priorUsage?.cost, priced?.cost);
   const finalised = await withRetry(deps.retry, () =>
     prisma.message.update({
     where: { id: t.assistantId },
@@ -85,6 +103,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
       outputTokens: add(priorUsage?.outputTokens, usage?.outputTokens),
       cachedInputTokens: add(priorUsage?.cachedInputTokens, usage?.cachedInputTokens),
       reasoningTokens: add(priorUsage?.reasoningTokens, usage?.reasoningTokens),
+      cost,
     },
     }),
   ).then(
@@ -95,22 +114,10 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
     return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved: false };
   }
-  if (usage && (usage.inputTokens || usage.outputTokens)) {
-    await prisma.usageRecord.create({
-      data: {
-        teamId: t.ctx.team.id,
-        userId: t.ctx.user.id,
-        chatId: t.chatId,
-        messageId: t.assistantId,
-        providerId: meta?.providerId ?? null,
-        model: meta?.model ?? "",
-        inputTokens: usage.inputTokens ?? 0,
-        outputTokens: usage.outputTokens ?? 0,
-        cachedInputTokens: usage.cachedInputTokens ?? 0,
-        reasoningTokens: usage.reasoningTokens ?? 0,
-      },
-    });
+  if (priced) {
+    const record = { teamId: t.ctx.team.id, userId: t.ctx.user.id, chatId: t.chatId, messageId: t.assistantId, providerId: meta?.providerId ?? null, model: meta?.model ?? "" };
+    await recordUsage(prisma, { ...record, priced, reservationId: t.reservationId });
   }
   await prisma.chat.updateMany({ where: { id: t.chatId, activeStreamId: t.streamId }, data: { activeStreamId: null } });
-  return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true };
+  return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true, cost };
 }

@@ -27,7 +27,7 @@ import type { Block, Chat, MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
-import { recordDecisions, supersedePending, type Decision } from "./approvals";
+import { decidedAnswer, recordDecisions, supersedePending, type Decision } from "./approvals";
 import { branchMessage, branchTip, leaveBranchFrom } from "./branches";
 import { DRAFT_ID, ownChat } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
@@ -53,6 +53,8 @@ export type TurnRequest = {
   modelId?: string;
   /** Decisions on the calls of the last answer that wait for approval; the answer then continues. */
   decisions?: Decision[];
+  /** Every call of the last answer was decided already (by an admin, a time limit): the answer continues. */
+  afterDecisions?: boolean;
   /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
   newChat?: { tools?: ToolSelection };
   /** MCP resources attached to the new message (mcp-catalog.ts reads them). */
@@ -133,7 +135,7 @@ async function turnEnded(registry: Registry, chatId: string, ms: number): Promis
 }
 
 export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Registry): Promise<LoadedTurn> {
-  if (!req.regenerate && !req.text && !req.decisions?.length && !req.continue) throw new AppError("InvalidInput", 400, "A message needs text.");
+  if (!req.regenerate && !req.text && !req.decisions?.length && !req.continue && !req.afterDecisions) throw new AppError("InvalidInput", 400, "A message needs text.");
   if (req.edit && !req.text) throw new AppError("InvalidInput", 400, "An edited message needs text.");
   const prisma = await db();
   // A new version of a message (a regenerated answer, an edited question) follows what came before it.
@@ -143,11 +145,11 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   // budget is the default window's until the model is known; the model's own is applied below.
   const [found, before] = await Promise.all([
     chatForTurn(ctx, req),
-    req.decisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
+    req.decisions || req.afterDecisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
   ]);
   let { chat } = found;
   if (await running(registry, chat)) {
-    const ended = req.decisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
+    const ended = req.decisions || req.afterDecisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
     if (!ended) throw Conflict(RUNNING);
     chat = { ...chat, activeStreamId: ended.activeStreamId };
   }
@@ -158,7 +160,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   });
   const budget = historyBudget(model.contextWindow);
   const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
-  if (req.decisions?.length) return { ...base, assistantId: "", history: [], claimFirst: true };
+  if (req.decisions?.length || req.afterDecisions) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
   const question = req.text ? { id: newId(), text: req.text, resources: req.resources?.length ? await readAttachments(ctx, req.resources) : undefined } : undefined;
   const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
@@ -179,6 +181,13 @@ async function continuable(prisma: Awaited<ReturnType<typeof db>>, chatId: strin
   const answer = await branchMessage(prisma, chatId, answerId, "assistant");
   const tip = await branchTip(prisma, chatId);
   if (tip?.id !== answer.id || !CONTINUABLE.includes(answer.status)) throw Conflict("Only a stopped answer at the end of the chat can be continued.");
+}
+
+/** The member's decisions; the answer continues only when no call is left waiting for an admin (409 otherwise). */
+async function memberDecisions(ctx: TeamContext, chatId: string, decisions: Decision[]): Promise<string> {
+  const { messageId, remaining } = await recordDecisions(ctx, chatId, decisions);
+  if (remaining) throw Conflict("Your decisions are saved. The answer goes on once an admin has decided the other calls.");
+  return messageId;
 }
 
 /** Opens a stopped answer again for its continuation, without the notice that it stopped; 409 when it is not stopped now. */
@@ -204,7 +213,7 @@ async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
     req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
   ]);
   const now = new Date();
-  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
+  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, createdAt: now, updatedAt: now };
   return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
 }
 
@@ -227,10 +236,14 @@ async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t
 export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<ClaimedTurn> {
   const prisma = await db();
   const req = t.request;
-  if (req.decisions?.length || req.continue) {
+  if (req.decisions?.length || req.afterDecisions || req.continue) {
     await claimChat(prisma, t);
     try {
-      const messageId = req.continue ? await reopen(prisma, t.chat.id, req.continue) : (await recordDecisions(ctx, t.chat.id, req.decisions!)).messageId;
+      const messageId = req.continue
+        ? await reopen(prisma, t.chat.id, req.continue)
+        : req.afterDecisions
+          ? await decidedAnswer(prisma, t.chat.id)
+          : await memberDecisions(ctx, t.chat.id, req.decisions!);
       await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
       const { messages: history } = await loadHistory(t.chat.id, { maxChars: t.budget });
       const blocks = await prisma.block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } });

@@ -55,6 +55,13 @@ export type TurnStreamOptions = {
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+
+/** The finish chunk with the answer's cost, known once the store has priced it (lib/usage/usage-record.ts). */
+function withCost(finish: Chunk, cost: number | null | undefined): Chunk {
+  if (cost == null || finish.type !== "finish") return finish;
+  const meta = finish.messageMetadata;
+  return { ...finish, messageMetadata: { ...meta, usage: { ...meta?.usage, cost } } };
+}
 const notice = (code: string, message: string): Chunk => ({ type: "data-notice", data: { code, message } });
 const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
@@ -125,9 +132,9 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
     },
     async flush(controller) {
       store.close();
-      const saved = await stored.then(
-        (s) => s.saved,
-        () => false,
+      const { saved, cost } = await stored.then(
+        (s) => ({ saved: s.saved, cost: s.cost }),
+        () => ({ saved: false, cost: undefined }),
       );
       let text = "";
       if (!saved) text += sse(notice("NotSaved", NOT_SAVED));
@@ -135,7 +142,7 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
       if (named) text += sse(titleChunk(named));
       if (finish) {
         const meta = finish.type === "finish" ? finish.messageMetadata : undefined;
-        text += sse(saved ? finish : { ...finish, messageMetadata: { ...meta, status: "error" } });
+        text += sse(saved ? withCost(finish, cost) : { ...finish, messageMetadata: { ...meta, status: "error" } });
       }
       controller.enqueue(text + "data: [DONE]\n\n");
     },

@@ -13,6 +13,7 @@
 // The turn belongs to the server: a closed tab does not stop it, only `stopTurn` does. Everything the
 // turn has to tell (notices, the fallback taking over, errors, aborted tool calls) travels as parts of
 // its stream; nothing is shared with callbacks. Tests and the benchmark inject through `TurnDeps`.
+import { context } from "@opentelemetry/api";
 import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
 import { config } from "../config";
 import { answerCap } from "./answer-cap";
@@ -21,7 +22,9 @@ import type { TeamContext } from "../teams/context";
 import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
 import { assembleTools } from "../tools/tool-set";
-import { approvalDecider } from "../tools/turn-policy";
+import { approvalDecider, type CallVerdict } from "../tools/turn-policy";
+import { chatAllowedTools } from "../tools/preferences";
+import { markApprovalRequests } from "./approvals";
 import { DEFAULT_RETRY } from "./block-writer";
 import { getChat } from "./chats";
 import { citationCollector } from "./citations";
@@ -41,6 +44,9 @@ import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
 import { modelTitle, storeModelTitle } from "./titles";
+import { holdTurnBudget, releaseHold } from "../usage/budgets";
+import { metrics } from "../observability/metrics";
+import { aiTelemetry, startTurnSpan } from "../observability/tracing";
 
 export type { TurnRequest };
 
@@ -68,6 +74,8 @@ export type TurnDeps = {
   /** How a chat's model names the chat after its first answer (titles.ts). */
   nameChat: typeof modelTitle;
   store: StoreDeps;
+  /** Checks the member's budgets and holds one answer's worth (lib/usage/budgets.ts). */
+  budgets: typeof holdTurnBudget;
 };
 
 export function turnDeps(overrides: Partial<TurnDeps> = {}): TurnDeps {
@@ -80,6 +88,7 @@ export function turnDeps(overrides: Partial<TurnDeps> = {}): TurnDeps {
     maxAnswerChars: () => config().PARLEY_MAX_ANSWER_CHARS,
     nameChat: modelTitle,
     store: { db, throttleMs: 150, retry: DEFAULT_RETRY },
+    budgets: holdTurnBudget,
     ...overrides,
   };
 }
@@ -91,11 +100,16 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
   // slot: taken first, so a server at capacity turns a request away before it spends anything on it.
   const slot = await deps.slots.take();
   let release = () => slot.release();
+  let releaseBudget = () => {};
   try {
     // load
     const { ctx, request } = await input();
     const registry = await deps.registry();
     const loaded = await loadTurn(ctx, request, registry);
+    // budget: a used-up budget refuses the turn before anything is written (402/429 with the reason).
+    const { model: m } = loaded;
+    const hold = await deps.budgets(await deps.store.db(), { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: m.modelRowId, modelName: m.displayName, prices: m.prices });
+    releaseBudget = () => void deps.store.db().then((p) => releaseHold(p, hold.reservationId)).catch(() => {});
 
     // claim: a new message's rows are written while the tools are gathered and the model is called.
     const claiming = claimTurn(ctx, loaded);
@@ -131,6 +145,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // timeout; one that does not leaves a notice), and the model with its fallback, provider-native
     // tools, cache breakpoints and providerOptions.
     const decided = new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? []);
+    // Inputs a person edited before approving: the model is told (tool-set.ts editedNote).
+    const editedCalls = new Map(continued?.blocks.filter((b) => b.status === "approval-responded" && b.originalInput !== null).map((b) => [b.toolCallId!, b.originalInput]) ?? []);
+    const verdicts = new Map<string, CallVerdict>();
     const citations = citationCollector();
     // Images from tools reach a model with vision as images (in the tool result, or a user message after it).
     const imageMode = toolImageMode(loaded.model);
@@ -139,7 +156,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       images,
       teamId: ctx.team.id,
       selection: loaded.chat.toolSelection,
-      decider: () => approvalDecider(ctx.user.id, decided),
+      editedCalls,
+      decider: () => approvalDecider(ctx.user.id, { decidedCallIds: decided, chatAllowed: chatAllowedTools(loaded.chat.allowedTools), verdicts }),
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
       // A server's question during a call waits for the chat's owner until the call's time limit.
       elicit: ({ timeoutMs, ...call }) => askOwner({ ...call, chatId: loaded.chat.id, messageId: assistantId, expiresAt: new Date(Date.now() + timeoutMs) }),
@@ -151,13 +169,15 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,
-      notices: mcp.notices,
+      notices: hold.warning ? [...mcp.notices, hold.warning] : mcp.notices,
     });
 
     // stream
     const repairs: RepairEvent[] = [];
     let stepStartedAt = Date.now();
-    const result = streamText({
+    // Traced when tracing is on (lib/observability/tracing.ts): the AI SDK's spans nest in the turn's.
+    const traced = startTurnSpan({ model: prepared.answering.modelId, provider: m.providerName, chatId: loaded.chat.id });
+    const result = context.with(traced.ctx, () => streamText({
       model: prepared.model,
       messages: prepared.messages,
       // The one system message is the server's own (the member's instructions, placed first so Anthropic
@@ -177,20 +197,39 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       },
       // Errors reach the browser and the log through toUIMessageStream's onError below.
       onError: () => {},
-    });
+      experimental_telemetry: aiTelemetry("parley.turn"),
+    }));
 
     // Nothing is stored or sent before the turn's rows are written (a lost race for the chat is a 409).
     await claiming;
 
     // finalise: the store reads the same stream as the browser and ends the turn once it is stored.
     const feed = storeFeed();
-    const stored = storeTurn(feed, { ctx, chatId: loaded.chat.id, assistantId, streamId: loaded.streamId, continued }, deps.store);
+    const stored = storeTurn(
+      feed,
+      {
+        ctx,
+        chatId: loaded.chat.id,
+        assistantId,
+        streamId: loaded.streamId,
+        continued,
+        reservationId: hold.reservationId,
+        afterBlocks: (prisma) => markApprovalRequests(prisma, assistantId, verdicts),
+      },
+      deps.store,
+    );
+    metrics().turns.inc({ outcome: "started" });
+    metrics().activeStreams.inc();
     void stored
+      .then((s) => traced.span.setAttributes({ "parley.turn.status": s.status, ...(s.cost != null ? { "parley.cost.usd": s.cost } : {}) }))
       .catch((err) => console.error(`[turn] chat ${loaded.chat.id}: could not finalise the message`, err))
-      // release: the chat and the slot are free before anyone hears that the turn is stored.
+      // release: the chat, the slot and the budget's hold are free before anyone hears that the turn is stored.
       .finally(() => {
         unregister();
         slot.release();
+        releaseBudget();
+        metrics().activeStreams.dec();
+        traced.span.end();
       });
     const open: OpenCall[] = (continued?.message.parts ?? []).flatMap((p) => {
       const call = p as OpenCall & { type: string };
@@ -249,8 +288,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
     return { response: new Response(live!.pipeThrough(new TextEncoderStream()), { headers: STREAM_HEADERS }), stored };
   } catch (err) {
-    // release, when the turn fails before it streams: the slot, and the chat if it was claimed.
+    // release, when the turn fails before it streams: the slot, the budget's hold, and the chat if it was claimed.
     release();
+    releaseBudget();
     throw err;
   }
 }

@@ -4,6 +4,7 @@
 // follow notifications/tools/list_changed. State lives on a globalThis symbol because Next evaluates
 // modules once per bundle.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { config } from "../config";
 import { fingerprint, type McpServerConfig } from "./config";
 import { openConnection, untilAborted, type CallOptions, type McpConnection, type McpToolInfo } from "./connection";
@@ -174,17 +175,37 @@ export async function callTool(
   opts: CallOptions,
 ): Promise<CallToolResult> {
   const entry = entryFor(config);
-  const conn = await acquire(config, { signal: opts.signal, ping: false });
+  // An MCP client span (a no-op unless tracing is on; lib/observability/tracing.ts): names, never arguments.
+  const span = trace.getTracer("parley").startSpan(`tools/call ${name}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, "gen_ai.operation.name": "execute_tool", "parley.mcp.server.id": config.id, "network.transport": config.transport === "stdio" ? "pipe" : "tcp" },
+  });
   try {
-    return await conn.callTool(name, args, opts);
-  } catch (err) {
-    const failure = classifyFailure(err);
-    if ((failure.kind === "unreachable" || failure.kind === "http") && entry.conn === conn) {
-      void conn.close();
-      fail(entry, failure);
+    const conn = await acquire(config, { signal: opts.signal, ping: false });
+    try {
+      const result = await conn.callTool(name, args, opts);
+      if (result.isError) span.setAttribute("error.type", "ToolFailed");
+      return result;
+    } catch (err) {
+      const failure = classifyFailure(err);
+      if ((failure.kind === "unreachable" || failure.kind === "http") && entry.conn === conn) {
+        void conn.close();
+        fail(entry, failure);
+      }
+      throw failure;
     }
-    throw failure;
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttribute("error.type", err instanceof McpFailure ? err.kind : "unknown");
+    throw err;
+  } finally {
+    span.end();
   }
+}
+
+/** Every server this process has a session with, and its state (for the metrics scrape). */
+export function poolHealth(): { serverId: string; state: McpState }[] {
+  return [...pool().entries.values()].map((e) => ({ serverId: e.serverId, state: e.state }));
 }
 
 export function status(serverId: string, enabled = true): McpStatus {

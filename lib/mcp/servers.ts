@@ -24,7 +24,11 @@ export type McpToolView = {
   annotations: Record<string, unknown> | null;
   enabled: boolean;
   /** The admin's per-tool policy; null: the server default, else what the annotations suggest. */
-  policy: "ask" | "auto" | "deny" | null;
+  policy: "ask" | "auto" | "deny" | "admin" | null;
+  /** Rules on arguments as stored (lib/tools/approval-rules.ts reads them). */
+  rules: unknown;
+  /** Minutes a call waits for a decision; null: the server's limit. */
+  decisionTimeoutMin: number | null;
   lastSeenAt: string;
 };
 
@@ -48,6 +52,10 @@ export type McpServerAdminView = McpServerView & {
   defaultPolicy: McpServer["defaultPolicy"];
   /** New chats of members without a tool choice of their own use this server's tools. */
   onByDefault: boolean;
+  /** Tools the server marks read-only run without asking (the admin's opt-in; hints are not trusted otherwise). */
+  trustReadOnly: boolean;
+  /** Minutes a call of this server's tools waits for a decision; null: no limit. */
+  decisionTimeoutMin: number | null;
   secrets: { headerNames: string[]; bearerHint?: string; envNames: string[]; unreadable?: boolean };
 };
 
@@ -81,6 +89,8 @@ function toolView(t: McpTool): McpToolView {
     annotations: (t.annotations as Record<string, unknown> | null) ?? null,
     enabled: t.enabled,
     policy: t.policy,
+    rules: t.rules ?? null,
+    decisionTimeoutMin: t.decisionTimeoutMin,
     lastSeenAt: t.lastSeenAt.toISOString(),
   };
 }
@@ -107,6 +117,8 @@ function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
     callTimeoutMs: row.callTimeoutMs,
     defaultPolicy: row.defaultPolicy,
     onByDefault: row.onByDefault,
+    trustReadOnly: row.trustReadOnly,
+    decisionTimeoutMin: row.decisionTimeoutMin,
     secrets,
   };
 }

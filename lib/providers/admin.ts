@@ -23,9 +23,15 @@ export type ModelView = {
   vision: boolean;
   reasoning: boolean;
   webSearch: boolean;
+  /** Tools that run at the provider (web search) are allowed for this model; they run without Parley's approval. */
+  providerToolsAllowed: boolean;
   contextWindow: number | null;
   /** Pretty-printed JSON, or "" (admin-only view; never a secret). */
   providerOptions: string;
+  /** US dollars per million tokens (null: unknown). */
+  inputPrice: number | null;
+  cachedInputPrice: number | null;
+  outputPrice: number | null;
 };
 
 /** What the browser may see of a provider: never a key, a header value or a ciphertext. */
@@ -68,8 +74,12 @@ function toView(p: Row): ProviderView {
       vision: m.vision,
       reasoning: m.reasoning,
       webSearch: m.webSearch,
+      providerToolsAllowed: m.providerToolsAllowed,
       contextWindow: m.contextWindow,
       providerOptions: m.providerOptions == null ? "" : JSON.stringify(m.providerOptions, null, 2),
+      inputPrice: m.inputPrice,
+      cachedInputPrice: m.cachedInputPrice,
+      outputPrice: m.outputPrice,
     })),
   };
 }

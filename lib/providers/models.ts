@@ -3,6 +3,7 @@
 // instance provider's models are usable by every team (default, fallback, picker), edited by none.
 import { audited } from "../audit";
 import { db } from "../db/client";
+import { z } from "zod";
 import { Prisma } from "../db/generated/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
@@ -10,6 +11,7 @@ import { kindInfo } from "./kinds";
 import type { ModelFormInput } from "./schemas";
 import { INSTANCE_READ_ONLY, providerRow } from "./admin";
 import { visibleTo } from "./scope";
+import { suggestedPrices } from "../usage/price-table";
 
 /** Enabled models of enabled providers the team may use (its own and the instance's). */
 const usableBy = (teamId: string) => ({ enabled: true, provider: { enabled: true, ...visibleTo(teamId) } });
@@ -31,7 +33,8 @@ export async function enableModels(ctx: TeamContext, providerId: string, modelId
       for (const modelId of modelIds) {
         await tx.model.upsert({
           where: { providerId_modelId: { providerId, modelId } },
-          create: { providerId, modelId, displayName: modelId, enabled: true },
+          // A model Parley knows starts with the price table's prices (lib/usage/price-table.ts).
+          create: { providerId, modelId, displayName: modelId, enabled: true, ...suggestedPrices(modelId) },
           update: { enabled: true },
         });
       }
@@ -61,6 +64,9 @@ function modelData(input: ModelFormInput) {
     webSearch: input.webSearch,
     enabled: input.enabled,
     contextWindow: input.contextWindow,
+    inputPrice: input.inputPrice,
+    cachedInputPrice: input.cachedInputPrice,
+    outputPrice: input.outputPrice,
     providerOptions: input.providerOptions === null ? Prisma.DbNull : (input.providerOptions as Prisma.InputJsonObject),
   };
 }
@@ -140,4 +146,21 @@ export async function pickerModels(teamId: string): Promise<{ groups: PickerGrou
   const all = groups.flatMap((g) => g.models);
   const defaultModelId = all.some((m) => m.id === team?.defaultModelId) ? team!.defaultModelId : (all[0]?.id ?? null);
   return { groups, defaultModelId };
+}
+
+export const providerToolsSchema = z.object({ modelRowId: z.string().min(1).max(64), allowed: z.enum(["true", "false"]).transform((v) => v === "true") });
+
+/**
+ * Whether a model may use tools that run at its provider (web search): they run outside Parley's
+ * approval, so an admin decides per model. Audited.
+ */
+export async function setProviderToolsAllowed(ctx: TeamContext, modelRowId: string, allowed: boolean): Promise<void> {
+  const row = await modelOfTeam(ctx.team.id, modelRowId);
+  if (row.providerToolsAllowed === allowed) return;
+  await audited(ctx, (tx) => tx.model.update({ where: { id: modelRowId }, data: { providerToolsAllowed: allowed } }), {
+    action: "model.provider-tools",
+    targetType: "model",
+    targetId: modelRowId,
+    data: { model: row.modelId, allowed },
+  });
 }

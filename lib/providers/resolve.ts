@@ -27,6 +27,8 @@ export type ResolvedModel = {
   /** Model.providerOptions, passed to streamText. */
   providerOptions?: Record<string, Record<string, unknown>>;
   fellBack: boolean;
+  /** US dollars per million tokens, as an admin set them (null: unknown); budgets estimate with them. */
+  prices: { inputPrice: number | null; cachedInputPrice: number | null; outputPrice: number | null };
 };
 
 /** No usable model: an admin is told where to connect a provider, a member whom to ask. */
@@ -56,8 +58,10 @@ function toResolved(row: Row, fellBack = false): ResolvedModel {
     toolCalling: row.toolCalling,
     vision: row.vision,
     contextWindow: row.contextWindow,
-    providerTools: providerTools(row.provider, row),
+    // Provider-executed tools run outside Parley's approval: only when an admin allows them for this model.
+    providerTools: row.providerToolsAllowed ? providerTools(row.provider, row) : {},
     providerOptions: (row.providerOptions ?? undefined) as ResolvedModel["providerOptions"],
+    prices: { inputPrice: row.inputPrice, cachedInputPrice: row.cachedInputPrice, outputPrice: row.outputPrice },
     fellBack,
   };
 }

@@ -80,6 +80,15 @@ const contextWindow = z.preprocess(
   z.number({ error: "Enter a number of tokens." }).int("Enter a whole number.").min(1, "At least 1.").max(100_000_000, "Too large.").nullable(),
 );
 
+/** A price in US dollars per million tokens; empty: not known. */
+const price = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().replace(/^\$/, "") : v),
+  z
+    .union([z.literal(""), z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, "Enter dollars per million tokens, e.g. 2.50.")])
+    .optional()
+    .transform((s) => (s ? Number(s) : null)),
+);
+
 export const modelFormSchema = z.object({
   modelId: z.string().trim().min(1, "Enter the provider's model id.").max(200, "At most 200 characters."),
   displayName: z.string().trim().max(100, "At most 100 characters.").optional().default(""),
@@ -90,6 +99,9 @@ export const modelFormSchema = z.object({
   enabled: checkbox,
   contextWindow,
   providerOptions: providerOptionsText,
+  inputPrice: price,
+  cachedInputPrice: price,
+  outputPrice: price,
 });
 export type ModelFormInput = z.infer<typeof modelFormSchema>;
 

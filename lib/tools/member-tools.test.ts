@@ -9,7 +9,7 @@ import { makeUser, startTestApp, DRIVERS } from "../../test/support/test-app";
 import { chatTools, newChatTools, setChatTools, setNewChatTools } from "../chat/chat-tools";
 import { createChat } from "../chat/chats";
 import { chatSelection, pickerServers } from "./member-tools";
-import { setServerOnByDefault, setToolPolicy } from "./policy-admin";
+import { setServerOnByDefault, setServerTrustReadOnly, setToolPolicy } from "./policy-admin";
 import { setAlwaysAllow } from "./preferences";
 
 let stop: () => Promise<void>;
@@ -47,8 +47,15 @@ const toolNames = async (ctx: TeamContext) => (await pickerServers(ctx)).flatMap
 
 describe("the tools a member may pick", () => {
   it("leaves out Never-offer and disabled tools; asks-first follows the server's policy and the member's always-allow", async () => {
-    const { admin, member, read, write } = await team();
+    const { admin, member, server, read, write } = await team();
+    // New tools ask, even one the server marks read-only (annotations are hints)…
+    expect(await toolNames(member)).toEqual(["read (asks first)", "write (asks first)"]);
+    // …until an admin trusts this server's read-only hints.
+    await setServerTrustReadOnly(admin, server.id, true);
     expect(await toolNames(member)).toEqual(["read", "write (asks first)"]);
+    // An admin-only tool asks whatever the member chose, and says who decides.
+    await setToolPolicy(admin, write.id, "admin");
+    expect((await pickerServers(member)).flatMap((s) => s.tools).find((t) => t.name === "write")).toMatchObject({ asksFirst: true, approver: "admin" });
     // The admin's policy wins over the annotations, both ways.
     await setToolPolicy(admin, read.id, "ask");
     await setToolPolicy(admin, write.id, "auto");

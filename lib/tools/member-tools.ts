@@ -8,10 +8,12 @@ import { db } from "../db/client";
 import { Prisma, type Chat } from "../db/generated/client";
 import { status, type McpStatus } from "../mcp/pool";
 import type { TeamContext } from "../teams/context";
-import { effectivePolicy } from "./approval-policy";
+import { approverFor, effectivePolicy } from "./approval-policy";
+import { readRules } from "./approval-rules";
 import { readSelection, type ToolSelection } from "./selection";
 
-export type PickerTool = { id: string; name: string; description: string | null; asksFirst: boolean };
+/** `asksFirst`: a call may wait for a person; `approver`: who (an admin, or the member), `rules`: only some calls (rules on arguments). */
+export type PickerTool = { id: string; name: string; description: string | null; asksFirst: boolean; approver?: "member" | "admin"; rules?: boolean };
 export type PickerServer = { id: string; name: string; enabled: boolean; onByDefault: boolean; status: McpStatus; tools: PickerTool[] };
 
 /** The team's servers with the tools this member may use, asks-first from the policy and their always-allow. */
@@ -29,9 +31,12 @@ export async function pickerServers(ctx: TeamContext): Promise<PickerServer[]> {
     onByDefault: s.onByDefault,
     status: status(s.id, s.enabled),
     tools: s.tools.flatMap((t) => {
-      const policy = effectivePolicy({ toolPolicy: t.policy, serverDefault: s.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null });
+      const policy = effectivePolicy({ toolPolicy: t.policy, serverDefault: s.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: s.trustReadOnly });
       if (policy === "deny") return [];
-      return [{ id: t.id, name: t.name, description: t.description, asksFirst: policy === "ask" && !always.has(t.id) }];
+      const approver = approverFor(policy, always.has(t.id));
+      const rules = readRules(t.rules).some((r) => r.then !== "auto");
+      const asks = approver !== "none" || rules;
+      return [{ id: t.id, name: t.name, description: t.description, asksFirst: asks, ...(asks ? { approver: approver === "admin" || readRules(t.rules).some((r) => r.then === "admin") ? ("admin" as const) : ("member" as const) } : {}), ...(rules && approver === "none" ? { rules: true } : {}) }];
     }),
   }));
 }

@@ -8,8 +8,9 @@ import { serverRow } from "../mcp/servers";
 import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/context";
 import { clearAlwaysAllow } from "./preferences";
+import { readRules, ruleLabel, ruleSchema, rulesSchema, type ApprovalRule } from "./approval-rules";
 
-const policyChoice = z.enum(["default", "ask", "auto", "deny"]);
+const policyChoice = z.enum(["default", "ask", "auto", "deny", "admin"]);
 type PolicyChoice = z.infer<typeof policyChoice>;
 
 export const toolPolicySchema = z.object({ toolId: z.string().min(1).max(64), policy: policyChoice });
@@ -17,10 +18,10 @@ export const onByDefaultSchema = z.object({ serverId: z.string().min(1).max(64),
 export const serverPolicySchema = z.object({ serverId: z.string().min(1).max(64), policy: policyChoice });
 
 type PolicyChange = {
-  from: "ask" | "auto" | "deny" | null;
+  from: "ask" | "auto" | "deny" | "admin" | null;
   to: PolicyChoice;
   /** Stores the new policy (null: back to the default). */
-  write(tx: Prisma.TransactionClient, next: "ask" | "auto" | "deny" | null): Promise<unknown>;
+  write(tx: Prisma.TransactionClient, next: "ask" | "auto" | "deny" | "admin" | null): Promise<unknown>;
   /** Whose always-allow choices the change clears. */
   clears: { toolId: string } | { serverId: string };
   audit: { action: string; targetType: string; targetId: string; data: Record<string, unknown> };
@@ -72,4 +73,94 @@ export async function setServerOnByDefault(ctx: TeamContext, serverId: string, o
     targetId: serverId,
     data: { server: server.name },
   });
+}
+
+// ---------------------------------------------------------------- trusted hints, time limits, rules
+
+export const trustReadOnlySchema = z.object({ serverId: z.string().min(1).max(64), trustReadOnly: z.enum(["true", "false"]).transform((v) => v === "true") });
+
+/** The admin's opt-in: tools the server marks read-only run without asking (annotations are hints otherwise). */
+export async function setServerTrustReadOnly(ctx: TeamContext, serverId: string, trustReadOnly: boolean): Promise<void> {
+  const server = await serverRow(ctx.team.id, serverId);
+  if (server.trustReadOnly === trustReadOnly) return;
+  await audited(ctx, (tx) => tx.mcpServer.update({ where: { id: serverId }, data: { trustReadOnly } }), {
+    action: trustReadOnly ? "mcp.server.trust-read-only" : "mcp.server.distrust-read-only",
+    targetType: "mcp-server",
+    targetId: serverId,
+    data: { server: server.name },
+  });
+}
+
+/** Minutes a call may wait for a decision: empty for no limit, 1 minute to 7 days. */
+const minutes = z
+  .string()
+  .trim()
+  .max(6)
+  .transform((v, c) => {
+    if (v === "") return null;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 10_080) {
+      c.addIssue({ code: "custom", message: "Give whole minutes from 1 to 10080 (7 days), or leave it empty for no limit." });
+      return z.NEVER;
+    }
+    return n;
+  });
+export const serverTimeoutSchema = z.object({ serverId: z.string().min(1).max(64), minutes });
+export const toolTimeoutSchema = z.object({ toolId: z.string().min(1).max(64), minutes });
+
+export async function setServerDecisionTimeout(ctx: TeamContext, serverId: string, limit: number | null): Promise<void> {
+  const server = await serverRow(ctx.team.id, serverId);
+  if (server.decisionTimeoutMin === limit) return;
+  await audited(ctx, (tx) => tx.mcpServer.update({ where: { id: serverId }, data: { decisionTimeoutMin: limit } }), {
+    action: "mcp.server.decision-timeout",
+    targetType: "mcp-server",
+    targetId: serverId,
+    data: { server: server.name, from: server.decisionTimeoutMin, to: limit },
+  });
+}
+
+export async function setToolDecisionTimeout(ctx: TeamContext, toolId: string, limit: number | null): Promise<void> {
+  const tool = await teamToolRow(ctx.team.id, toolId);
+  if (tool.decisionTimeoutMin === limit) return;
+  await audited(ctx, (tx) => tx.mcpTool.update({ where: { id: toolId }, data: { decisionTimeoutMin: limit } }), {
+    action: "mcp.tool.decision-timeout",
+    targetType: "mcp-tool",
+    targetId: toolId,
+    data: { server: tool.server.name, tool: tool.name, from: tool.decisionTimeoutMin, to: limit },
+  });
+}
+
+/** A rule as the admin form sends it: the value is text (a list is comma-separated, a number a number). */
+export const ruleFormSchema = z
+  .object({ toolId: z.string().min(1).max(64), field: z.string().max(200), op: z.string().max(20), value: z.string().max(2000), then: z.string().max(10) })
+  .transform((f, c) => {
+    const value = f.op === "in" || f.op === "not-in" ? f.value.split(",").map((v) => v.trim()).filter(Boolean) : f.op === "above" || f.op === "below" ? (f.value.trim() === "" ? NaN : Number(f.value)) : f.value;
+    const rule = ruleSchema.safeParse({ field: f.field, op: f.op, value, then: f.then });
+    if (!rule.success) {
+      for (const issue of rule.error.issues) c.addIssue({ code: "custom", message: issue.path[0] === "value" && typeof value === "number" ? "Give a number." : issue.message, path: issue.path });
+      return z.NEVER;
+    }
+    return { toolId: f.toolId, rule: rule.data };
+  });
+export const removeRuleSchema = z.object({ toolId: z.string().min(1).max(64), index: z.coerce.number().int().min(0).max(100) });
+
+async function changeRules(ctx: TeamContext, toolId: string, change: (rules: ApprovalRule[]) => ApprovalRule[], what: (rules: ApprovalRule[]) => Record<string, string>): Promise<void> {
+  const tool = await teamToolRow(ctx.team.id, toolId);
+  const before = readRules(tool.rules);
+  const after = rulesSchema.parse(change(before));
+  await audited(ctx, (tx) => tx.mcpTool.update({ where: { id: toolId }, data: { rules: after } }), {
+    action: "mcp.tool.rules",
+    targetType: "mcp-tool",
+    targetId: toolId,
+    data: { server: tool.server.name, tool: tool.name, ...what(before) },
+  });
+}
+
+/** Adds a rule after the tool's others (the first that matches decides). */
+export async function addToolRule(ctx: TeamContext, toolId: string, rule: ApprovalRule): Promise<void> {
+  await changeRules(ctx, toolId, (rules) => [...rules, rule], () => ({ added: ruleLabel(rule) }));
+}
+
+export async function removeToolRule(ctx: TeamContext, toolId: string, index: number): Promise<void> {
+  await changeRules(ctx, toolId, (rules) => rules.filter((_, i) => i !== index), (rules) => ({ removed: rules[index] ? ruleLabel(rules[index]) : "" }));
 }

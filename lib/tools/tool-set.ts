@@ -34,6 +34,12 @@ export type OfferedTool = {
   annotations: Record<string, unknown> | null;
   toolPolicy: ToolPolicy | null;
   serverDefaultPolicy: ToolPolicy | null;
+  /** The server's read-only hints are trusted (approval-policy.ts). */
+  trustReadOnly?: boolean;
+  /** Rules on arguments as stored (approval-rules.ts). */
+  rules?: unknown;
+  /** Minutes a call may wait for a decision (the tool's, else the server's); null: no limit. */
+  decisionTimeoutMin?: number | null;
 };
 
 /** Decides per offered tool whether to offer it, and its needsApproval. */
@@ -55,6 +61,8 @@ export type AssembleOptions = {
   images?: ImageHandling;
   /** Asks the chat's owner when a server elicits input during a call; without it such requests are cancelled. */
   elicit?: (call: { toolCallId: string; serverId: string; timeoutMs: number; show: (view: unknown) => void }) => Elicit;
+  /** Calls whose input a person edited before approving (tool call id -> the model's input): the model is told. */
+  editedCalls?: ReadonlyMap<string, unknown>;
 };
 
 export type TurnTools = { tools: ToolSet; notices: ToolNotice[]; offered: OfferedTool[] };
@@ -78,6 +86,11 @@ function resultError(result: CallToolResult): ToolError {
   // SDK servers report schema validation failures as isError results with the JSON-RPC code.
   if (/-32602|Input validation error|Invalid arguments/i.test(text)) return new ToolError("InvalidArgs", text);
   return new ToolError("ToolFailed", text);
+}
+
+/** What the model reads before the result of a call a person edited. */
+export function editedNote(original: unknown): string {
+  return `[Note: before approving, a person changed the arguments of this call. It ran with the arguments shown in the call; you had asked for ${JSON.stringify(original)}.]`;
 }
 
 /** Reaches a server within its connect timeout, or says why not. */
@@ -142,6 +155,9 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
         toolPolicy: row.policy,
         serverDefaultPolicy: server.defaultPolicy,
+        trustReadOnly: server.trustReadOnly,
+        rules: row.rules,
+        decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
       };
       const decision = decide?.(info) ?? { offer: true };
       if (!decision.offer) continue;
@@ -167,6 +183,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         },
         classify: (err, ctx) => codeForFailure(classifyFailure(err), ctx),
         modelOutput: (out) => resultModelOutput(out, opts.images ?? "placeholder"),
+        note: (toolCallId) => (opts.editedCalls?.has(toolCallId) ? editedNote(opts.editedCalls.get(toolCallId)) : undefined),
       });
     }
   }

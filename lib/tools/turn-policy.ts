@@ -1,29 +1,59 @@
 // Approval for the tools of one turn: each offered tool's effective policy (admin override, server
-// default, annotations) and the member's "always allow" choices decide whether it is offered at all
-// (`deny` is not) and whether a call waits for a person.
+// default, trusted read-only hints), its rules on arguments (approval-rules.ts, through the AI SDK's
+// `needsApproval` function form), and the member's allowances ("always allow", "allow for this
+// chat") decide whether it is offered at all (`deny` is not), whether a call waits, and for whom.
+// What each waiting call waits for is kept in `verdicts` for the store (who decides, which rule
+// asked, the time limit).
 import { db } from "../db/client";
-import { effectivePolicy, requiresApproval } from "./approval-policy";
+import { approverFor, effectivePolicy, type ToolPolicy } from "./approval-policy";
+import { firstMatch, readRules } from "./approval-rules";
 import type { Decide } from "./tool-set";
 
-/**
- * `decidedCallIds`: calls a person approved that this turn now runs. They keep needing approval even
- * if the member chose "always allow" meanwhile: the AI SDK refuses to run an approval for a tool that
- * no longer needs one.
- */
-export async function approvalDecider(userId: string, decidedCallIds: ReadonlySet<string> = new Set()): Promise<Decide> {
+/** What a waiting call waits for. */
+export type CallVerdict = { by: "member" | "admin"; rule?: string; timeoutMin: number | null };
+
+export type DeciderOptions = {
+  /**
+   * Calls a person approved that this turn now runs. They keep needing approval even if the member
+   * chose "always allow" meanwhile: the AI SDK refuses to run an approval for a tool that no longer needs one.
+   */
+  decidedCallIds?: ReadonlySet<string>;
+  /** Tool ids the member allowed for this chat ("Allow for this chat"). */
+  chatAllowed?: readonly string[];
+  /** Filled with the verdict of every call that waits (by tool call id). */
+  verdicts?: Map<string, CallVerdict>;
+};
+
+export async function approvalDecider(userId: string, opts: DeciderOptions = {}): Promise<Decide> {
   const prisma = await db();
+  const decided = opts.decidedCallIds ?? new Set<string>();
   const allowed = new Set(
     (await prisma.userToolPreference.findMany({ where: { userId, alwaysAllow: true }, select: { toolId: true } })).map((p) => p.toolId),
   );
+  for (const id of opts.chatAllowed ?? []) allowed.add(id);
   return (tool) => {
     const policy = effectivePolicy({
       toolPolicy: tool.toolPolicy,
       serverDefault: tool.serverDefaultPolicy,
       annotations: tool.annotations as { readOnlyHint?: boolean } | null,
+      trustReadOnly: tool.trustReadOnly,
     });
     if (policy === "deny") return { offer: false };
-    const asks = requiresApproval(policy, allowed.has(tool.toolId));
-    if (asks || !decidedCallIds.size) return { offer: true, needsApproval: asks };
-    return { offer: true, needsApproval: (_input, { toolCallId }) => decidedCallIds.has(toolCallId) };
+    const rules = readRules(tool.rules);
+    const memberAllows = allowed.has(tool.toolId);
+    const timeoutMin = tool.decisionTimeoutMin ?? null;
+    if (!rules.length && !decided.size && !opts.verdicts) return { offer: true, needsApproval: approverFor(policy, memberAllows) !== "none" };
+    return {
+      offer: true,
+      needsApproval: (input, { toolCallId }) => {
+        if (decided.has(toolCallId)) return true;
+        const match = firstMatch(rules, input);
+        // A rule that asks was set by an admin for this input: the member's allowances do not lift it.
+        const by = match ? (match.rule.then === "auto" ? "none" : match.rule.then === "admin" ? "admin" : "member") : approverFor(policy as Exclude<ToolPolicy, "deny">, memberAllows);
+        if (by === "none") return false;
+        opts.verdicts?.set(toolCallId, { by, rule: match?.label, timeoutMin });
+        return true;
+      },
+    };
   };
 }

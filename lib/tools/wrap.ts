@@ -5,6 +5,7 @@
 import { dynamicTool, jsonSchema, type JSONSchema7, type Tool } from "ai";
 import type { Progress } from "../mcp/connection";
 import { ToolError } from "./error-codes";
+import { metrics } from "../observability/metrics";
 
 /** What the tool block receives while a call runs (a preliminary output): progress, a question for the person. */
 type RunningOutput = { running: true; progress?: Progress; elicitation?: unknown };
@@ -30,6 +31,8 @@ export type WrapOptions<TOut> = {
   classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
   /** What the model receives for a successful result (text, or text and images). */
   modelOutput: (out: TOut) => ToolResultOutput;
+  /** A note the model reads before the result of this call (a person edited its input). */
+  note?: (toolCallId: string) => string | undefined;
   /** Approval (issue 6): undefined or false runs at once (policy `auto`). */
   needsApproval?: NeedsApproval;
 };
@@ -56,7 +59,13 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
     metadata: opts.metadata,
     inputSchema: jsonSchema(opts.inputSchema),
     needsApproval: opts.needsApproval,
-    toModelOutput: ({ output }) => opts.modelOutput(output as TOut),
+    toModelOutput: ({ output, toolCallId }) => {
+      const note = opts.note?.(toolCallId);
+      const out = opts.modelOutput(output as TOut);
+      if (note && out.type === "text") return { ...out, value: `${note}\n${out.value}` };
+      if (note && out.type === "content") return { ...out, value: [{ type: "text" as const, text: note }, ...out.value] };
+      return out;
+    },
     async *execute(input, { abortSignal, toolCallId }) {
       if (input === null || typeof input !== "object" || Array.isArray(input)) {
         throw new ToolError("InvalidArgs", "The arguments must be a JSON object.");
@@ -101,9 +110,10 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
         }
       }
       const ctx = { timedOut: timeout.aborted, aborted: !!abortSignal?.aborted, timeoutMs: opts.timeoutMs };
-      if (!settled) throw ctx.aborted ? abortedError() : state.elicitation !== undefined ? unansweredError(opts.timeoutMs) : timeoutError(opts.timeoutMs);
+      const failed = (e: ToolError) => (metrics().toolErrors.inc({ code: e.code }), e);
+      if (!settled) throw failed(ctx.aborted ? abortedError() : state.elicitation !== undefined ? unansweredError(opts.timeoutMs) : timeoutError(opts.timeoutMs));
       const done = settled as { ok: true; value: TOut } | { ok: false; error: unknown };
-      if (!done.ok) throw done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx);
+      if (!done.ok) throw failed(done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx));
       yield done.value;
     },
   });

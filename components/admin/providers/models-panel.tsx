@@ -13,7 +13,7 @@ import { OptionSelect } from "../../ui/select";
 import { Button } from "../../ui/button";
 import { SubmitButton } from "../../ui/submit-button";
 
-export type ModelActions = { fetch: FormAction; enable: FormAction; save: FormAction; remove: FormAction };
+export type ModelActions = { fetch: FormAction; enable: FormAction; save: FormAction; remove: FormAction; providerTools?: FormAction };
 
 export function ModelsPanel({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
   return (
@@ -53,6 +53,7 @@ function ModelList({ provider, webSearchKind, actions }: { provider: ProviderVie
               </summary>
               <div className="flex flex-col gap-3 pt-3">
                 <ModelForm providerId={provider.id} model={m} webSearchKind={webSearchKind} save={actions.save} />
+                {actions.providerTools && m.webSearch && <ProviderTools providerId={provider.id} model={m} action={actions.providerTools} />}
                 <form action={removeAction}>
                   <input type="hidden" name="modelRowId" value={m.id} />
                   <Button type="submit" variant="ghost" size="sm" className="text-red-700 dark:text-red-400">
@@ -65,6 +66,29 @@ function ModelList({ provider, webSearchKind, actions }: { provider: ProviderVie
         ))}
       </ul>
     </div>
+  );
+}
+
+/** Whether the model's provider-executed tools (web search) may run: they run without Parley's approval. */
+function ProviderTools({ providerId, model, action }: { providerId: string; model: ModelView; action: FormAction }) {
+  const [state, formAction] = useActionState(action, initialActionState);
+  return (
+    <form action={formAction} className="flex flex-col gap-1">
+      <input type="hidden" name="providerId" value={providerId} />
+      <input type="hidden" name="modelRowId" value={model.id} />
+      <input type="hidden" name="allowed" value={model.providerToolsAllowed ? "false" : "true"} />
+      <CheckboxField
+        key={String(model.providerToolsAllowed)}
+        label="Allow tools that run at the provider (web search)"
+        defaultChecked={model.providerToolsAllowed}
+        onChange={(e) => e.currentTarget.form?.requestSubmit()}
+        aria-describedby={`provider-tools-hint-${model.id}`}
+      />
+      <p id={`provider-tools-hint-${model.id}`} className="text-xs text-zinc-600 dark:text-zinc-400">
+        They run at the provider, outside Parley&apos;s approval; members see that on each such call.
+      </p>
+      <FormMessage message={state.message} ok={state.ok} />
+    </form>
   );
 }
 
@@ -109,6 +133,12 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
           hint="The model reads the newest messages of a chat that fit. Empty: 128,000."
         />
       </div>
+      <fieldset className="grid gap-3 sm:grid-cols-3">
+        <legend className="mb-1 text-sm font-medium">Prices (US dollars per million tokens)</legend>
+        <Field label="Input" name="inputPrice" inputMode="decimal" defaultValue={v?.inputPrice ?? model?.inputPrice ?? ""} error={f.inputPrice} />
+        <Field label="Cached input" name="cachedInputPrice" inputMode="decimal" defaultValue={v?.cachedInputPrice ?? model?.cachedInputPrice ?? ""} error={f.cachedInputPrice} hint="Empty: the input price." />
+        <Field label="Output" name="outputPrice" inputMode="decimal" defaultValue={v?.outputPrice ?? model?.outputPrice ?? ""} error={f.outputPrice} hint="Reasoning counts as output. Empty: cost not counted." />
+      </fieldset>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className="sr-only">Capabilities</legend>
         <CheckboxField name="enabled" label="Enabled" defaultChecked={checked("enabled", model?.enabled ?? true)} />

@@ -1,7 +1,11 @@
 import Link from "next/link";
 import { adminPage, orNotFound } from "@/lib/teams/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
-import { getServerForAdmin } from "@/lib/mcp/servers";
+import { getServerForAdmin, type McpServerAdminView } from "@/lib/mcp/servers";
+import { explainPolicy } from "@/lib/tools/approval-policy";
+import { readRules, ruleLabel } from "@/lib/tools/approval-rules";
+import { ServerApprovalSettings, type ToolApprovalView } from "@/components/admin/mcp-approval-settings";
+import { addMcpToolRuleAction, removeMcpToolRuleAction, setMcpServerTimeoutAction, setMcpServerTrustAction, setMcpToolTimeoutAction } from "../approval-actions";
 import { FormMessage } from "@/components/ui/field";
 import { EnableDeleteControls } from "@/components/admin/enable-delete-controls";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
@@ -11,6 +15,16 @@ import { McpDefaultPolicy, McpOnByDefault } from "@/components/admin/mcp-default
 import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerOnByDefaultAction, setMcpServerPolicyAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
 
 export const metadata = { title: "MCP server" };
+
+/** Each tool's effective policy and why, its rules as they read, its own time limit. */
+function approvalViews(server: McpServerAdminView): Record<string, ToolApprovalView> {
+  return Object.fromEntries(
+    server.tools.map((t) => {
+      const { policy, why } = explainPolicy({ toolPolicy: t.policy, serverDefault: server.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: server.trustReadOnly });
+      return [t.id, { policy, why, rules: readRules(t.rules).map(ruleLabel), decisionTimeoutMin: t.decisionTimeoutMin }];
+    }),
+  );
+}
 
 export default async function McpServerPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string }> }) {
   const { id } = await params;
@@ -39,8 +53,15 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <div className="mb-4 flex flex-col gap-4">
           <McpDefaultPolicy serverId={server.id} value={server.defaultPolicy} action={setMcpServerPolicyAction} />
           <McpOnByDefault serverId={server.id} value={server.onByDefault} action={setMcpServerOnByDefaultAction} />
+          <ServerApprovalSettings serverId={server.id} trustReadOnly={server.trustReadOnly} decisionTimeoutMin={server.decisionTimeoutMin} trustAction={setMcpServerTrustAction} timeoutAction={setMcpServerTimeoutAction} />
         </div>
-        <McpToolsTable serverId={server.id} tools={server.tools} setEnabled={setMcpToolEnabledAction} setPolicy={setMcpToolPolicyAction} />
+        <McpToolsTable
+          serverId={server.id}
+          tools={server.tools}
+          setEnabled={setMcpToolEnabledAction}
+          setPolicy={setMcpToolPolicyAction}
+          approval={{ views: approvalViews(server), actions: { addRule: addMcpToolRuleAction, removeRule: removeMcpToolRuleAction, setTimeout: setMcpToolTimeoutAction } }}
+        />
       </section>
       <section aria-labelledby="mcp-settings-heading" className="max-w-xl">
         <h2 id="mcp-settings-heading" className="mb-3 font-semibold">

@@ -6,6 +6,7 @@ import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
 import { ProviderForm } from "@/components/admin/providers/provider-form";
 import { EnableDeleteControls } from "@/components/admin/enable-delete-controls";
 import { ModelsPanel } from "@/components/admin/providers/models-panel";
+import { setProviderToolsAction } from "../provider-tools-action";
 import {
   deleteModelAction,
   deleteProviderAction,
@@ -32,7 +33,7 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
         <ModelsPanel
           provider={provider}
           webSearchKind={kind.webSearch}
-          actions={{ fetch: fetchModelsAction, enable: enableModelsAction, save: saveModelAction, remove: deleteModelAction }}
+          actions={{ fetch: fetchModelsAction, enable: enableModelsAction, save: saveModelAction, remove: deleteModelAction, providerTools: setProviderToolsAction }}
         />
       </Section>
       <Section id="settings-heading" title="Connection" className="max-w-xl">

@@ -1,0 +1,9 @@
+// GET: how many calls wait for an admin of the caller's team (the sidebar badge polls it; admins only).
+import { handle } from "@/lib/http";
+import { countPendingApprovals } from "@/lib/chat/team-approvals";
+import { requireAdmin } from "@/lib/teams/context";
+
+export const GET = handle(async () => {
+  const ctx = await requireAdmin();
+  return Response.json({ count: await countPendingApprovals(ctx.team.id) }, { headers: { "cache-control": "no-store" } });
+});

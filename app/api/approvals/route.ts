@@ -1,0 +1,15 @@
+// GET: the calls waiting for an admin of the caller's team (the Approvals inbox; admins only).
+// POST {approvalId, approved, reason?, input?}: an admin decides one (Approve, Deny, Edit and approve).
+import { handle } from "@/lib/http";
+import { adminDecisionSchema, adminInbox, decideAsAdmin } from "@/lib/chat/team-approvals";
+import { readJson } from "@/lib/security/limits";
+import { requireAdmin } from "@/lib/teams/context";
+
+export const GET = handle(async () => Response.json({ items: await adminInbox(await requireAdmin()) }));
+
+export const POST = handle(async (req: Request) => {
+  const ctx = await requireAdmin();
+  const decision = await readJson(req, adminDecisionSchema, 200_000);
+  const { continues } = await decideAsAdmin(ctx, decision);
+  return Response.json({ ok: true, continues });
+});

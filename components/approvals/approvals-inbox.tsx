@@ -1,0 +1,110 @@
+"use client";
+// The Approvals inbox: every call waiting for an admin of the team, with the chat around it (the
+// member, their question, the input, the rule that asked, the time limit), and the decision —
+// Approve, Deny with a reason, Edit and approve. Read again every few seconds, so calls that arrive
+// or that another admin decided show without a reload; a decision another admin made first is said so.
+import { useCallback, useEffect, useState } from "react";
+import { Check, Pencil, X } from "lucide-react";
+import type { InboxItem } from "@/lib/chat/team-approvals";
+import { Button } from "../ui/button";
+import { Input } from "../ui/input";
+import { FormMessage } from "../ui/field";
+import { Json } from "../chat/large-output";
+import { deadlineText } from "../chat/approval";
+import { InputEditor } from "./input-editor";
+import { APPROVALS_CHANGED } from "./approvals-link";
+
+const POLL_MS = 3_000;
+
+type Outcome = { ok: boolean; message: string };
+
+function InboxCard({ item, onDecided }: { item: InboxItem; onDecided: (id: string, outcome: Outcome) => void }) {
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string>();
+  const send = async (body: { approved: boolean; reason?: string; input?: Record<string, unknown> }) => {
+    setBusy(true);
+    setError(undefined);
+    const res = await fetch("/api/approvals", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ approvalId: item.approvalId, ...body }) }).catch(() => undefined);
+    setBusy(false);
+    if (res?.ok) return onDecided(item.approvalId, { ok: true, message: `${body.input ? "Edited and approved" : body.approved ? "Approved" : "Denied"}: ${item.tool.label} for ${item.member}.` });
+    const message = ((await res?.json().catch(() => undefined)) as { error?: { message?: string } } | undefined)?.error?.message ?? "The decision could not be saved. Try again.";
+    if (res?.status === 409) return onDecided(item.approvalId, { ok: false, message: `${item.tool.label} for ${item.member}: already decided (by another admin, or the member moved on).` });
+    setError(message);
+  };
+  const headingId = `approval-${item.approvalId}`;
+  return (
+    <li>
+      <article aria-labelledby={headingId} className="flex flex-col gap-2 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800">
+        <h2 id={headingId} className="font-semibold">
+          {item.tool.label}
+        </h2>
+        <p className="text-zinc-700 dark:text-zinc-300">
+          <span className="font-medium">{item.member}</span> in “{item.chatTitle}”, {new Date(item.requestedAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}
+        </p>
+        {item.question && <blockquote className="whitespace-pre-wrap border-l-2 border-zinc-300 pl-2 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">{item.question}</blockquote>}
+        <Json value={item.input} label="Input" open />
+        {item.rule && <p className="text-xs text-zinc-700 dark:text-zinc-300">Asked by the rule “{item.rule}”.</p>}
+        {item.deadline && <p className="text-xs text-zinc-700 dark:text-zinc-300">Denied automatically unless decided {deadlineText(item.deadline)}.</p>}
+        {editing ? (
+          <InputEditor schema={item.tool.inputSchema} input={item.input} busy={busy} onCancel={() => setEditing(false)} onSubmit={(input) => void send({ approved: true, input })} />
+        ) : (
+          <>
+            <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+              Reason for denying (optional)
+              <Input size="sm" value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} />
+            </label>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="success" size="sm" disabled={busy} onClick={() => void send({ approved: true })}>
+                <Check className="size-4" aria-hidden /> Approve
+              </Button>
+              <Button variant="danger" size="sm" disabled={busy} onClick={() => void send({ approved: false, reason: reason.trim() || undefined })}>
+                <X className="size-4" aria-hidden /> Deny
+              </Button>
+              <Button variant="secondary" size="sm" disabled={busy} onClick={() => setEditing(true)}>
+                <Pencil className="size-4" aria-hidden /> Edit
+              </Button>
+            </div>
+          </>
+        )}
+        <FormMessage message={error} />
+      </article>
+    </li>
+  );
+}
+
+export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
+  const [items, setItems] = useState(initial);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const reload = useCallback(async () => {
+    const res = await fetch("/api/approvals", { cache: "no-store" }).catch(() => undefined);
+    const body = res?.ok ? ((await res.json().catch(() => undefined)) as { items?: InboxItem[] } | undefined) : undefined;
+    if (body?.items) setItems(body.items);
+  }, []);
+  useEffect(() => {
+    const timer = setInterval(() => void reload(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+  const decided = (id: string, o: Outcome) => {
+    setItems((current) => current.filter((i) => i.approvalId !== id));
+    setOutcome(o);
+    window.dispatchEvent(new Event(APPROVALS_CHANGED));
+  };
+  return (
+    <div className="flex flex-col gap-4">
+      <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
+        {outcome ? outcome.message : ""}
+      </p>
+      {items.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">No tool call is waiting for an admin.</p>
+      ) : (
+        <ul className="flex flex-col gap-4" aria-label="Calls waiting for an admin">
+          {items.map((item) => (
+            <InboxCard key={item.approvalId} item={item} onDecided={decided} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

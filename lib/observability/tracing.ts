@@ -1,0 +1,66 @@
+// OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (the exporter
+// reads the standard OTEL_EXPORTER_OTLP_* variables itself). Without it nothing is registered: the
+// API's tracer is a no-op, the AI SDK's telemetry is off, and a turn pays nothing for tracing.
+//
+// What a turn records (GenAI semantic conventions where they apply): the turn span (`chat <model>`,
+// gen_ai.operation.name "chat"), the AI SDK's spans inside it (ai.streamText, one
+// ai.streamText.doStream per step = one model call, with gen_ai.request.model and gen_ai.usage.*,
+// and ai.toolCall per tool call) and an MCP span per tools/call request (lib/mcp/pool.ts). Inputs and
+// outputs are never recorded: no message text, tool arguments or results, and no secrets.
+import { context, INVALID_SPAN_CONTEXT, trace, type Context, type Span } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor, TracerProvider, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import { config } from "../config";
+
+export const TRACER_NAME = "parley";
+
+const KEY = Symbol.for("parley.tracing");
+const holder = globalThis as { [KEY]?: { provider: TracerProvider } };
+
+/** True once a tracer provider is registered (OTLP configured, or a test's in-memory exporter). */
+export function tracingEnabled(): boolean {
+  return !!holder[KEY];
+}
+
+/** Registers a tracer provider that sends spans to these processors (the app's: OTLP; tests: in memory). */
+export function startTracing(processors: SpanProcessor[], serviceName = "parley"): TracerProvider {
+  const provider = new TracerProvider({ resource: resourceFromAttributes({ "service.name": serviceName }), spanProcessors: processors });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(provider);
+  holder[KEY] = { provider };
+  return provider;
+}
+
+/** Flushes and unregisters (tests, shutdown). */
+export async function stopTracing(): Promise<void> {
+  const h = holder[KEY];
+  if (!h) return;
+  delete holder[KEY];
+  await h.provider.shutdown();
+  trace.disable();
+  context.disable();
+}
+
+/** At start-up: OTLP/HTTP export when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing. */
+export async function startOtlpTracing(): Promise<boolean> {
+  if (!config().OTEL_EXPORTER_OTLP_ENDPOINT || tracingEnabled()) return false;
+  const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
+  const exporter: SpanExporter = new OTLPTraceExporter();
+  startTracing([new BatchSpanProcessor({ exporter })], config().OTEL_SERVICE_NAME);
+  return true;
+}
+
+/** The AI SDK's telemetry settings for a turn: on only when tracing is, and never with inputs or outputs. */
+export function aiTelemetry(functionId: string) {
+  return tracingEnabled() ? { isEnabled: true, recordInputs: false, recordOutputs: false, functionId } : undefined;
+}
+
+/** Starts a turn's span (a no-op span when tracing is off) and the context the turn's work runs in. */
+export function startTurnSpan(a: { model: string; provider: string; chatId: string }): { span: Span; ctx: Context } {
+  if (!tracingEnabled()) return { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), ctx: context.active() };
+  const span = trace.getTracer(TRACER_NAME).startSpan(`chat ${a.model}`, {
+    attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": a.model, "gen_ai.provider.name": a.provider, "parley.chat.id": a.chatId },
+  });
+  return { span, ctx: trace.setSpan(context.active(), span) };
+}
