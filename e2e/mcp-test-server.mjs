@@ -2,13 +2,16 @@
 // A small MCP server of ours for the failure cases a real server rarely shows on demand: a tool that
 // hangs, one that crashes the server mid-call, one that returns isError, one that changes the tool
 // list (notifications/tools/list_changed), slow progress, search-like results with URLs, and results
-// of any size (huge).
+// of any size (huge). For issue 15: questions to the person (a form with every field kind, a URL, one
+// asked and never answered), an image, structured content that breaks its output schema, resources
+// (text, image, huge, a template) and prompts.
 // Usage: node e2e/mcp-test-server.mjs --port 4331 [--host 127.0.0.1] [--hang]   (Streamable HTTP on /mcp)
 //        node e2e/mcp-test-server.mjs --stdio
 // --hang accepts connections and never answers (a server that is up but stuck).
 import http from "node:http";
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -19,6 +22,9 @@ const opt = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const flag = (name) => argv.includes(`--${name}`);
+
+// A 4×4 red PNG.
+const RED_DOT = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==";
 
 function makeServer() {
   const server = new McpServer({ name: "parley-test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
@@ -75,6 +81,59 @@ function makeServer() {
       return { content: [{ type: "text", text: `START ${text(chars)} END` }] };
     },
   );
+  const everyKind = {
+    type: "object",
+    properties: {
+      name: { type: "string", title: "Name", minLength: 2, maxLength: 40 },
+      email: { type: "string", title: "Email", format: "email" },
+      site: { type: "string", title: "Website", format: "uri" },
+      day: { type: "string", title: "Day", format: "date" },
+      when: { type: "string", title: "Meeting time", format: "date-time" },
+      count: { type: "integer", title: "Count", minimum: 1, maximum: 10, default: 3 },
+      ratio: { type: "number", title: "Ratio", minimum: 0, maximum: 1 },
+      agree: { type: "boolean", title: "Agree", default: false },
+      colour: { type: "string", title: "Colour", enum: ["red", "green"], default: "green" },
+      size: { type: "string", title: "Size", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
+      tags: { type: "array", title: "Tags", items: { anyOf: [{ const: "a", title: "Alpha" }, { const: "b", title: "Beta" }] }, maxItems: 2, default: ["a"] },
+      password: { type: "string", title: "Account password", description: "The password of your account" },
+    },
+    required: ["name"],
+  };
+  server.registerTool("ask", { description: "Asks the person a question with every kind of field, and returns the answer", inputSchema: {} }, async (_args, extra) => {
+    const answer = await extra.sendRequest({ method: "elicitation/create", params: { message: "Tell me about you.", requestedSchema: everyKind } }, ElicitResultSchema);
+    return { content: [{ type: "text", text: `Answer: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
+  });
+  server.registerTool("ask_url", { description: "Asks the person to open a URL", inputSchema: { url: z.string() } }, async ({ url }, extra) => {
+    const answer = await extra.sendRequest({ method: "elicitation/create", params: { mode: "url", message: "Sign in to the billing system.", url, elicitationId: randomUUID() } }, ElicitResultSchema);
+    return { content: [{ type: "text", text: `URL answer: ${answer.action}` }] };
+  });
+  server.registerTool("image", { description: "Returns a small PNG image and a caption", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
+    content: [
+      { type: "text", text: "A red dot." },
+      { type: "image", data: RED_DOT, mimeType: "image/png" },
+    ],
+  }));
+  server.registerTool(
+    "weather",
+    { description: "Structured weather; `broken` returns content that breaks the output schema", inputSchema: { broken: z.boolean().optional() }, outputSchema: { temperature: z.number(), conditions: z.string() } },
+    async ({ broken }) => {
+      const data = broken ? { temperature: "warm", conditions: 3 } : { temperature: 21.5, conditions: "Sunny" };
+      return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
+    },
+  );
+  server.registerResource("readme", "test://readme", { title: "Read me", description: "A short text", mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "text/plain", text: "The launch code word is PELICAN." }],
+  }));
+  server.registerResource("dot", "test://dot.png", { title: "Red dot", mimeType: "image/png" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "image/png", blob: RED_DOT }] }));
+  server.registerResource("huge", "test://huge", { title: "Huge text", description: "Two million characters", mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "text/plain", text: "HUGE ".repeat(400_000) }],
+  }));
+  server.registerResource("note", new ResourceTemplate("test://notes/{name}", { list: undefined }), { title: "Note by name", mimeType: "text/plain" }, async (uri, { name }) => ({
+    contents: [{ uri: uri.href, mimeType: "text/plain", text: `Note ${name}: remember the milk.` }],
+  }));
+  server.registerPrompt("review", { title: "Review code", description: "Asks for a code review", argsSchema: { language: z.string(), focus: z.string().optional() } }, ({ language, focus }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
+  }));
   let added = 0;
   server.registerTool("add_tool", { description: "Adds a new tool to this server's list", inputSchema: {} }, async () => {
     added += 1;

@@ -10,6 +10,8 @@
 import type { McpServerConfig } from "../lib/mcp/config";
 import { openConnection, type McpConnection } from "../lib/mcp/connection";
 import { McpFailure } from "../lib/mcp/failures";
+import { checkAnswer } from "../lib/mcp/elicitation-schema";
+import type { Elicit } from "../lib/mcp/elicitation-routing";
 import { beginAuthorization, completeAuthorization } from "../lib/mcp/oauth-flow";
 import { ConnectRequired, memoryStore, StoredOAuthProvider, type OAuthClientSettings } from "../lib/mcp/oauth-provider";
 
@@ -26,12 +28,22 @@ const CALLS: Record<string, { tool: string; args: Record<string, unknown> }> = {
 
 const base: McpServerConfig = { id: "conformance", name: "conformance", transport: "http", url, connectTimeoutMs: 10_000, callTimeoutMs: 20_000 };
 
+/**
+ * The person behind the call, scripted: submits the form as it opens (Parley's form starts from the
+ * schema's defaults; the server-side check fills omitted fields with them), declines URLs.
+ */
+const submitDefaults: Elicit = async (request) => {
+  if (request.mode !== "form") return { action: "decline" };
+  const checked = checkAnswer(request.requestedSchema, {});
+  return checked.ok ? { action: "accept", content: checked.content } : { action: "cancel" };
+};
+
 async function plain() {
   const conn = await openConnection(base);
   console.log(`tools: ${conn.tools.map((t) => t.name).join(", ")}`);
   const call = CALLS[scenario];
   if (call && conn.tools.some((t) => t.name === call.tool)) {
-    const result = await conn.callTool(call.tool, call.args, { timeoutMs: 20_000, signal: AbortSignal.timeout(20_000) });
+    const result = await conn.callTool(call.tool, call.args, { timeoutMs: 20_000, signal: AbortSignal.timeout(20_000), elicit: submitDefaults });
     console.log(`result: ${JSON.stringify(result.content)}`);
   }
   await conn.close();

@@ -332,14 +332,19 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         onFiles={attach.add}
         holdSend={attach.uploading}
         above={<PendingFiles files={attach.files} onRemove={attach.remove} />}
-        onSend={(text) => {
+        onSend={(text, attached) => {
           supersede();
           void scrollToBottom();
           const files = attach.parts;
           attach.clear();
+          // Attached MCP resources show as chips at once; the server reads them (resources in the body).
+          const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
+          const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
-          void toolChoiceSaved(chatId).then(() => sendMessage({ text, files }, { body: { modelId, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }));
+          void toolChoiceSaved(chatId).then(() =>
+            sendMessage({ parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }),
+          );
         }}
         toolbar={
           <>

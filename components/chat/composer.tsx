@@ -5,7 +5,10 @@ import { useEffect, useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
 import { Button } from "../ui/button";
 import { Textarea } from "../ui/input";
+import { AttachedChips, AttachMenu, type Attached } from "./attach-menu";
 import { COMPOSER_ID } from "./focus-composer";
+import { PromptPicker } from "./prompt-picker";
+import { useMcpCatalog } from "./use-mcp-catalog";
 
 export function Composer({
   busy,
@@ -19,7 +22,7 @@ export function Composer({
 }: {
   busy: boolean;
   maxChars: number;
-  onSend: (text: string) => void;
+  onSend: (text: string, attached: Attached[]) => void;
   onStop: () => void;
   /** Controls under the message box (the model picker, tool choices). */
   toolbar?: React.ReactNode;
@@ -31,6 +34,11 @@ export function Composer({
   holdSend?: boolean;
 }) {
   const [text, setText] = useState("");
+  const [attached, setAttached] = useState<Attached[]>([]);
+  const [promptsClosed, setPromptsClosed] = useState(false);
+  const catalog = useMcpCatalog();
+  // "/" at the start of the box (and no space yet): the prompt list, filtered by what follows.
+  const slash = !promptsClosed && /^\/\S*$/.test(text) ? text.slice(1) : undefined;
   const ref = useRef<HTMLTextAreaElement>(null);
   const tooLong = text.length > maxChars;
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
@@ -38,8 +46,9 @@ export function Composer({
 
   function send() {
     if (!canSend) return;
-    onSend(text.trim());
+    onSend(text.trim(), attached);
     setText("");
+    setAttached([]);
     ref.current?.focus();
   }
 
@@ -63,7 +72,23 @@ export function Composer({
       }}
     >
       {above}
+      {slash !== undefined && (
+        <PromptPicker
+          catalog={catalog}
+          query={slash}
+          onClose={() => {
+            setPromptsClosed(true);
+            ref.current?.focus();
+          }}
+          onInsert={(inserted) => {
+            setText(inserted);
+            ref.current?.focus();
+          }}
+        />
+      )}
+      <AttachedChips attached={attached} onRemove={(i) => setAttached((a) => a.filter((_, j) => j !== i))} />
       <div className="mx-auto flex max-w-3xl items-end gap-2">
+        <AttachMenu catalog={catalog} disabled={busy || attached.length >= 5} onAttach={(a) => setAttached((old) => (old.some((o) => o.serverId === a.serverId && o.uri === a.uri) ? old : [...old, a]))} />
         <label htmlFor="composer" className="sr-only">
           Message
         </label>
@@ -75,7 +100,13 @@ export function Composer({
           placeholder="Message"
           aria-invalid={tooLong || undefined}
           aria-describedby={tooLong ? "composer-too-long" : undefined}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value === "/") {
+              setPromptsClosed(false);
+              catalog.load();
+            }
+          }}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();

@@ -7,9 +7,13 @@ import { CheckCircle2, CircleSlash, Link2, Loader2, Scissors, Wrench, XCircle } 
 import { Streamdown } from "streamdown";
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import type { Truncation } from "@/lib/mcp/results";
+import type { ElicitationView } from "@/lib/chat/elicitations";
 import type { ApprovalDetails } from "@/lib/chat/approval-details";
 import { InputDiff } from "../approvals/input-editor";
 import { ApprovalCard } from "./approval";
+import { ElicitationForm } from "./elicitation-form";
+import { StructuredView } from "./structured-view";
+import { OpenResource } from "./resource-view";
 import { MarkdownImage } from "./gated-image";
 import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
 import { codedError } from "./tool-error";
@@ -25,13 +29,13 @@ type McpContent =
   | { type: "resource"; resource: { uri: string; text?: string; blob?: string; mimeType?: string } }
   | { type: string; [k: string]: unknown };
 type McpResult = { content: McpContent[]; structuredContent?: unknown; parleyTruncated?: Truncation };
-type Running = { running: true; progress?: { progress: number; total?: number; message?: string } };
+type Running = { running: true; progress?: { progress: number; total?: number; message?: string }; elicitation?: ElicitationView };
 
 const isMcpResult = (o: unknown): o is McpResult => !!o && typeof o === "object" && Array.isArray((o as McpResult).content);
 const isRunning = (o: unknown): o is Running => !!o && typeof o === "object" && (o as Running).running === true;
 const isHttp = (u: string) => /^https?:\/\//i.test(u);
 
-function ContentBlock({ block }: { block: McpContent }) {
+function ContentBlock({ block, serverId }: { block: McpContent; serverId?: string }) {
   switch (block.type) {
     case "text": {
       const text = (block as { text: string }).text;
@@ -65,7 +69,7 @@ function ContentBlock({ block }: { block: McpContent }) {
               </a>
             ) : (
               <span title={b.uri} className="font-medium">
-                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span>
+                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span> <OpenResource serverId={serverId} uri={b.uri} label={label} />
               </span>
             )}
             {b.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{b.description}</span>}
@@ -103,14 +107,14 @@ function TruncatedNote({ t }: { t: Truncation }) {
   );
 }
 
-function McpResultView({ result }: { result: McpResult }) {
+function McpResultView({ result, serverId }: { result: McpResult; serverId?: string }) {
   return (
     <div className="flex flex-col gap-2" data-tool-result="mcp">
       {result.parleyTruncated && <TruncatedNote t={result.parleyTruncated} />}
       {result.content.map((b, i) => (
-        <ContentBlock key={i} block={b} />
+        <ContentBlock key={i} block={b} serverId={serverId} />
       ))}
-      {result.structuredContent !== undefined && <Json value={result.structuredContent} label="Structured content" />}
+      {result.structuredContent !== undefined && <StructuredView value={result.structuredContent} />}
     </div>
   );
 }
@@ -149,6 +153,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const running =
     part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
+  const asking = isRunning(live) ? live.elicitation : undefined;
   const coded = part.state === "output-error" ? codedError(part.errorText) : undefined;
   // An aborted call (stopped, interrupted, superseded, step limit): the server's face, not an error.
   const aborted = coded?.code === "Aborted" ? coded.message : undefined;
@@ -170,13 +175,14 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
           {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-700 dark:text-red-400" aria-hidden />}
           {aborted && <CircleSlash className="size-3 text-zinc-600 dark:text-zinc-400" aria-hidden />}
-          {running ? (part.state === "input-streaming" ? "Preparing" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
+          {running ? (part.state === "input-streaming" ? "Preparing" : asking ? "Waiting for your answer" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
         </span>
       </div>
       <div className="flex flex-col gap-2 px-3 py-2">
         {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
-        {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} /> : <Json value={part.output} label="Result" open />)}
+        {running && asking && <ElicitationForm key={asking.id} view={asking} serverName={meta?.serverName} />}
+        {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} serverId={(meta as { serverId?: string } | undefined)?.serverId} /> : <Json value={part.output} label="Result" open />)}
         {aborted && <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">{aborted}</p>}
         {error && (
           <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>

@@ -1,13 +1,14 @@
 // A chat's history from the database: the stored messages and blocks of the chat's branch
 // (branches.ts) -> UI messages (for the browser, in pages from the newest, each with its versions)
 // and -> model messages (for the next turn). The client never supplies history.
-import { convertToModelMessages, isToolUIPart, type ModelMessage } from "ai";
+import { convertToModelMessages, getToolName, isToolUIPart, type FilePart, type ModelMessage, type TextPart, type ToolSet } from "ai";
+import { isMcpResult, resultModelOutput, type ImageHandling } from "../mcp/results";
 import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { versionsOf, type Versions } from "./branches";
 import { citationView } from "./citations";
 import { formatToolError } from "../tools/error-codes";
-import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
+import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "./message-types";
 import { blocksToParts } from "./parts";
 import { withApprovalDetails, type BlockWithDecider } from "./approval-details";
 
@@ -176,8 +177,12 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
  * says why); calls still waiting, or cut short by a crash, are left out, and so are answers that
  * hold only errors or notices. Continuing a stopped answer ends with the request to go on.
  */
-export async function toModelHistory(ui: ParleyUIMessage[], opts: { continueAnswer?: boolean } = {}): Promise<ModelMessage[]> {
-  const messages = await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), { ignoreIncompleteToolCalls: true });
+export async function toModelHistory(ui: ParleyUIMessage[], opts: { continueAnswer?: boolean; images?: ImageHandling } = {}): Promise<ModelMessage[]> {
+  const messages = await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), {
+    ignoreIncompleteToolCalls: true,
+    tools: mcpOutputs(ui, opts.images ?? "placeholder"),
+    convertDataPart: (part) => (part.type === "data-resource" ? attachmentPart(part.data as ResourceData, opts.images ?? "placeholder") : undefined),
+  });
   return opts.continueAnswer ? [...messages, { role: "user", content: CONTINUE_ANSWER }] : messages;
 }
 
@@ -186,6 +191,29 @@ export async function toModelHistory(ui: ParleyUIMessage[], opts: { continueAnsw
  * message; models differ in whether they go on with a trailing answer by themselves, so they are asked.
  */
 export const CONTINUE_ANSWER = "Continue your previous answer exactly where it stopped. Do not repeat what you already wrote.";
+
+/**
+ * Earlier MCP results reach the model as they did when they were new: their text, and their images as
+ * images (or a placeholder for a model without vision) — not the stored JSON with base64 in it.
+ */
+function mcpOutputs(ui: ParleyUIMessage[], images: ImageHandling): ToolSet {
+  const tools: ToolSet = {};
+  for (const m of ui) {
+    for (const p of m.parts) {
+      if (!isToolUIPart(p) || p.state !== "output-available" || !isMcpResult(p.output)) continue;
+      tools[getToolName(p)] ??= { inputSchema: undefined as never, toModelOutput: ({ output }: { output: unknown }) => (isMcpResult(output) ? resultModelOutput(output, images) : { type: "json", value: output ?? null }) } as unknown as ToolSet[string];
+    }
+  }
+  return tools;
+}
+
+/** An attached MCP resource as the model reads it: its text as context, its image as an image (or a placeholder). */
+function attachmentPart(r: ResourceData, images: ImageHandling): TextPart | FilePart {
+  if (r.image && images === "attach") return { type: "file", data: r.image, mediaType: r.mimeType ?? "image/png" };
+  const cut = r.truncatedFrom ? `\n[TRUNCATED: the resource has ${r.truncatedFrom.toLocaleString("en")} characters; this is the first part.]` : "";
+  const body = r.image ? "[image: not shown — this model does not accept images]" : (r.text ?? "");
+  return { type: "text", text: `Attached resource ${r.uri} from “${r.serverName}”${r.mimeType ? ` (${r.mimeType})` : ""}:\n${body}${cut}` };
+}
 
 /** A denied call tells the model plainly that a person denied it, and why (`[ERROR:Denied] …`). */
 function explainDenials(m: ParleyUIMessage): ParleyUIMessage {

@@ -26,6 +26,9 @@ export type ParleyMetadata = {
 /** The chat's title as it changes during its first turn: sent as a transient part, never stored as a block. */
 export type TitleData = { title: string };
 
-export type ParleyDataParts = { error: ErrorData; notice: NoticeData; title: TitleData };
+/** An MCP resource attached to a user's message (mcp-catalog.ts): its text (cut) or image, as read when sent. */
+export type ResourceData = { serverId: string; serverName: string; uri: string; mimeType?: string; text?: string; image?: string; truncatedFrom?: number };
+
+export type ParleyDataParts = { error: ErrorData; notice: NoticeData; title: TitleData; resource: ResourceData };
 export type ParleyUIMessage = UIMessage<ParleyMetadata, ParleyDataParts>;
 export type ParleyPart = ParleyUIMessage["parts"][number];

@@ -40,6 +40,8 @@ export async function closeBlocks(prisma: PrismaClient | Prisma.TransactionClien
     });
   }
   await prisma.block.updateMany({ where: { messageId: { in: messageIds }, kind: { in: ["text", "reasoning"] }, status: "streaming" }, data: { status: "done" } });
+  // Questions of servers (elicitations.ts) that were waiting: their calls are gone.
+  await prisma.elicitation.updateMany({ where: { messageId: { in: messageIds }, status: "pending" }, data: { status: "expired" } });
 }
 
 export async function markInterrupted(prisma: PrismaClient, opts: { exclusive: boolean; now?: Date }): Promise<number> {

@@ -53,6 +53,8 @@ export const chatRequestSchema = z
     tools: toolSelectionSchema.optional(),
     /** With `message` (not an edit): ids of the caller's uploaded, unsent attachments (lib/attachments). */
     attachments: z.array(idField).min(1).max(10).optional(),
+    /** MCP resources attached to the message (read on the server when it is sent). */
+    resources: z.array(z.object({ serverId: idField, uri: z.string().min(1).max(2000) }).strict()).max(5).optional(),
   })
   .refine(
     (b) =>

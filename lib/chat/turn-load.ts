@@ -35,6 +35,8 @@ import type { ParleyUIMessage } from "./message-types";
 import { closeBlocks } from "./recovery";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "./titles";
+import { readAttachments } from "./mcp-catalog";
+import type { ResourceData } from "./message-types";
 import { checkSelection, type ToolSelection } from "../tools/selection";
 import { claimAttachments, questionFiles, type FilePart } from "../attachments/store";
 
@@ -58,6 +60,8 @@ export type TurnRequest = {
   newChat?: { tools?: ToolSelection };
   /** With a new message: ids of the caller's unsent attachments it carries (lib/attachments/store.ts). */
   attachments?: string[];
+  /** MCP resources attached to the new message (mcp-catalog.ts reads them). */
+  resources?: { serverId: string; uri: string }[];
 };
 
 /** What a turn read before it writes anything. */
@@ -75,7 +79,7 @@ export type LoadedTurn = {
   budget: number;
   streamId: string;
   assistantId: string;
-  question?: { id: string; text: string; files?: FilePart[] };
+  question?: { id: string; text: string; files?: FilePart[]; resources?: ResourceData[] };
   /** The message a new version replaces on the branch (regenerate, edit). */
   replaces?: { id: string; seq: number; parentId: string | null };
   /** The conversation as read (without the question); decisions read theirs when they claim. */
@@ -162,7 +166,9 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length || req.afterDecisions) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
-  const question = req.text ? { id: newId(), text: req.text, ...(files.length ? { files } : {}) } : undefined;
+  const question = req.text
+    ? { id: newId(), text: req.text, ...(files.length ? { files } : {}), resources: req.resources?.length ? await readAttachments(ctx, req.resources) : undefined }
+    : undefined;
   const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   if (replaced) {
     const { messages: history } = await loadHistory(chat.id, { maxChars: budget, beforeSeq: replaced.seq });
@@ -265,6 +271,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
       await tx.message.createMany({ data: { id: question.id, chatId: t.chat.id, parentId, role: "user", status: "done" } });
       await tx.block.createMany({ data: { messageId: question.id, ordinal: 0, kind: "text", status: "done", text: question.text } });
       if (question.files) await claimAttachments(tx, ctx, t.chat.id, question.id, question.files);
+      if (question.resources) await tx.block.createMany({ data: question.resources.map((data, i) => ({ messageId: question.id, ordinal: (question.files?.length ?? 0) + i + 1, kind: "data" as const, status: "done", name: "resource", data })) });
       parentId = question.id;
     }
     await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, parentId, role: "assistant", status: "streaming", model: t.model.modelId } });
@@ -276,7 +283,9 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
 
 /** The history as loaded plus the question: what the model reads when the claim did not have to come first. */
 export function withQuestion(history: ParleyUIMessage[], t: LoadedTurn): ParleyUIMessage[] {
-  return t.question ? [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }, ...(t.question.files ?? [])] }] : history;
+  if (!t.question) return history;
+  const attached = (t.question.resources ?? []).map((data) => ({ type: "data-resource" as const, data }));
+  return [...history, { id: t.question.id, role: "user", parts: [{ type: "text", text: t.question.text }, ...(t.question.files ?? []), ...attached] }];
 }
 
 /**

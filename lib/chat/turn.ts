@@ -30,6 +30,7 @@ import { getChat } from "./chats";
 import { viewableChat } from "../sharing/access";
 import { filesForModel } from "../attachments/model-files";
 import { citationCollector } from "./citations";
+import { askOwner } from "./elicitations";
 import { toModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import { logStep } from "./step-log";
@@ -40,6 +41,7 @@ import { streamRegistry, type Registry } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
+import { moveToolImages, toolImageMode } from "../providers/tool-images";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
 import { sseBytes, turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
@@ -149,19 +151,25 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const editedCalls = new Map(continued?.blocks.filter((b) => b.status === "approval-responded" && b.originalInput !== null).map((b) => [b.toolCallId!, b.originalInput]) ?? []);
     const verdicts = new Map<string, CallVerdict>();
     const citations = citationCollector();
+    // Images from tools reach a model with vision as images (in the tool result, or a user message after it).
+    const imageMode = toolImageMode(loaded.model);
+    const images = imageMode === "none" ? "placeholder" : "attach";
     const mcp = await deps.tools({
+      images,
       teamId: ctx.team.id,
       userId: ctx.user.id,
       selection: loaded.chat.toolSelection,
       editedCalls,
       decider: () => approvalDecider(ctx.user.id, { decidedCallIds: decided, chatAllowed: chatAllowedTools(loaded.chat.allowedTools), verdicts }),
       onCitations: (items) => citations.addLater(items.map((c) => ({ ...c, origin: "mcp" as const }))),
+      // A server's question during a call waits for the chat's owner until the call's time limit.
+      elicit: ({ timeoutMs, ...call }) => askOwner({ ...call, chatId: loaded.chat.id, messageId: assistantId, expiresAt: new Date(Date.now() + timeoutMs) }),
     });
     const stepLimit = deps.stepLimit();
     // Attachments: as files for a model that reads them, else as their text, with a notice (lib/attachments).
     const files = await filesForModel(claimed.history, loaded.model);
     const prepared = prepareTurn(loaded.model, {
-      messages: await toModelHistory(files.history, { continueAnswer: !!loaded.request.continue }),
+      messages: await toModelHistory(files.history, { continueAnswer: !!loaded.request.continue, images }),
       system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
@@ -185,6 +193,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       abortSignal: controller.signal,
       maxRetries: 1,
       stopWhen: stepCountIs(stepLimit),
+      prepareStep: imageMode === "user-message" ? ({ messages }) => ({ messages: moveToolImages(messages) }) : undefined,
       // Repairs are logged with the step they happened in.
       experimental_repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
       onStepFinish: (step) => {

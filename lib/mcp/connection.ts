@@ -11,11 +11,13 @@ import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/s
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { catalogOf, type McpCatalogAccess } from "./catalog-access";
 import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
 import { stdioAllowed, type McpServerConfig } from "./config";
 import { answerDroppedCalls } from "./dropped-calls";
+import { routeElicitation, runAsking, type Elicit } from "./elicitation-routing";
 import { classifyFailure, McpFailure } from "./failures";
 
 export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema">;
@@ -24,9 +26,20 @@ export type Progress = { progress: number; total?: number; message?: string };
 export type McpConnection = {
   readonly tools: McpToolInfo[];
   readonly serverInfo?: { name: string; version: string };
-  callTool(name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs: number; onProgress?: (p: Progress) => void }): Promise<CallToolResult>;
+  callTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult>;
   ping(signal: AbortSignal): Promise<void>;
+  /** Resources, resource templates and prompts the server offers (catalog.ts). */
+  catalog: McpCatalogAccess;
   close(): Promise<void>;
+};
+
+
+export type CallOptions = {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (p: Progress) => void;
+  /** Asks the person behind this call when the server elicits input (without it, elicitations are cancelled). */
+  elicit?: Elicit;
 };
 
 export type ConnectionEvents = {
@@ -146,7 +159,8 @@ export async function openConnection(config: McpServerConfig, events: Connection
   let closing = false;
   let tools: McpToolInfo[] = [];
   const client = new Client(CLIENT_INFO, {
-    capabilities: {},
+    // Elicitation (forms and URLs) is answered by the person whose call asked (elicitation-routing.ts).
+    capabilities: { elicitation: { form: {}, url: {} } },
     listChanged: {
       tools: {
         debounceMs: 50,
@@ -158,6 +172,8 @@ export async function openConnection(config: McpServerConfig, events: Connection
       },
     },
   });
+  const asking = new Set<Elicit>();
+  client.setRequestHandler(ElicitRequestSchema, (req, extra) => routeElicitation(req.params, extra.signal, asking));
   const what = `MCP server "${config.name}"`;
   let transport: Transport | undefined;
   try {
@@ -212,17 +228,22 @@ export async function openConnection(config: McpServerConfig, events: Connection
     },
     serverInfo: info ? { name: info.name, version: info.version } : undefined,
     async callTool(name, args, opts) {
+      if (opts.elicit) asking.add(opts.elicit);
       try {
-        const res = await client.callTool({ name, arguments: args }, undefined, {
-          signal: opts.signal,
-          timeout: opts.timeoutMs,
-          onprogress: opts.onProgress ? (p) => opts.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
-        });
+        const res = await runAsking(opts.elicit, () =>
+          client.callTool({ name, arguments: args }, undefined, {
+            signal: opts.signal,
+            timeout: opts.timeoutMs,
+            onprogress: opts.onProgress ? (p) => opts.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+          }),
+        );
         return res as CallToolResult;
       } catch (err) {
         // An abort carries the signal's reason (a TimeoutError for the call timeout).
         const reason = opts.signal?.aborted ? opts.signal.reason : (lost ?? err);
         throw classifyFailure(reason, what);
+      } finally {
+        if (opts.elicit) asking.delete(opts.elicit);
       }
     },
     async ping(pingSignal) {
@@ -232,6 +253,7 @@ export async function openConnection(config: McpServerConfig, events: Connection
         throw classifyFailure(pingSignal.aborted ? pingSignal.reason : err, what);
       }
     },
+    catalog: catalogOf(client, config.connectTimeoutMs, what),
     async close() {
       closing = true;
       await client.close().catch(() => {});

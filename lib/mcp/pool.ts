@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { config } from "../config";
 import { fingerprint, type McpServerConfig } from "./config";
-import { openConnection, untilAborted, type McpConnection, type McpToolInfo, type Progress } from "./connection";
+import { openConnection, untilAborted, type CallOptions, type McpConnection, type McpToolInfo } from "./connection";
 import { classifyFailure, McpFailure, type McpFailureKind } from "./failures";
 
 type McpState = "idle" | "connecting" | "connected" | "error" | "disabled";
@@ -175,7 +175,7 @@ export async function callTool(
   config: McpServerConfig,
   name: string,
   args: Record<string, unknown>,
-  opts: { signal?: AbortSignal; timeoutMs: number; onProgress?: (p: Progress) => void },
+  opts: CallOptions,
 ): Promise<CallToolResult> {
   const entry = entryFor(config);
   // An MCP client span (a no-op unless tracing is on; lib/observability/tracing.ts): names, never arguments.

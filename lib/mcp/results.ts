@@ -81,12 +81,15 @@ export function capResult(result: CallToolResult, maxChars: number): CappedResul
   return out;
 }
 
-function blockText(b: Block): string {
+/** How images reach the model: as images (`attach`), or named with a note that it cannot see them. */
+export type ImageHandling = "attach" | "placeholder";
+
+function blockText(b: Block, images: ImageHandling = "attach"): string {
   switch (b.type) {
     case "text":
       return b.text;
     case "image":
-      return `[image ${b.mimeType}]`;
+      return images === "attach" ? `[image ${b.mimeType}, attached]` : `[image ${b.mimeType}: not shown — this model does not accept images]`;
     case "audio":
       return `[audio ${b.mimeType}]`;
     case "resource_link":
@@ -106,8 +109,8 @@ function truncationMarker(t: Pick<Truncation, "receivedChars">, modelChars: numb
 }
 
 /** The text the model receives for a successful result; a cut result ends with truncationMarker(). */
-export function resultText(result: CappedResult): string {
-  const parts = (result.content ?? []).map(blockText);
+export function resultText(result: CappedResult, images: ImageHandling = "placeholder"): string {
+  const parts = (result.content ?? []).map((b) => blockText(b, images));
   if (result.structuredContent !== undefined) {
     const json = JSON.stringify(result.structuredContent);
     // Servers usually repeat structured content as text; add it only when it is not there already.
@@ -124,4 +127,17 @@ export function resultText(result: CappedResult): string {
 export function errorText(result: CallToolResult): string {
   const text = (result.content ?? []).filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join("\n") || "The tool reported an error.";
   return text.length > MAX_ERROR_CHARS ? `${cutString(text, MAX_ERROR_CHARS)}… (cut at ${MAX_ERROR_CHARS.toLocaleString("en")} characters)` : text;
+}
+
+/** What the model receives for a result: its text, and its images as image content when the model takes them. */
+export function resultModelOutput(result: CappedResult, images: ImageHandling): { type: "text"; value: string } | { type: "content"; value: ({ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string })[] } {
+  const attached = images === "attach" ? (result.content ?? []).filter((b) => b.type === "image") : [];
+  const text = resultText(result, images);
+  if (!attached.length) return { type: "text", value: text };
+  return { type: "content", value: [{ type: "text", text }, ...attached.map((b) => ({ type: "image-data" as const, data: (b as { data: string }).data, mediaType: (b as { mimeType: string }).mimeType }))] };
+}
+
+/** Whether a stored tool output is an MCP result (content blocks). */
+export function isMcpResult(output: unknown): output is CappedResult {
+  return !!output && typeof output === "object" && Array.isArray((output as { content?: unknown }).content);
 }

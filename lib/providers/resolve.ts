@@ -18,6 +18,8 @@ export type ResolvedModel = {
   providerName: string;
   kind: Provider["kind"];
   toolCalling: Model["toolCalling"];
+  /** Takes images as input (the admin's capability flag). */
+  vision: boolean;
   /** Tokens the model reads at most, as its admin set it (null: not set). */
   contextWindow: number | null;
   /** Provider-native tools this model offers (web search). */
@@ -54,6 +56,7 @@ function toResolved(row: Row, fellBack = false): ResolvedModel {
     providerName: row.provider.name,
     kind: row.provider.kind,
     toolCalling: row.toolCalling,
+    vision: row.vision,
     contextWindow: row.contextWindow,
     // Provider-executed tools run outside Parley's approval: only when an admin allows them for this model.
     providerTools: row.providerToolsAllowed ? providerTools(row.provider, row) : {},

@@ -6,6 +6,8 @@ const TOOL_ERROR_CODES = [
   "NoSuchTool",
   "ServerUnavailable",
   "ToolFailed",
+  // The result's structured content does not match the tool's output schema.
+  "InvalidOutput",
   "Denied",
   "Aborted",
   "ConnectRequired",

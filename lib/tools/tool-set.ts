@@ -10,8 +10,9 @@ import { db } from "../db/client";
 import type { ToolPolicy } from "../db/generated/client";
 import type { McpServerConfig } from "../mcp/config";
 import { classifyFailure, type McpFailure } from "../mcp/failures";
+import type { Elicit } from "../mcp/elicitation-routing";
 import { acquire, callTool } from "../mcp/pool";
-import { capResult, errorText, resultText, type CappedResult } from "../mcp/results";
+import { capResult, errorText, resultModelOutput, type CappedResult, type ImageHandling } from "../mcp/results";
 import { config as settings } from "../config";
 import { citationsFromResult, type ResultCitation } from "../mcp/result-citations";
 import { syncToolRows } from "../mcp/tool-rows";
@@ -61,6 +62,10 @@ export type AssembleOptions = {
   decider?: () => Promise<Decide>;
   /** URLs found in a successful result (resource links, search-like items), for citations. */
   onCitations?: (items: ResultCitation[], call: { toolCallId: string; modelName: string }) => void;
+  /** Images in results: attached for a model that sees images, else a placeholder (the default). */
+  images?: ImageHandling;
+  /** Asks the chat's owner when a server elicits input during a call; without it such requests are cancelled. */
+  elicit?: (call: { toolCallId: string; serverId: string; timeoutMs: number; show: (view: unknown) => void }) => Elicit;
   /** Calls whose input a person edited before approving (tool call id -> the model's input): the model is told. */
   editedCalls?: ReadonlyMap<string, unknown>;
 };
@@ -73,6 +78,8 @@ function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolea
   if (ctx.timedOut || f.kind === "timeout") return timeoutError(ctx.timeoutMs);
   if (f.kind === "auth") return new ToolError("ConnectRequired", `${f.detail} Connect your account again (Settings → Connections).`);
   if (f.kind === "unreachable" || f.kind === "http" || f.kind === "config") return new ToolError("ServerUnavailable", f.message);
+  // The MCP client checks structured content against the tool's outputSchema.
+  if (/output schema|structured content/i.test(f.detail)) return new ToolError("InvalidOutput", f.detail);
   if (f.rpcCode === -32602) return new ToolError("InvalidArgs", f.detail);
   if (f.rpcCode === -32601) return new ToolError("NoSuchTool", f.detail);
   return new ToolError("ToolFailed", f.detail);
@@ -80,6 +87,8 @@ function codeForFailure(f: McpFailure, ctx: { timedOut: boolean; aborted: boolea
 
 function resultError(result: CallToolResult): ToolError {
   const text = errorText(result);
+  // SDK servers check their own structured content against the output schema too.
+  if (/Output validation error|output schema/i.test(text)) return new ToolError("InvalidOutput", text);
   // SDK servers report schema validation failures as isError results with the JSON-RPC code.
   if (/-32602|Input validation error|Invalid arguments/i.test(text)) return new ToolError("InvalidArgs", text);
   return new ToolError("ToolFailed", text);
@@ -191,8 +200,11 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         metadata: { source: "mcp", serverId: server.id, serverName: server.name, toolName: row.name, toolId: row.id },
         timeoutMs: config.callTimeoutMs,
         needsApproval: decision.needsApproval,
-        run: async (input, { signal, toolCallId, onProgress }) => {
-          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress }).catch(async (err) => {
+        run: async (input, { signal, toolCallId, onProgress, onElicitation }) => {
+          const ask = opts.elicit?.({ toolCallId, serverId: server.id, timeoutMs: config.callTimeoutMs, show: onElicitation });
+          // A question ends with its call (time limit, Stop) as well as when the server withdraws it.
+          const elicit: Elicit | undefined = ask && ((request, withdrawn) => ask(request, AbortSignal.any([withdrawn, signal])));
+          const result = await callTool(config, row.name, input, { signal, timeoutMs: config.callTimeoutMs, onProgress, elicit }).catch(async (err) => {
             const failure = classifyFailure(err);
             if (failure.kind === "auth" && credential !== "shared" && opts.userId) await markNeedsReconnect(server.id, opts.userId, failure.scope);
             throw failure;
@@ -206,7 +218,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
           return kept;
         },
         classify: (err, ctx) => codeForFailure(classifyFailure(err), ctx),
-        modelText: resultText,
+        modelOutput: (out) => resultModelOutput(out, opts.images ?? "placeholder"),
         note: (toolCallId) => (opts.editedCalls?.has(toolCallId) ? editedNote(opts.editedCalls.get(toolCallId)) : undefined),
       });
     }

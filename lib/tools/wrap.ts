@@ -7,8 +7,11 @@ import type { Progress } from "../mcp/connection";
 import { ToolError } from "./error-codes";
 import { metrics } from "../observability/metrics";
 
-/** What the tool block receives while a call runs (a preliminary output). */
-type RunningOutput = { running: true; progress?: Progress };
+/** What the tool block receives while a call runs (a preliminary output): progress, a question for the person. */
+type RunningOutput = { running: true; progress?: Progress; elicitation?: unknown };
+
+/** What a tool gives the model for a result (the AI SDK's ToolResultOutput). */
+type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool["toModelOutput"]>>>;
 
 /** `needsApproval` of an AI SDK tool: a boolean, or a function of the input deciding per call. */
 export type NeedsApproval = NonNullable<Tool["needsApproval"]>;
@@ -21,10 +24,13 @@ export type WrapOptions<TOut> = {
   metadata: Record<string, string>;
   timeoutMs: number;
   /** Runs the call. Throw a ToolError (or anything; `classify` maps it) to fail it. */
-  run: (input: Record<string, unknown>, ctx: { signal: AbortSignal; toolCallId: string; onProgress: (p: Progress) => void }) => Promise<TOut>;
+  run: (
+    input: Record<string, unknown>,
+    ctx: { signal: AbortSignal; toolCallId: string; onProgress: (p: Progress) => void; onElicitation: (view: unknown) => void },
+  ) => Promise<TOut>;
   classify: (err: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number }) => ToolError;
-  /** The text the model receives for a successful result. */
-  modelText: (out: TOut) => string;
+  /** What the model receives for a successful result (text, or text and images). */
+  modelOutput: (out: TOut) => ToolResultOutput;
   /** A note the model reads before the result of this call (a person edited its input). */
   note?: (toolCallId: string) => string | undefined;
   /** Approval (issue 6): undefined or false runs at once (policy `auto`). */
@@ -35,6 +41,11 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export function timeoutError(timeoutMs: number): ToolError {
   return new ToolError("Timeout", `The tool did not answer within ${seconds(timeoutMs)}.`);
+}
+
+/** A call that timed out while its server's question waited for the person. */
+export function unansweredError(timeoutMs: number): ToolError {
+  return new ToolError("Timeout", `No answer to the server's question within ${seconds(timeoutMs)} (the tool's time limit); the call ended.`);
 }
 
 export function abortedError(): ToolError {
@@ -50,7 +61,10 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
     needsApproval: opts.needsApproval,
     toModelOutput: ({ output, toolCallId }) => {
       const note = opts.note?.(toolCallId);
-      return { type: "text", value: (note ? `${note}\n` : "") + opts.modelText(output as TOut) };
+      const out = opts.modelOutput(output as TOut);
+      if (note && out.type === "text") return { ...out, value: `${note}\n${out.value}` };
+      if (note && out.type === "content") return { ...out, value: [{ type: "text" as const, text: note }, ...out.value] };
+      return out;
     },
     async *execute(input, { abortSignal, toolCallId }) {
       if (input === null || typeof input !== "object" || Array.isArray(input)) {
@@ -58,7 +72,9 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
       }
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       const signal = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
-      const updates: Progress[] = [];
+      // The newest running state; `fresh` when it has not been yielded yet.
+      const state: RunningOutput = { running: true };
+      let fresh = false;
       let wake: (() => void) | undefined;
       let settled: { ok: true; value: TOut } | { ok: false; error: unknown } | undefined;
       const running = opts
@@ -66,7 +82,13 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
           signal,
           toolCallId,
           onProgress: (p) => {
-            updates.push(p);
+            state.progress = p;
+            fresh = true;
+            wake?.();
+          },
+          onElicitation: (view) => {
+            state.elicitation = view;
+            fresh = true;
             wake?.();
           },
         })
@@ -78,15 +100,18 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
       // The call may ignore the signal; the turn must not wait for it.
       const stopped = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
       while (!settled) {
-        await Promise.race([running, stopped, new Promise<void>((r) => (wake = r))]);
+        if (!fresh) await Promise.race([running, stopped, new Promise<void>((r) => (wake = r))]);
         wake = undefined;
         if (!settled && signal.aborted) break;
-        const latest = updates.splice(0).at(-1);
-        if (latest && !settled) yield { running: true, progress: latest } satisfies RunningOutput as unknown as TOut;
+        if (fresh && !settled) {
+          fresh = false;
+          const { elicitation, ...rest } = state;
+          yield (elicitation === undefined ? rest : { ...rest, elicitation }) as unknown as TOut;
+        }
       }
       const ctx = { timedOut: timeout.aborted, aborted: !!abortSignal?.aborted, timeoutMs: opts.timeoutMs };
       const failed = (e: ToolError) => (metrics().toolErrors.inc({ code: e.code }), e);
-      if (!settled) throw failed(ctx.aborted ? abortedError() : timeoutError(opts.timeoutMs));
+      if (!settled) throw failed(ctx.aborted ? abortedError() : state.elicitation !== undefined ? unansweredError(opts.timeoutMs) : timeoutError(opts.timeoutMs));
       const done = settled as { ok: true; value: TOut } | { ok: false; error: unknown };
       if (!done.ok) throw failed(done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx));
       yield done.value;

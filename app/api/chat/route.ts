@@ -24,6 +24,7 @@ export const POST = handle(async (req: Request) => {
       decisions: body.approvals,
       attachments: body.attachments,
       newChat: body.newChat && text ? { tools: body.tools } : undefined,
+      resources: text ? body.resources : undefined,
     };
     return { ctx, request };
   });

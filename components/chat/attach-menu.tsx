@@ -1,0 +1,126 @@
+"use client";
+// "Attach" in the composer: the team's MCP servers and their resources (and resource templates, whose
+// arguments the member fills in); a chosen resource becomes a chip on the message, read by the server
+// when the message is sent and given to the model as context.
+import { useState } from "react";
+import { FileText, Loader2, Paperclip, X } from "lucide-react";
+import type { CatalogServer } from "@/lib/chat/mcp-catalog";
+import { Button } from "../ui/button";
+import { Input } from "../ui/input";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import type { Catalog } from "./use-mcp-catalog";
+
+export type Attached = { serverId: string; serverName: string; uri: string; label: string };
+
+const templateVars = (t: string) => [...t.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+const expand = (t: string, values: Record<string, string>) => t.replace(/\{([^}]+)\}/g, (_, k: string) => encodeURIComponent(values[k] ?? ""));
+
+function TemplateForm({ server, template, onAttach }: { server: CatalogServer; template: CatalogServer["templates"][number]; onAttach: (a: Attached) => void }) {
+  const vars = templateVars(template.uriTemplate);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const label = template.title ?? template.name;
+  return (
+    <form
+      className="flex flex-col gap-1 rounded-md border border-zinc-200 p-2 dark:border-zinc-800"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const uri = expand(template.uriTemplate, values);
+        onAttach({ serverId: server.id, serverName: server.name, uri, label: `${label} (${vars.map((v) => values[v]).join(", ")})` });
+      }}
+    >
+      <p className="text-xs font-medium">{label}</p>
+      {vars.map((v) => (
+        <label key={v} className="flex flex-col gap-0.5 text-xs">
+          {v}
+          <Input size="sm" required value={values[v] ?? ""} onChange={(e) => setValues((o) => ({ ...o, [v]: e.target.value }))} />
+        </label>
+      ))}
+      <Button type="submit" size="xs" variant="secondary" className="self-start">
+        Attach {label}
+      </Button>
+    </form>
+  );
+}
+
+export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; disabled?: boolean; onAttach: (a: Attached) => void }) {
+  const [open, setOpen] = useState(false);
+  const [serverId, setServerId] = useState<string>();
+  const servers = (catalog.servers ?? []).filter((s) => s.resources.length || s.templates.length || s.error);
+  const server = servers.find((s) => s.id === serverId);
+  const attach = (a: Attached) => {
+    onAttach(a);
+    setOpen(false);
+    setServerId(undefined);
+  };
+  return (
+    <Popover
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (o) catalog.load();
+      }}
+    >
+      <PopoverTrigger asChild>
+        <Button variant="ghost" size="sm" disabled={disabled} className="gap-1">
+          <Paperclip className="size-4" aria-hidden /> Attach
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent aria-label="Attach a resource" className="flex flex-col gap-1">
+        {catalog.loading && (
+          <p className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
+            <Loader2 className="size-4 animate-spin" aria-hidden /> Loading resources…
+          </p>
+        )}
+        {catalog.error && <p role="alert" className="text-red-700 dark:text-red-400">{catalog.error}</p>}
+        {catalog.servers && !servers.length && <p className="text-zinc-600 dark:text-zinc-400">No server of your team offers resources.</p>}
+        {!server &&
+          servers.map((s) => (
+            <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => setServerId(s.id)}>
+              {s.name}
+              {s.error ? <span className="text-xs text-red-700 dark:text-red-400"> (unavailable)</span> : <span className="text-xs text-zinc-600 dark:text-zinc-400"> {s.resources.length + s.templates.length}</span>}
+            </Button>
+          ))}
+        {server && (
+          <>
+            <Button variant="ghost" size="xs" className="self-start" onClick={() => setServerId(undefined)}>
+              ← All servers
+            </Button>
+            <p className="px-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{server.name}</p>
+            {server.error && <p className="text-xs text-red-700 dark:text-red-400">{server.error}</p>}
+            {server.resources.map((r) => (
+              <Button key={r.uri} variant="ghost" size="sm" className="h-auto justify-start py-1 text-left whitespace-normal" onClick={() => attach({ serverId: server.id, serverName: server.name, uri: r.uri, label: r.title ?? r.name })}>
+                <FileText className="size-4 shrink-0" aria-hidden />
+                <span>
+                  {r.title ?? r.name}
+                  {r.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{r.description}</span>}
+                </span>
+              </Button>
+            ))}
+            {server.templates.map((t) => (
+              <TemplateForm key={t.uriTemplate} server={server} template={t} onAttach={attach} />
+            ))}
+          </>
+        )}
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+/** The attached resources as chips, each removable before sending. */
+export function AttachedChips({ attached, onRemove }: { attached: Attached[]; onRemove: (i: number) => void }) {
+  if (!attached.length) return null;
+  return (
+    <ul className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2" aria-label="Attached resources">
+      {attached.map((a, i) => (
+        <li key={`${a.serverId}:${a.uri}`} className="flex items-center gap-1 rounded-full border border-zinc-300 bg-zinc-50 py-0.5 pr-1 pl-2 text-xs dark:border-zinc-700 dark:bg-zinc-900" title={a.uri}>
+          <FileText className="size-3.5" aria-hidden />
+          {a.serverName} · {a.label}
+          <button type="button" aria-label={`Remove ${a.label}`} onClick={() => onRemove(i)} className="rounded-full p-0.5 hover:bg-zinc-200 focus-visible:outline-2 dark:hover:bg-zinc-800">
+            <X className="size-3" aria-hidden />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

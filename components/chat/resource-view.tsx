@@ -1,0 +1,77 @@
+"use client";
+// MCP resources in messages: the chips of resources attached to a question (opened, they show the text
+// or image the model received), and resource links in a tool's result that are not web addresses,
+// opened by reading them from their server (POST /api/mcp/servers/[id]/resource).
+import { useState } from "react";
+import { FileText, Loader2 } from "lucide-react";
+import type { ResourceData } from "@/lib/chat/message-types";
+import type { ParleyPart } from "@/lib/chat/message-types";
+import { Button } from "../ui/button";
+
+const SHOWN = 5_000;
+
+function Content({ r }: { r: ResourceData }) {
+  if (r.image) {
+    // eslint-disable-next-line @next/next/no-img-element -- an attached image, a data URL
+    return <img src={`data:${r.mimeType ?? "image/png"};base64,${r.image}`} alt={`Resource ${r.uri}`} className="max-h-60 max-w-full rounded" />;
+  }
+  if (r.text === undefined) return <p className="text-xs text-zinc-600 dark:text-zinc-400">Sent with the message.</p>;
+  return (
+    <>
+      <pre tabIndex={0} role="region" aria-label={`Resource ${r.uri}`} className="max-h-60 overflow-auto rounded bg-white p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950">{r.text.slice(0, SHOWN)}</pre>
+      {(r.text.length > SHOWN || r.truncatedFrom) && (
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          {r.truncatedFrom ? `Cut: the resource has ${r.truncatedFrom.toLocaleString()} characters; the model received the first ${r.text.length.toLocaleString()}.` : `The first ${SHOWN.toLocaleString()} characters are shown.`}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The resources attached to a question, as chips that open to what was sent. */
+export function AttachedResources({ parts }: { parts: ParleyPart[] }) {
+  const resources = parts.flatMap((p) => (p.type === "data-resource" ? [p.data] : []));
+  if (!resources.length) return null;
+  return (
+    <ul className="mt-2 flex flex-col items-end gap-1 whitespace-normal" aria-label="Attached resources">
+      {resources.map((r, i) => (
+        <li key={i} className="max-w-full">
+          <details className="rounded-lg border border-zinc-300 bg-zinc-50 px-2 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900" data-attachment={r.uri}>
+            <summary className="flex cursor-pointer items-center gap-1">
+              <FileText className="size-3.5" aria-hidden /> {r.serverName} · <span className="font-mono">{r.uri}</span>
+            </summary>
+            <div className="mt-1">
+              <Content r={r} />
+            </div>
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A non-web resource link of a tool result, opened by reading it from the tool's server. */
+export function OpenResource({ serverId, uri, label }: { serverId?: string; uri: string; label: string }) {
+  const [state, setState] = useState<{ busy?: boolean; resource?: ResourceData; error?: string }>({});
+  if (!serverId) return null;
+  if (state.resource) return <Content r={state.resource} />;
+  return (
+    <span className="inline-flex items-center gap-2">
+      <Button
+        size="xs"
+        variant="secondary"
+        disabled={state.busy}
+        aria-label={`Open ${label}`}
+        onClick={async () => {
+          setState({ busy: true });
+          const res = await fetch(`/api/mcp/servers/${encodeURIComponent(serverId)}/resource`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uri }) }).catch(() => undefined);
+          const body = (await res?.json().catch(() => null)) as { resource?: ResourceData; error?: { message?: string } } | null;
+          setState(res?.ok && body?.resource ? { resource: body.resource } : { error: body?.error?.message ?? "The resource could not be read." });
+        }}
+      >
+        {state.busy && <Loader2 className="size-3 animate-spin" aria-hidden />} Open
+      </Button>
+      {state.error && <span role="alert" className="text-xs text-red-700 dark:text-red-400">{state.error}</span>}
+    </span>
+  );
+}

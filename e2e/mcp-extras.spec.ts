@@ -1,0 +1,129 @@
+// MCP beyond tools, in the browser, against our MCP server (e2e/mcp-test-server.mjs): a server's
+// question during a call is a form in the tool's block that survives a reload and is checked on the
+// server; a resource attached with "Attach" reaches the model; a prompt picked with "/" fills the
+// message box; an image a tool returns shows in its block.
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_STATE, addMcpServer, answer, send, storedChat, testMcpConnection } from "./helpers";
+import { setUpstreamFixtures } from "./upstream-fixtures";
+
+const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
+let server: ChildProcess | undefined;
+
+test.describe.configure({ mode: "serial" });
+test.use({ storageState: ADMIN_STATE });
+
+const call = (prompt: string, tool: string, done: string) => [
+  { match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: "{}" }] } },
+  { match: { userMessage: prompt, hasToolResult: true }, response: { content: done } },
+];
+
+test.beforeAll(async () => {
+  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
+    server!.stdout!.once("data", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  await setUpstreamFixtures(UPSTREAM, [
+    ...call("Extras: ask me", "extras__ask", "Thanks for the answer."),
+    ...call("Extras: show the dot", "extras__image", "That was a red dot."),
+    { match: { userMessage: "Extras: what is the code word" }, response: { content: "The code word is in the attachment." } },
+  ]);
+});
+test.afterAll(async () => {
+  server?.kill("SIGKILL");
+  await setUpstreamFixtures(UPSTREAM, []);
+});
+
+async function chatWithTools(page: Page) {
+  const chatId = await storedChat(page);
+  const tools = (await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { servers: { id: string; name: string; tools: { id: string }[] }[] };
+  const extras = tools.servers.find((s) => s.name === "extras")!;
+  const res = await page.request.put(`/api/chat/${chatId}/tools`, {
+    headers: { origin: new URL(page.url()).origin, "content-type": "application/json" },
+    data: { servers: [extras.id], tools: extras.tools.map((t) => t.id) },
+  });
+  expect(res.ok()).toBe(true);
+}
+
+const ended = (page: Page) => expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
+
+test("an admin adds the server", async ({ page }) => {
+  await addMcpServer(page, "extras", `http://127.0.0.1:${MCP_PORT}/mcp`);
+  const tools = await testMcpConnection(page);
+  for (const name of ["ask", "image", "weather"]) await expect(tools).toContainText(name);
+});
+
+test("a server's question is a form in the tool's block: it survives a reload, bad answers are refused, the answer reaches the server", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Extras: ask me");
+  await answer(page).getByRole("button", { name: "Approve" }).click();
+  const form = answer(page).getByRole("group", { name: "The server asks" });
+  await expect(form).toContainText("Tell me about you.");
+  await expect(answer(page).getByText("Waiting for your answer")).toBeVisible();
+
+  await page.reload(); // the question is stored with the block: it is still there
+  await expect(form).toBeVisible();
+  await expect(form.getByLabel("Count")).toHaveValue("3"); // the schema's default
+  await expect(form.getByLabel("Colour")).toHaveValue("green");
+  await expect(form.locator("[data-secret-warning]")).toHaveCount(1); // "Account password"
+  await expect(form.getByLabel("Account password")).toBeVisible();
+
+  await form.getByLabel("Name (required)").fill("Ada");
+  await form.getByLabel("Email").fill("not-an-email");
+  await form.getByRole("checkbox", { name: "Beta" }).check();
+  await form.getByLabel("Size").selectOption({ label: "Large" });
+  await form.getByRole("button", { name: "Submit" }).click();
+  await expect(form.getByText("Enter an email address.")).toBeVisible(); // checked on the server
+  await form.getByLabel("Email").fill("ada@example.com");
+  await form.getByRole("button", { name: "Submit" }).click();
+
+  await expect(answer(page)).toContainText("Thanks for the answer.", { timeout: 20_000 });
+  await ended(page);
+  const result = answer(page).locator('[data-tool-name="extras__ask"]');
+  await expect(result).toContainText("Answer: accept");
+  for (const piece of ['"name":"Ada"', '"email":"ada@example.com"', '"count":3', '"colour":"green"', '"size":"l"', '"tags":["a","b"]']) await expect(result).toContainText(piece);
+});
+
+test("a resource attached with Attach goes with the message as a chip and reaches the model", async ({ page }) => {
+  await chatWithTools(page);
+  await page.getByRole("button", { name: "Attach" }).click();
+  const menu = page.getByRole("dialog", { name: "Attach a resource" });
+  await menu.getByRole("button", { name: /^extras/ }).click();
+  await menu.getByRole("button", { name: /Read me/ }).click();
+  await expect(page.getByRole("list", { name: "Attached resources" })).toContainText("extras · Read me");
+  await send(page, "Extras: what is the code word");
+  await expect(answer(page)).toContainText("The code word is in the attachment.");
+  await ended(page);
+  const question = page.getByRole("article", { name: "Your message" }).last();
+  await page.reload();
+  await question.getByText("test://readme").click(); // the chip opens to what the model received
+  await expect(question).toContainText("The launch code word is PELICAN.");
+  const journal = (await (await fetch(`${UPSTREAM}/__aimock/journal`)).json()) as unknown[];
+  expect(JSON.stringify(journal.filter((e) => JSON.stringify(e).includes("Extras: what is the code word")).at(-1))).toContain("PELICAN");
+});
+
+test("typing / lists the servers' prompts; one with arguments fills the message box", async ({ page }) => {
+  await chatWithTools(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("/rev");
+  const prompts = page.getByRole("region", { name: "Prompts" });
+  await prompts.getByRole("button", { name: /Review code/ }).click();
+  await prompts.getByLabel(/^language/).fill("Rust");
+  await prompts.getByRole("button", { name: "Insert prompt" }).click();
+  await expect(box).toHaveValue("Review this Rust code.");
+  await expect(prompts).toHaveCount(0);
+});
+
+test("an image a tool returns shows in its block", async ({ page }) => {
+  await chatWithTools(page);
+  await send(page, "Extras: show the dot");
+  await expect(answer(page)).toContainText("That was a red dot.");
+  const img = answer(page).locator('[data-tool-name="extras__image"] img[alt="Image returned by the tool"]');
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(4);
+});

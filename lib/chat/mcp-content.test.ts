@@ -1,0 +1,110 @@
+// What MCP tools return beyond text, end to end below the browser (a turn against the scripted upstream
+// and our test MCP server): images reach a model with vision as images — inside the tool result where
+// the API takes them, in a user message after it where it does not — and a text-only model reads a
+// placeholder, never base64; earlier results in the history read the same. Structured content that
+// breaks its output schema is an InvalidOutput error.
+import type { LLMock } from "@copilotkit/aimock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import { closeAll } from "../mcp/pool";
+import { probeServer } from "../mcp/probe";
+import type { ProviderKind } from "../db/generated/client";
+import { DRIVERS, startTestApp } from "@/test/support/test-app";
+import { startTestServer, type RunningServer } from "@/test/support/test-servers";
+import { startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { runTurn, storedTurn } from "@/test/support/turn-harness";
+
+let mock: LLMock;
+let stop: () => Promise<void>;
+let server: RunningServer;
+
+beforeAll(async () => {
+  ({ stop } = await startTestApp(DRIVERS[0]));
+  [mock, server] = await Promise.all([startUpstream(), startTestServer()]);
+}, 180_000);
+afterAll(async () => {
+  await closeAll();
+  await Promise.all([mock?.stop(), server?.stop()]);
+  await stop?.();
+});
+
+async function chatWithTools(over: { kind?: ProviderKind; vision?: boolean } = {}) {
+  const setup = await teamWithProvider(mock.url, over.kind ?? "openai_chat");
+  const prisma = await db();
+  if (over.vision) await prisma.model.update({ where: { id: setup.model.id }, data: { vision: true } });
+  const row = await prisma.mcpServer.create({ data: { teamId: setup.ctx.team.id, name: "t", transport: "http", url: server.url, defaultPolicy: "auto" } });
+  await probeServer(setup.ctx, row.id);
+  const tools = await prisma.mcpTool.findMany({ where: { serverId: row.id } });
+  await prisma.chat.update({ where: { id: setup.chat.id }, data: { toolSelection: { servers: [row.id], tools: tools.map((t) => t.id) } } });
+  return { ...setup, serverId: row.id };
+}
+
+function script(prompt: string, tool: string, args: unknown = {}) {
+  mock.addFixture({ match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] } });
+  mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
+}
+
+const DOT = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==";
+const bodiesFor = (prompt: string) => mock.getRequests().filter((r) => JSON.stringify(r.body).includes(prompt)).map((r) => r.body as Record<string, unknown>);
+
+async function imageTurn(prompt: string, over: { kind?: ProviderKind; vision?: boolean }) {
+  const { ctx, chat } = await chatWithTools(over);
+  script(prompt, "t__image");
+  const done = storedTurn();
+  await (await runTurn(ctx, { chatId: chat.id, text: prompt }, { onStored: done.onStored })).text();
+  await done.promise;
+  return { ctx, chat, after: bodiesFor(prompt).at(-1)! };
+}
+
+describe("images from tools", () => {
+  it("a text-only model reads a placeholder, not base64; the block keeps the image", async () => {
+    const { after, chat } = await imageTurn("dot for text model", {});
+    const sent = JSON.stringify(after);
+    expect(sent).toContain("not shown — this model does not accept images");
+    expect(sent).not.toContain(DOT);
+    const tool = (await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")!;
+    expect(tool.output).toMatchObject({ content: [{ type: "text" }, { type: "image", data: DOT, mimeType: "image/png" }] });
+  });
+
+  it("Chat Completions with vision: the image follows the tool result as an image part of a user message, in the turn and in the history", async () => {
+    const { after, ctx, chat } = await imageTurn("dot for vision chat", { vision: true });
+    const messages = after.messages as { role: string; content: unknown }[];
+    const tool = messages.find((m) => m.role === "tool")!;
+    expect(JSON.stringify(tool.content)).not.toContain(DOT);
+    const next = messages[messages.indexOf(tool) + 1];
+    expect(next.role).toBe("user");
+    expect(JSON.stringify(next.content)).toContain(`"url":"data:image/png;base64,${DOT}"`);
+    // The next turn reads the earlier result the same way.
+    mock.addFixture({ match: { userMessage: "what colour was it" }, response: { content: "Red." } });
+    const done = storedTurn();
+    await (await runTurn(ctx, { chatId: chat.id, text: "what colour was it" }, { onStored: done.onStored })).text();
+    await done.promise;
+    const later = bodiesFor("what colour was it").at(-1)!.messages as { role: string; content: unknown }[];
+    expect(JSON.stringify(later.find((m) => m.role === "tool")!.content)).not.toContain(DOT);
+    expect(JSON.stringify(later)).toContain(`data:image/png;base64,${DOT}`);
+  });
+
+  it("the Responses API with vision: the image is part of the tool's output", async () => {
+    const { after } = await imageTurn("dot for vision responses", { vision: true, kind: "openai_responses" });
+    // aimock's journal shows a Responses request in its chat form: the function_call_output is the tool message.
+    const tool = (after.messages as { role: string; content: unknown }[]).find((m) => m.role === "tool")!;
+    expect(tool.content).toEqual([{ type: "input_text", text: "A red dot.\n\n[image image/png, attached]" }, { type: "input_image", image_url: `data:image/png;base64,${DOT}` }]);
+  });
+});
+
+describe("structured content", () => {
+  it("content that matches the output schema is kept; content that breaks it is an InvalidOutput error", async () => {
+    const { ctx, chat } = await chatWithTools();
+    script("weather ok", "t__weather", {});
+    script("weather broken", "t__weather", { broken: true });
+    const ok = storedTurn();
+    const good = await (await runTurn(ctx, { chatId: chat.id, text: "weather ok" }, { onStored: ok.onStored })).text();
+    await ok.promise;
+    expect(good).toContain('"structuredContent":{"temperature":21.5,"conditions":"Sunny"}');
+    const bad = storedTurn();
+    const broken = await (await runTurn(ctx, { chatId: chat.id, text: "weather broken" }, { onStored: bad.onStored })).text();
+    await bad.promise;
+    expect(broken).toMatch(/"errorText":"\[ERROR:InvalidOutput\] [^"]*structured content/);
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", errorCode: "InvalidOutput" });
+  });
+});
