@@ -48,6 +48,8 @@ async function askWhoAmI(page: Page, expected: string) {
 }
 
 test("members connect their own accounts and act as themselves; expiry, revocation and disconnect", async ({ page, browser }) => {
+  // Three members, each through the provider's pages, and several turns: a long story.
+  test.setTimeout(180_000);
   // The admin adds the server with members' own OAuth accounts.
   await page.goto("/admin/mcp");
   const form = page.getByRole("form", { name: "New MCP server" });

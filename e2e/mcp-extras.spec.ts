@@ -68,18 +68,18 @@ test("a server's question is a form in the tool's block: it survives a reload, b
 
   await page.reload(); // the question is stored with the block: it is still there
   await expect(form).toBeVisible();
-  await expect(form.getByLabel("Count")).toHaveValue("3"); // the schema's default
-  await expect(form.getByLabel("Colour")).toHaveValue("green");
+  await expect(form.getByLabel("Count", { exact: true })).toHaveValue("3"); // the schema's default
+  await expect(form.getByLabel("Colour", { exact: true })).toHaveValue("green");
   await expect(form.locator("[data-secret-warning]")).toHaveCount(1); // "Account password"
   await expect(form.getByLabel("Account password")).toBeVisible();
 
   await form.getByLabel("Name (required)").fill("Ada");
-  await form.getByLabel("Email").fill("not-an-email");
+  await form.getByLabel("Email", { exact: true }).fill("not-an-email");
   await form.getByRole("checkbox", { name: "Beta" }).check();
-  await form.getByLabel("Size").selectOption({ label: "Large" });
+  await form.getByLabel("Size", { exact: true }).selectOption({ label: "Large" });
   await form.getByRole("button", { name: "Submit" }).click();
   await expect(form.getByText("Enter an email address.")).toBeVisible(); // checked on the server
-  await form.getByLabel("Email").fill("ada@example.com");
+  await form.getByLabel("Email", { exact: true }).fill("ada@example.com");
   await form.getByRole("button", { name: "Submit" }).click();
 
   await expect(answer(page)).toContainText("Thanks for the answer.", { timeout: 20_000 });
