@@ -52,6 +52,8 @@ test("a tool result of 3 million characters is cut, says so, and the model is to
     { match: { userMessage: "Fetch the huge report", hasToolResult: true, toolResultContains: "[TRUNCATED: the tool returned 3,000,0" }, response: { content: "I read the first part of the report." } },
   ]);
   await send(page, "Fetch the huge report");
+  // A new server's tools ask first, whatever they say of themselves.
+  await answer(page).getByRole("button", { name: "Approve", exact: true }).click();
   await expect(answer(page)).toContainText("I read the first part of the report.", { timeout: 20_000 });
   const check = async () => {
     const block = answer(page).locator('[data-tool-name="big__huge"]');
