@@ -45,3 +45,9 @@ export async function backToFirstTeam(page: Page) {
   await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
   await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
 }
+
+/** On a server's admin page: lets the tools the server marks read-only run without asking (new tools ask). */
+export async function trustReadOnlyHints(page: Page) {
+  await page.getByRole("checkbox", { name: "Run tools it marks read-only without asking" }).check();
+  await expect(page.getByText("Tools this server marks read-only now run without asking.")).toBeVisible();
+}

@@ -3,6 +3,7 @@
 // asks, and sees the tool's result; a long-running tool shows a moving progress bar; when the server
 // stops, the status shows the error and the chat still answers.
 import { expect, test, type Page } from "@playwright/test";
+import { trustReadOnlyHints } from "./admin-steps";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
 import { ADMIN_STATE, addMcpServer, chooseOption, createInvite, joinWithNewAccount, newChat, send, storedChat, answer } from "./helpers";
 
@@ -47,6 +48,8 @@ test("an admin adds server-everything, tests the connection and sees its tools",
   // The stored tool list, with per-tool switches.
   await page.reload();
   await expect(page.getByRole("checkbox", { name: "Enable echo", exact: true })).toBeChecked();
+  // Tools ask unless the admin trusts what this server says of them (echo says it is read-only).
+  await trustReadOnlyHints(page);
 
   // The audit log names the change without the token.
   await page.goto("/admin/audit");

@@ -5,6 +5,7 @@
 // (colour contrast, scrollable regions reachable by keyboard, names, …). The first-run setup page is
 // checked in first-run.setup.ts, the only time it exists.
 import { expect, test } from "@playwright/test";
+import { trustReadOnlyHints } from "./admin-steps";
 import { THEMES, applyTheme, violations } from "./axe";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
 import { ADMIN, SIGNED_OUT, addMcpServer, answer, chooseOption, createInvite, newChat, send, signIn, testMcpConnection } from "./helpers";
@@ -28,6 +29,7 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
   await expect(page).toHaveURL(/\/admin\/members$/);
   await addMcpServer(page, "everything", MCP_URL);
   await expect(await testMcpConnection(page)).toContainText("echo");
+  await trustReadOnlyHints(page); // echo, marked read-only, runs without asking
   const serverUrl = page.url().replace(/\?.*$/, "");
   await page.goto("/admin/providers");
   const providerForm = page.getByRole("form", { name: "New provider" });
