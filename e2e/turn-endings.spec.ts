@@ -9,6 +9,7 @@
 // ("Interrupted") is covered by lib/chat/turn-endings.test.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
+import { trustReadOnlyHints } from "./admin-steps";
 import { ADMIN_STATE, addMcpServer, answer, newChat, send, storedChat, testMcpConnection } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
@@ -69,6 +70,8 @@ test("an admin adds the test server and its tools are listed", async ({ page }) 
   await addMcpServer(page, "faults", `http://127.0.0.1:${MCP_PORT}/mcp`);
   const tools = await testMcpConnection(page);
   for (const name of ["hang", "fail", "search", "slow_progress", "echo"]) await expect(tools).toContainText(name);
+  // echo, marked read-only, runs without asking (the step-limit loop calls it 20 times); the rest ask.
+  await trustReadOnlyHints(page);
 });
 
 test("stop while a tool runs: the card says 'Stopped', also after a reload", async ({ page }) => {
