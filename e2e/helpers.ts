@@ -69,6 +69,22 @@ export async function storedChat(page: Page): Promise<string> {
 }
 
 /**
+ * A stored chat with every tool of the named server, chosen through the chat's tools API (the picker
+ * itself is tested in mcp.spec.ts; here it would only add its own timing).
+ */
+export async function chatWithServerTools(page: Page, serverName: string): Promise<string> {
+  const chatId = await storedChat(page);
+  const tools = (await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { servers: { id: string; name: string; tools: { id: string }[] }[] };
+  const server = tools.servers.find((s) => s.name === serverName)!;
+  const res = await page.request.put(`/api/chat/${chatId}/tools`, {
+    headers: { origin: new URL(page.url()).origin, "content-type": "application/json" },
+    data: { servers: [server.id], tools: server.tools.map((t) => t.id) },
+  });
+  expect(res.ok()).toBe(true);
+  return chatId;
+}
+
+/**
  * Types a message in the composer and sends it with Enter, once Send is offered (while an answer is
  * still being written the composer shows Stop, and Enter keeps the text, as it would for a person).
  */

@@ -4,7 +4,7 @@
 // message box; an image a tool returns shows in its block.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, answer, send, storedChat, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
@@ -42,16 +42,7 @@ test.afterAll(async () => {
   await setUpstreamFixtures(UPSTREAM, []);
 });
 
-async function chatWithTools(page: Page) {
-  const chatId = await storedChat(page);
-  const tools = (await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { servers: { id: string; name: string; tools: { id: string }[] }[] };
-  const extras = tools.servers.find((s) => s.name === "extras")!;
-  const res = await page.request.put(`/api/chat/${chatId}/tools`, {
-    headers: { origin: new URL(page.url()).origin, "content-type": "application/json" },
-    data: { servers: [extras.id], tools: extras.tools.map((t) => t.id) },
-  });
-  expect(res.ok()).toBe(true);
-}
+const chatWithTools = (page: Page) => chatWithServerTools(page, "extras");
 
 const ended = (page: Page) => expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
 

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { trustReadOnlyHints } from "./admin-steps";
-import { ADMIN_STATE, addMcpServer, answer, newChat, send, storedChat, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, newChat, send, testMcpConnection } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 let server: ChildProcess | undefined;
@@ -38,20 +38,7 @@ const card = (page: Page, tool: string) => answer(page).getByRole("group", { nam
 /** A tool block of the newest answer. */
 const block = (page: Page, tool: string) => answer(page).locator(`[data-tool-name="faults__${tool}"]`);
 
-/**
- * A new chat with the test server's tools, chosen through the chat's tools API (the picker itself is
- * tested in mcp.spec.ts; here it would only add its own timing).
- */
-async function chatWithTools(page: Page) {
-  const chatId = await storedChat(page);
-  const tools = (await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { servers: { id: string; name: string; tools: { id: string }[] }[] };
-  const faults = tools.servers.find((s) => s.name === "faults")!;
-  const res = await page.request.put(`/api/chat/${chatId}/tools`, {
-    headers: { origin: new URL(page.url()).origin, "content-type": "application/json" },
-    data: { servers: [faults.id], tools: faults.tools.map((t) => t.id) },
-  });
-  expect(res.ok()).toBe(true);
-}
+const chatWithTools = (page: Page) => chatWithServerTools(page, "faults");
 
 /** The answer has ended (Send is back). */
 async function ended(page: Page) {
