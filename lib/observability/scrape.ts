@@ -8,8 +8,8 @@ import { NotFound, Unauthorized } from "../errors";
 import { poolHealth } from "../mcp/pool";
 import { metrics } from "./metrics";
 
-/** Tool calls waiting for a person (until the approvals inbox offers its own count). */
-export async function countPendingApprovals(): Promise<number> {
+/** Every tool call waiting for a decision, by member or admin (the Approvals badge counts only admin-only ones: countPendingApprovals in lib/chat/team-approvals.ts). */
+export async function countWaitingToolCalls(): Promise<number> {
   const prisma = await db();
   return prisma.block.count({ where: { kind: "tool", status: "approval-requested" } });
 }
@@ -26,7 +26,7 @@ export async function scrapeMetrics(authorization: string | null): Promise<{ bod
   if (!token) throw NotFound();
   if (!authorised(authorization, token)) throw Unauthorized("A bearer token is required.");
   const m = metrics();
-  m.pendingApprovals.set(await countPendingApprovals());
+  m.pendingApprovals.set(await countWaitingToolCalls());
   m.mcpServerUp.reset();
   for (const s of poolHealth()) m.mcpServerUp.set({ server: s.serverId, state: s.state }, s.state === "connected" ? 1 : 0);
   return { body: await m.registry.metrics(), contentType: m.registry.contentType };
