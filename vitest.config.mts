@@ -11,6 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests each open their own PGlite or PostgreSQL database; files run in parallel.
     pool: "forks",
+    // Two files at once even on two cores (vitest's default there is one): most of a file's time is
+    // spent waiting on databases, model and MCP servers.
+    maxWorkers: 2,
     // Migrates one database per driver once; each test file copies it (test/support/global-setup.ts).
     globalSetup: ["test/support/global-setup.ts"],
   },

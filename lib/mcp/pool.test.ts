@@ -153,6 +153,8 @@ describe("failures", () => {
     const server = await startTestServer();
     started.push(server);
     const config = httpConfig(server.url);
+    // Connected first, so the 300 ms are the hanging call's alone, however slow connecting is.
+    await callTool(config, "echo", { message: "first" }, { timeoutMs: 10_000 });
     const t0 = Date.now();
     const f = await failureOf(callTool(config, "hang", {}, { timeoutMs: 300, signal: AbortSignal.timeout(300) }));
     expect(f.kind).toBe("timeout");

@@ -33,8 +33,9 @@ for (const driver of DRIVERS) {
     beforeEach(async () => {
       delete process.env.PARLEY_SECRET_KEY;
       delete process.env.BETTER_AUTH_SECRET;
-      t = await driver.fresh();
+      t = await driver.fresh({ migrated: true });
       db = await t.open();
+      // Already migrated when the run has a migrated copy (test/support/global-setup.ts): then a no-op.
       if (db.pglite) await migratePGlite(db.pglite, migrations);
       else await migratePostgres(db.pool!, migrations);
       keyDir = makeTempDir("parley-keys-");
