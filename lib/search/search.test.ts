@@ -2,6 +2,7 @@
 // outputs of the member's own chats and of chats shared with them, with the hit marked in the snippet;
 // never in a chat that is not shared with them, nor across teams; a share revoked stops the results;
 // a block's text that grows or changes is searched as it is now; one result per chat, newest first.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
@@ -124,6 +125,23 @@ describe.each(DATABASES)("search on $name", (driver) => {
     const found = await searchChats(m, "zebu");
     expect(found.map((r) => r.chatId)).toEqual([busy.id, ...older.slice(-29).reverse()]);
     expect(found[1].snippet.map((s) => s.text).join("")).toContain("note 32 about the zebu");
+  });
+
+  it("stores a tool output too big to index whole (an image in base64) and still finds the words before it", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Six" } });
+    const m = await member(team.id, "Painter");
+    const { id } = await createChat(m);
+    const image = randomBytes(1_500_000).toString("base64"); // ~2 MB of distinct "words": over a tsvector's 1 MB
+    await prisma.message.create({
+      data: {
+        id: `m-${id}`,
+        chatId: id,
+        role: "assistant",
+        blocks: { create: { ordinal: 0, kind: "tool", status: "output-available", toolCallId: "t-img", toolName: "draw", input: { prompt: "a narwhal" }, output: { content: [{ type: "image", data: image, mimeType: "image/png" }] } } },
+      },
+    });
+    expect((await searchChats(m, "narwhal")).map((r) => r.chatId)).toEqual([id]);
   });
 
   it("refuses empty, over-long and NUL-holding searches with 400, and treats operators in the query as text", async () => {
