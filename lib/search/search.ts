@@ -84,35 +84,63 @@ export async function searchChats(ctx: Pick<TeamContext, "user" | "team">, rawQu
   });
 }
 
+const HIT = `m."chatId", b."id" AS "blockId", b."messageId", m."createdAt" AS at`;
+const MATCH_JOIN = `JOIN "Message" m ON m."id" = b."messageId" JOIN "Chat" c ON c."id" = m."chatId"`;
+const NOT_FOUND_YET = `NOT (m."chatId" = ANY($5::text[]))`;
+const NEWER_THAN_CURSOR = `($4::text IS NULL OR b."id" < $4)`;
+/** How a phrase search reads: the newest 4,000 blocks row by row, then the next 16,000, then the GIN index. */
+const PHRASE_STEPS = [4000, 16000, "index"] as const;
+type Step = number | "index" | "planner";
+
+/** A batch of matching blocks, newest first, older than the cursor $4, outside the chats found ($5). */
+function batchSql(step: Step, limit: number): string {
+  // The GIN index: every match collected (MATERIALIZED keeps the planner from walking instead), then sorted.
+  if (step === "index")
+    return `WITH older AS MATERIALIZED (SELECT b."id", b."messageId" FROM "Block" b WHERE ${HAS_WORDS} AND b."searchVector" @@ ${QUERY} AND ${NEWER_THAN_CURSOR})
+            SELECT ${HIT} FROM older b ${MATCH_JOIN} WHERE ${VISIBLE} AND ${NOT_FOUND_YET} ORDER BY b."id" DESC LIMIT ${limit}`;
+  // A window of the newest blocks walked row by row, or the whole table in the planner's way.
+  const from = step === "planner" ? `"Block" b` : `(SELECT "id", "messageId", "searchVector" FROM "Block" b WHERE ${NEWER_THAN_CURSOR} ORDER BY "id" DESC LIMIT ${step}) b`;
+  return `SELECT ${HIT} FROM ${from} ${MATCH_JOIN}
+           WHERE ${HAS_WORDS} AND b."searchVector" @@ ${QUERY} AND ${VISIBLE} AND ${NOT_FOUND_YET} AND ${NEWER_THAN_CURSOR}
+           ORDER BY b."id" DESC LIMIT ${limit}`;
+}
+
 /**
  * The newest matching block of each of the newest MAX_CHATS chats with a match, newest first: batches of
- * matching blocks walked newest first, each skipping the chats found so far, until the page is full or a
- * batch comes back short (no more matches). The planner reads the GIN index for a rare word and walks
- * the primary key backwards for a common one (the column's statistics tell it which).
+ * matching blocks, newest first, each skipping the chats found so far, until the page is full or there
+ * are no more. For words the planner knows from the column's statistics how common they are: a common
+ * one is walked newest first through the primary key (the page fills in a few dozen rows), a rare one
+ * read from the GIN index. A phrase it estimates as its words together, so a phrase of common words that
+ * rarely stand together would be walked through the whole table: a phrase walks two windows of the
+ * newest blocks, then takes the rest from the GIN index.
  */
 async function newestBlockHits(q: string, ctx: Pick<TeamContext, "user" | "team">): Promise<Hit[]> {
   const prisma = await db();
+  const [{ phrase }]: { phrase: boolean }[] = await prisma.$queryRawUnsafe(`SELECT ${QUERY}::text LIKE '%<->%' AS phrase`, q);
+  const steps: readonly Step[] = phrase ? PHRASE_STEPS : ["planner"];
   const found = new Map<string, Hit>();
   let before: string | null = null;
-  for (;;) {
+  for (let s = 0; s < steps.length; ) {
+    const step = steps[s];
     const limit = (MAX_CHATS - found.size) * 2;
-    const rows: Hit[] = await prisma.$queryRawUnsafe<Hit[]>(
-      `SELECT m."chatId", b."id" AS "blockId", b."messageId", m."createdAt" AS at
-         FROM "Block" b JOIN "Message" m ON m."id" = b."messageId" JOIN "Chat" c ON c."id" = m."chatId"
-        WHERE ${HAS_WORDS} AND b."searchVector" @@ ${QUERY} AND ${VISIBLE}
-          AND ($4::text IS NULL OR b."id" < $4) AND NOT (m."chatId" = ANY($5::text[]))
-        ORDER BY b."id" DESC
-        LIMIT ${limit}`,
-      q,
-      ctx.team.id,
-      ctx.user.id,
-      before,
-      [...found.keys()],
-    );
+    const rows: Hit[] = await prisma.$queryRawUnsafe<Hit[]>(batchSql(step, limit), q, ctx.team.id, ctx.user.id, before, [...found.keys()]);
     for (const r of rows) if (!found.has(r.chatId) && found.size < MAX_CHATS) found.set(r.chatId, r);
-    if (rows.length < limit || found.size >= MAX_CHATS) return [...found.values()];
-    before = rows[rows.length - 1].blockId;
+    if (found.size >= MAX_CHATS) break;
+    if (rows.length === limit) {
+      before = rows[rows.length - 1].blockId;
+      continue;
+    }
+    if (typeof step !== "number") break;
+    // The window ran out: on to the older blocks, unless it held the oldest already.
+    const [end]: { n: number; cut: string | null }[] = await prisma.$queryRawUnsafe(
+      `SELECT count(*)::int AS n, min("id") AS cut FROM (SELECT "id" FROM "Block" WHERE $1::text IS NULL OR "id" < $1 ORDER BY "id" DESC LIMIT ${step}) w`,
+      before,
+    );
+    if (!end || end.n < step || !end.cut) break;
+    before = end.cut;
+    s++;
   }
+  return [...found.values()];
 }
 
 /** ts_headline's output as plain-text segments, hits marked. */
