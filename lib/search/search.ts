@@ -6,7 +6,8 @@
 // The 'simple' configuration: no stemming, but no language assumed either (a team writes in any).
 // One result per chat, newest match first. Matching blocks are read newest first (block ids are cuids,
 // which sort by creation time) in small batches that skip the chats already found, and the walk stops
-// once the page is full: a word in a quarter of all messages reads a few dozen rows, not all of them.
+// once the page is full: a word in a quarter of all messages reads a few hundred rows, not all of them
+// (newestBlockHits: how words and phrases are read). A block's first 250,000 characters are searched.
 // Snippets are made afterwards for the rows shown only, and come back as segments (no HTML is built
 // from chat text).
 import { z } from "zod";
