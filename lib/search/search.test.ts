@@ -127,6 +127,23 @@ describe.each(DATABASES)("search on $name", (driver) => {
     expect(found[1].snippet.map((s) => s.text).join("")).toContain("note 32 about the zebu");
   });
 
+  it("finds a phrase said only long ago, behind 20,000 newer blocks holding its words apart", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Seven" } });
+    const m = await member(team.id, "Keeper");
+    const old = await createChat(m);
+    await prisma.message.create({ data: { id: `m-${old.id}`, chatId: old.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "we saw a red panda today" } } } });
+    const recent = await createChat(m);
+    await prisma.message.create({ data: { id: `m-${recent.id}`, chatId: recent.id, role: "assistant" } });
+    // In SQL for speed; ids after every cuid ("z…" > "c…"), as newer blocks' ids are.
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO "Block" ("id", "messageId", "ordinal", "kind", "status", "text", "updatedAt")
+       SELECT 'z-' || $1 || '-' || lpad(g::text, 6, '0'), 'm-' || $1, g, 'text', 'done', 'panda ' || g || ' and red', now() FROM generate_series(1, 20500) g`,
+      recent.id,
+    );
+    expect((await searchChats(m, '"red panda"')).map((r) => r.chatId)).toEqual([old.id]);
+  }, 120_000);
+
   it("stores a tool output too big to index whole (an image in base64) and still finds the words before it", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Six" } });
