@@ -16,8 +16,11 @@ const MESSAGES = 200_000;
 const VOCABULARY = 5_000;
 const AIM_MS = 300;
 
-/** Queries of different selectivity: a common word, a middling one, a rare one, a phrase, a title word, an OR. */
-const QUERIES = ["w12", "w240", "w3100", '"w7 w8"', "topic42", "w900 OR w1800"];
+/**
+ * Queries of different selectivity: a common word, a middling one, a rare one, a phrase of common words,
+ * a title word, an OR, and a word of every chat's title (found in no message).
+ */
+const QUERIES = ["w12", "w240", "w3100", '"w7 w8"', "topic42", "w900 OR w1800", "chat"];
 
 const SEED = (chats: number, messages: number) => `
   SELECT setseed(0.42);

@@ -1,6 +1,8 @@
 // Full-text search (search.ts) on each database: it finds words in titles, text, tool inputs and tool
 // outputs of the member's own chats and of chats shared with them, with the hit marked in the snippet;
-// never in a chat that is not shared with them, nor across teams; a share revoked stops the results.
+// never in a chat that is not shared with them, nor across teams; a share revoked stops the results;
+// a block's text that grows or changes is searched as it is now; one result per chat, newest first.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
@@ -81,6 +83,82 @@ describe.each(DATABASES)("search on $name", (driver) => {
     await shareChat(owner, id, { userId: null });
     expect((await searchChats(reader, "quokka")).map((r) => r.chatId)).toEqual([id]);
     expect((await searchChats(stranger, "quokka")).map((r) => r.chatId)).toEqual([]);
+  });
+
+  it("follows a block's text as it grows while streaming and is edited, and a chat's new title", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Four" } });
+    const m = await member(team.id, "Writer");
+    const { id } = await createChat(m);
+    await renameChat(m, id, "Quarterly numbers");
+    const message = await prisma.message.create({ data: { id: `m-${id}`, chatId: id, role: "assistant", status: "streaming" } });
+    const block = await prisma.block.create({ data: { messageId: message.id, ordinal: 0, kind: "text", status: "streaming", text: "The first" } });
+    expect(await searchChats(m, "ocelot")).toEqual([]);
+    // The block writer updates the row as text arrives: the next search sees the new words.
+    await prisma.block.update({ where: { id: block.id }, data: { text: "The first sighting of an ocelot" } });
+    const grown = await searchChats(m, "ocelot");
+    expect(grown.map((r) => r.messageId)).toEqual([message.id]);
+    expect(grown[0].snippet.filter((s) => s.hit).map((s) => s.text)).toEqual(["ocelot"]);
+    await prisma.block.update({ where: { id: block.id }, data: { text: "The first sighting of a margay", status: "done" } });
+    expect(await searchChats(m, "ocelot")).toEqual([]);
+    expect((await searchChats(m, "margay")).map((r) => r.chatId)).toEqual([id]);
+    await renameChat(m, id, "Yearly figures");
+    expect(await searchChats(m, "quarterly")).toEqual([]);
+    expect((await searchChats(m, "yearly")).map((r) => r.title)).toEqual(["Yearly figures"]);
+  });
+
+  it("gives one result per chat, newest first, and a chat with hundreds of matches does not hide the others", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Five" } });
+    const m = await member(team.id, "Busy");
+    const start = Date.now() - 3_600_000;
+    const older: string[] = [];
+    for (let i = 0; i < 33; i++) {
+      const { id } = await createChat(m);
+      older.push(id);
+      await prisma.message.create({ data: { id: `m-${id}`, chatId: id, role: "user", createdAt: new Date(start + i * 1000), blocks: { create: { ordinal: 0, kind: "text", status: "done", text: `note ${i} about the zebu` } } } });
+    }
+    // The newest chat mentions the word in 320 blocks, more than a page of matches on its own.
+    const busy = await createChat(m);
+    await prisma.message.create({ data: { id: `m-${busy.id}`, chatId: busy.id, role: "assistant", createdAt: new Date(start + 60_000) } });
+    await prisma.block.createMany({ data: Array.from({ length: 320 }, (_, i) => ({ messageId: `m-${busy.id}`, ordinal: i, kind: "text" as const, status: "done", text: `zebu line ${i}` })) });
+    const found = await searchChats(m, "zebu");
+    expect(found.map((r) => r.chatId)).toEqual([busy.id, ...older.slice(-29).reverse()]);
+    expect(found[1].snippet.map((s) => s.text).join("")).toContain("note 32 about the zebu");
+  });
+
+  it("finds a phrase said only long ago, behind 20,000 newer blocks holding its words apart", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Seven" } });
+    const m = await member(team.id, "Keeper");
+    const old = await createChat(m);
+    await prisma.message.create({ data: { id: `m-${old.id}`, chatId: old.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "we saw a red panda today" } } } });
+    const recent = await createChat(m);
+    await prisma.message.create({ data: { id: `m-${recent.id}`, chatId: recent.id, role: "assistant" } });
+    // In SQL for speed; ids after every cuid ("z…" > "c…"), as newer blocks' ids are.
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO "Block" ("id", "messageId", "ordinal", "kind", "status", "text", "updatedAt")
+       SELECT 'z-' || $1 || '-' || lpad(g::text, 6, '0'), 'm-' || $1, g, 'text', 'done', 'panda ' || g || ' and red', now() FROM generate_series(1, 20500) g`,
+      recent.id,
+    );
+    expect((await searchChats(m, '"red panda"')).map((r) => r.chatId)).toEqual([old.id]);
+  }, 120_000);
+
+  it("stores a tool output too big to index whole (an image in base64) and still finds the words before it", async () => {
+    const prisma = await db();
+    const team = await prisma.team.create({ data: { name: "Six" } });
+    const m = await member(team.id, "Painter");
+    const { id } = await createChat(m);
+    const image = randomBytes(1_500_000).toString("base64"); // ~2 MB of distinct "words": over a tsvector's 1 MB
+    await prisma.message.create({
+      data: {
+        id: `m-${id}`,
+        chatId: id,
+        role: "assistant",
+        blocks: { create: { ordinal: 0, kind: "tool", status: "output-available", toolCallId: "t-img", toolName: "draw", input: { prompt: "a narwhal" }, output: { content: [{ type: "image", data: image, mimeType: "image/png" }] } } },
+      },
+    });
+    expect((await searchChats(m, "narwhal")).map((r) => r.chatId)).toEqual([id]);
   });
 
   it("refuses empty, over-long and NUL-holding searches with 400, and treats operators in the query as text", async () => {
