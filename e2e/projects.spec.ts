@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
-import { ADMIN, ADMIN_STATE, answer, send } from "./helpers";
+import { ADMIN, ADMIN_STATE, answer, createInvite, joinWithNewAccount, send } from "./helpers";
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -117,6 +117,48 @@ test("admins set the team's retention and export a member's chats from the membe
   const body = JSON.parse(await text(download)) as { chats: unknown[] };
   expect(Array.isArray(body.chats)).toBe(true);
   expect(JSON.stringify(body)).toContain("Projects: who keeps the light");
+});
+
+test("a shared project shows its chats to another member read-only; a personal one is 404 to them", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const { page: member, context } = await joinWithNewAccount(browser, await createInvite(page));
+  const origin = new URL(page.url()).origin;
+  const shared = `Team handbook ${Date.now()}`;
+  // The admin's shared project (through the form) with a chat in it, and a personal one (through the API).
+  await page.goto("/projects/new");
+  await page.getByLabel("Name").fill(shared);
+  await page.getByLabel("Instructions").fill("Answer as the lighthouse keeper.");
+  await page.getByLabel(/Shared with the team/).check();
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.waitForURL(/\/projects\/(?!new$)[A-Za-z0-9_-]+$/);
+  const sharedId = page.url().split("/").pop()!;
+  await page.getByRole("link", { name: "New chat in this project" }).click();
+  await send(page, "Projects: who keeps the light");
+  await page.waitForURL(/\/chat\/[a-z0-9]+$/);
+  const chatId = page.url().split("/").pop()!;
+  await expect(answer(page)).toContainText("The keeper of the light");
+  const personal = await page.request.post("/api/projects", { headers: { origin }, data: { name: "Private notes" } });
+  expect(personal.status()).toBe(201);
+  const personalId = ((await personal.json()) as { id: string }).id;
+  // Bad input through the API: 400.
+  expect((await page.request.post("/api/projects", { headers: { origin }, data: { name: "" } })).status()).toBe(400);
+  expect((await page.request.patch(`/api/chat/${chatId}`, { headers: { origin }, data: { projectId: "not an id!" } })).status()).toBe(400);
+
+  // The member finds the shared project in the sidebar, its chat on its page, and reads the chat without a composer.
+  await member.goto("/chat");
+  await member.getByRole("navigation", { name: "Projects" }).getByRole("link", { name: shared }).click();
+  await expect(member.getByRole("heading", { name: shared, level: 1 })).toBeVisible();
+  await expect(member.getByRole("link", { name: "Edit project" })).toHaveCount(0);
+  await member.getByRole("list", { name: "Chats", exact: true }).locator(`a[href="/chat/${chatId}"]`).click();
+  await expect(member.getByText("The keeper of the light")).toBeVisible();
+  await expect(member.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  // They may not change it (403), nor see the admin's personal project or file chats in it (404).
+  expect((await member.request.patch(`/api/projects/${sharedId}`, { headers: { origin }, data: { name: "Mine" } })).status()).toBe(403);
+  expect((await member.request.get(`/api/projects/${personalId}`)).status()).toBe(404);
+  expect((await member.request.post("/api/chats", { headers: { origin }, data: { projectId: personalId } })).status()).toBe(404);
+  expect((await member.request.patch(`/api/chat/${chatId}`, { headers: { origin }, data: { projectId: null } })).status()).toBe(404);
+  expect((await member.request.get("/api/projects/forged-id")).status()).toBe(404);
+  await context.close();
 });
 
 /** The current team's id, from the export link's address. */
