@@ -8,8 +8,8 @@ export function ExportMenu({ chatId }: { chatId: string }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button size="sm" variant="ghost" className="gap-1">
-          <Download className="size-4" aria-hidden /> Export
+        <Button size="sm" variant="ghost" className="gap-1" aria-label="Export">
+          <Download className="size-4" aria-hidden /> <span className="hidden sm:inline">Export</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent>

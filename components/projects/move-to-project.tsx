@@ -51,8 +51,8 @@ export function MoveToProjectButton({ chatId, projectId }: { chatId: string; pro
       }}
     >
       <DialogTrigger asChild>
-        <Button size="sm" variant="ghost" className="gap-1">
-          <FolderInput className="size-4" aria-hidden /> Move to project
+        <Button size="sm" variant="ghost" className="gap-1" aria-label="Move to project">
+          <FolderInput className="size-4" aria-hidden /> <span className="hidden sm:inline">Move to project</span>
         </Button>
       </DialogTrigger>
       <DialogContent>
