@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests each open their own PGlite or PostgreSQL database; files run in parallel.
     pool: "forks",
+    // Migrates one database per driver once; each test file copies it (test/support/global-setup.ts).
+    globalSetup: ["test/support/global-setup.ts"],
   },
 });

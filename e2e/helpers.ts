@@ -120,3 +120,21 @@ export async function testMcpConnection(page: Page): Promise<Locator> {
   await page.getByRole("button", { name: "Test connection" }).click();
   return page.getByRole("list", { name: "Tools", exact: true });
 }
+
+/**
+ * Deletes the current team's MCP server of this name (the admin form's Delete, confirmed), so a spec
+ * that runs before mcp.spec.ts leaves the first team without servers, as that spec expects.
+ */
+export async function deleteMcpServer(browser: Browser, name: string) {
+  const context = await browser.newContext({ storageState: ADMIN_STATE });
+  const page = await context.newPage();
+  await page.goto("/admin/mcp");
+  const link = page.getByRole("link", { name, exact: true });
+  if (await link.count()) {
+    await link.first().click();
+    await page.getByRole("region", { name: "Disable or delete" }).getByRole("button", { name: "Delete server" }).click();
+    await page.getByRole("alertdialog", { name: `Delete ${name}?` }).getByRole("button", { name: "Yes, delete" }).click();
+    await expect(page).toHaveURL(/\/admin\/mcp$/);
+  }
+  await context.close();
+}

@@ -4,7 +4,7 @@
 // message box; an image a tool returns shows in its block.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, send, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, deleteMcpServer, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
@@ -37,7 +37,8 @@ test.beforeAll(async () => {
     { match: { userMessage: "Extras: what is the code word" }, response: { content: "The code word is in the attachment." } },
   ]);
 });
-test.afterAll(async () => {
+test.afterAll(async ({ browser }) => {
+  await deleteMcpServer(browser, "extras");
   server?.kill("SIGKILL");
   await setUpstreamFixtures(UPSTREAM, []);
 });

@@ -5,6 +5,7 @@
 import { memo, useRef, useState } from "react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { PartView } from "./message-parts";
+import { AttachedFiles } from "../attachments/attached-files";
 import { AttachedResources } from "./resource-view";
 import { SourcesList } from "./citations";
 import { AnswerActions, QuestionActions, type Direction, type MessageActions } from "./message-actions";
@@ -75,7 +76,7 @@ export const MessageItem = memo(function MessageItem({
         <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
           {!isUser && <BatchDecisions approvalIds={waitingForMember(message.parts)} />}
           {isUser
-            ? <>{text}<AttachedResources parts={message.parts} /></>
+            ? <>{text}<AttachedFiles parts={message.parts} /><AttachedResources parts={message.parts} /></>
             : message.parts.map((part, i) => (
                 <PartView key={i} part={part} citations={message.metadata?.citations} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />
               ))}

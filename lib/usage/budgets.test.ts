@@ -104,7 +104,11 @@ describe.each(DATABASES)("on $name", (driver) => {
     mock.onMessage(/^at once/, { content: "Only one of us.", usage: USAGE } as never);
     const { ctx, chat } = await pricedTeam({ tokens: 9_000 });
     const prisma = await db();
-    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 9_000 + MIN_ESTIMATE_TOKENS - 1 } });
+    // The limit is below both one answer's reservation (MIN_ESTIMATE_TOKENS) and one answer's real
+    // usage (1,500 tokens), so the second turn is refused however the two interleave: it sees either
+    // the first's reservation or, if the first already finished, its stored usage.
+    expect(USAGE.prompt_tokens + USAGE.completion_tokens).toBeLessThan(MIN_ESTIMATE_TOKENS);
+    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 9_000 + USAGE.prompt_tokens + USAGE.completion_tokens } });
     const other = await prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
     const results = await Promise.allSettled([runTurn(ctx, { chatId: chat.id, text: "at once 1" }), runTurn(ctx, { chatId: other.id, text: "at once 2" })]);
     const started = results.filter((r) => r.status === "fulfilled");

@@ -10,7 +10,7 @@ export { DATABASES, DRIVERS };
 
 export async function startTestApp(driver: (typeof DRIVERS)[number]): Promise<{ test: TestDatabase; stop(): Promise<void> }> {
   await shutdown();
-  const test = await driver.fresh();
+  const test = await driver.fresh({ migrated: true });
   if (test.url) {
     process.env.DATABASE_URL = test.url;
   } else {

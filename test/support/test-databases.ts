@@ -74,10 +74,18 @@ export type TestDatabase = {
   cleanup(): Promise<void>;
 };
 
-/** A new, empty PGlite database in a temp dir (nothing migrated). */
-async function freshPGlite(): Promise<TestDatabase> {
+/** Set by test/support/global-setup.ts: a migrated PGlite directory and a migrated PostgreSQL database. */
+const MIGRATED_PGLITE = process.env.PARLEY_TEST_PGLITE_TEMPLATE;
+const MIGRATED_POSTGRES = process.env.PARLEY_TEST_POSTGRES_TEMPLATE;
+
+/**
+ * A new PGlite database in a temp dir: empty (nothing migrated), or with `migrated` a copy of the run's
+ * migrated one when there is one (start-up then finds every migration applied).
+ */
+async function freshPGlite(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const dir = makeTempDir();
-  await writeTemplate(dir);
+  if (opts.migrated && MIGRATED_PGLITE && fs.existsSync(MIGRATED_PGLITE)) fs.cpSync(MIGRATED_PGLITE, path.join(dir, "pglite"), { recursive: true });
+  else await writeTemplate(dir);
   const opened: Database[] = [];
   return {
     kind: "pglite",
@@ -109,10 +117,10 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Creates an empty PostgreSQL database on TEST_DATABASE_URL's server; returns its URL and a drop function. */
-async function createPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+/** Creates a PostgreSQL database on TEST_DATABASE_URL's server (empty, or a copy of `template`); returns its URL and a drop function. */
+async function createPostgresDatabase(template?: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `parley_t_${crypto.randomBytes(6).toString("hex")}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
+  await withAdmin((c) => c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`));
   const url = new URL(adminUrlOrThrow());
   url.pathname = `/${name}`;
   return {
@@ -122,9 +130,9 @@ async function createPostgresDatabase(): Promise<{ name: string; url: string; dr
   };
 }
 
-/** A new, empty PostgreSQL database (requires TEST_DATABASE_URL). */
-export async function freshPostgres(): Promise<TestDatabase> {
-  const created = await createPostgresDatabase();
+/** A new PostgreSQL database (requires TEST_DATABASE_URL): empty, or with `migrated` a copy of the run's migrated one. */
+export async function freshPostgres(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const created = await createPostgresDatabase(opts.migrated ? MIGRATED_POSTGRES : undefined);
   const dir = makeTempDir();
   const opened: Database[] = [];
   return {
