@@ -1,9 +1,11 @@
 "use client";
 // Team members with their role (changeable), a password reset link for someone who forgot theirs
-// (shown once, to copy and hand over), and removal behind a confirmation dialog.
+// (shown once, to copy and hand over), "Export chats" (all their chats in this team as a JSON download,
+// for offboarding), and removal behind a confirmation dialog.
 import { useActionState, useState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
+import { Download } from "lucide-react";
 import { Button } from "../ui/button";
 import { CopyField } from "../ui/copy-field";
 import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
@@ -20,7 +22,7 @@ const ROLES = [
 
 type Actions = { changeRole: FormAction; remove: FormAction; resetLink: FormAction };
 
-export function MembersTable({ members, currentUserId, actions }: { members: Member[]; currentUserId: string; actions: Actions }) {
+export function MembersTable({ teamId, members, currentUserId, actions }: { teamId: string; members: Member[]; currentUserId: string; actions: Actions }) {
   const [roleState, roleAction, rolePending] = useActionState(actions.changeRole, initialActionState);
   const [removeState, removeAction, removePending] = useActionState(actions.remove, initialActionState);
   const [resetState, resetAction, resetPending] = useActionState(actions.resetLink, initialActionState);
@@ -49,7 +51,7 @@ export function MembersTable({ members, currentUserId, actions }: { members: Mem
         </TableHeader>
         <TableBody>
           {members.map((m) => (
-            <MemberRow key={m.id} member={m} isSelf={m.user.id === currentUserId} actions={{ role: roleAction, remove: removeAction, reset: resetAction }} busy={busy} />
+            <MemberRow key={m.id} teamId={teamId} member={m} isSelf={m.user.id === currentUserId} actions={{ role: roleAction, remove: removeAction, reset: resetAction }} busy={busy} />
           ))}
         </TableBody>
       </Table>
@@ -59,7 +61,7 @@ export function MembersTable({ members, currentUserId, actions }: { members: Mem
 
 type RowActions = { role: (f: FormData) => void; remove: (f: FormData) => void; reset: (f: FormData) => void };
 
-function MemberRow({ member, isSelf, actions, busy }: { member: Member; isSelf: boolean; actions: RowActions; busy: boolean }) {
+function MemberRow({ teamId, member, isSelf, actions, busy }: { teamId: string; member: Member; isSelf: boolean; actions: RowActions; busy: boolean }) {
   const [confirming, setConfirming] = useState(false);
   const label = `${member.user.name}${isSelf ? " (you)" : ""}`;
   return (
@@ -76,6 +78,11 @@ function MemberRow({ member, isSelf, actions, busy }: { member: Member; isSelf: 
       </TableCell>
       <TableCell>
         <div className="flex justify-end gap-2">
+          <Button asChild variant="secondary" size="sm">
+            <a href={`/api/teams/${teamId}/members/${member.id}/export`} download aria-label={`Export chats of ${member.user.name}`}>
+              <Download className="size-4" aria-hidden /> Export chats
+            </a>
+          </Button>
           {!isSelf && (
             <form action={actions.reset}>
               <input type="hidden" name="membershipId" value={member.id} />

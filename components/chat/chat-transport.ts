@@ -47,7 +47,7 @@ export function chatTransport(edited?: EditedInputs) {
                 : { id, trigger, ...messageWithAttachments(last), ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
           ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           ...(Array.isArray(body?.resources) ? { resources: body.resources } : {}),
-          ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}) } : {}),
+          ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}), ...(typeof body.projectId === "string" ? { projectId: body.projectId } : {}) } : {}),
         },
       };
     },

@@ -66,6 +66,8 @@ export type ChatViewProps = {
   supersededFaces: { denied: string; aborted: string };
   /** Shown while the chat has no messages. */
   emptyState?: React.ReactNode;
+  /** A draft started in a project: its id (sent with the first message) and its default tools, if any. */
+  project?: { id: string; tools: ToolSelection | null };
 };
 
 function errorMessage(err: Error | undefined): string | undefined {
@@ -79,7 +81,7 @@ function errorMessage(err: Error | undefined): string | undefined {
   return err.message || "Something went wrong.";
 }
 
-export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces, emptyState }: ChatViewProps) {
+export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces, emptyState, project }: ChatViewProps) {
   const [modelId, setModelId] = useState(models?.selected ?? "");
   const { stored, setStored, setTitle } = useChatTitle();
   const draftTools = useRef<ToolSelection | undefined>(undefined);
@@ -343,14 +345,14 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
           void toolChoiceSaved(chatId).then(() =>
-            sendMessage({ parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current }) } }),
+            sendMessage({ parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } }),
           );
         }}
         toolbar={
           <>
             <AddFilesButton onFiles={attach.add} disabled={busy} />
             {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
-            <ToolPicker chatId={chatId} disabled={busy} draft={!stored} onDraft={(selection) => (draftTools.current = selection)} />
+            <ToolPicker chatId={chatId} disabled={busy} draft={!stored} onDraft={(selection) => (draftTools.current = selection)} start={project?.tools ?? undefined} />
           </>
         }
       />

@@ -57,8 +57,8 @@ function ConnectToUse({ server }: { server: PickerServer }) {
   );
 }
 
-export function ToolPicker({ chatId, disabled, draft, onDraft }: { chatId: string; disabled?: boolean; draft?: boolean; onDraft?: (selection: ToolSelection) => void }) {
-  const { servers, selection: sel, error, load, change } = useToolChoice(chatId, draft, onDraft);
+export function ToolPicker({ chatId, disabled, draft, onDraft, start }: { chatId: string; disabled?: boolean; draft?: boolean; onDraft?: (selection: ToolSelection) => void; start?: ToolSelection }) {
+  const { servers, selection: sel, error, load, change } = useToolChoice(chatId, draft, onDraft, start);
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   // The whole composer (the trigger's form), so the popover opens above the message box.

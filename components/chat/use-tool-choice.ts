@@ -5,7 +5,8 @@
 // a slow load or an earlier save never puts back a choice the person has already changed.
 // A draft chat (not stored until its first message) starts from the member's choice for new chats and
 // saves changes as that choice (/api/tools/new-chat); `onDraft` hands the choice to the view, which
-// sends it with the first message. Once stored, the chat's saved choice loads.
+// sends it with the first message. Once stored, the chat's saved choice loads. A draft in a project
+// with default tools (`start`) starts from those instead, and its changes stay in this chat only.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PickerServer } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
@@ -20,7 +21,7 @@ export function toolChoiceSaved(chatId: string): Promise<void> {
   return pendingSaves.get(chatId) ?? Promise.resolve();
 }
 
-export function useToolChoice(chatId: string, draft = false, onDraft?: (selection: ToolSelection) => void) {
+export function useToolChoice(chatId: string, draft = false, onDraft?: (selection: ToolSelection) => void, start?: ToolSelection) {
   const [servers, setServers] = useState<PickerServer[]>();
   const [selection, setSelection] = useState<ToolSelection>();
   const [error, setError] = useState<string>();
@@ -52,9 +53,10 @@ export function useToolChoice(chatId: string, draft = false, onDraft?: (selectio
     if (!data) return;
     setServers(data.servers);
     if (version.current !== started || saving.current > 0) return; // a newer local choice wins
-    confirmed.current = data.selection;
-    show(data.selection);
-  }, [url, show]);
+    const selection = draft && start ? start : data.selection;
+    confirmed.current = selection;
+    show(selection);
+  }, [url, show, draft, start]);
 
   /** Applies a change to the newest local choice and saves it (after any save still running). */
   const change = useCallback(
@@ -67,6 +69,7 @@ export function useToolChoice(chatId: string, draft = false, onDraft?: (selectio
       saving.current++;
       const save = async () => {
         if (mine !== version.current) return; // a newer choice is queued and carries this one
+        if (draft && start) return void (confirmed.current = choice); // the project's draft: sent with its first message
         const res = await fetch(url, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(choice) }).catch(() => undefined);
         const body = res?.ok ? ((await res.json().catch(() => ({}))) as { selection?: ToolSelection }) : undefined;
         if (body) confirmed.current = body.selection ?? choice;
@@ -84,7 +87,7 @@ export function useToolChoice(chatId: string, draft = false, onDraft?: (selectio
       queue.current = queued;
       pendingSaves.set(chatId, queued);
     },
-    [chatId, url, show],
+    [chatId, url, show, draft, start],
   );
 
   return { servers, selection, error, load, change };

@@ -1,4 +1,4 @@
-// The signed-in frame: sidebar (team switcher, New chat, the chat list, admin link, account) and the
+// The signed-in frame: sidebar (team switcher, New chat, the chat list, projects, admin link, account) and the
 // main area. New chat opens an empty composer (/chat); nothing is stored until its first message.
 import Link from "next/link";
 import { LogOut, MessageSquarePlus, MessagesSquare, Settings, SlidersHorizontal, TextSearch, UserRound } from "lucide-react";
@@ -9,6 +9,7 @@ import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
 import { SharedWithMe } from "../sharing/shared-with-me";
+import { ProjectsNav } from "../projects/projects-nav";
 import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
 import { Button } from "../ui/button";
 import { Tooltip } from "../ui/tooltip";
@@ -45,6 +46,7 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           </Button>
         </div>
         <ChatList initial={chats} />
+        <ProjectsNav />
         <SharedWithMe />
         <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
           <Link href="/search" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">

@@ -1,4 +1,4 @@
-// Chats of a user in a team: create, read, rename, pin, archive, delete (the list is chat-list.ts).
+// Chats of a user in a team: create, read, rename, pin, archive, file in a project, delete (the list is chat-list.ts).
 // A chat is visible only to its owner and only in its team; anything else is 404. `ownChat` is that
 // rule, the one place it is written: every read or write of a chat by a member goes through it.
 // A new chat in the browser is a draft with an id from `draftChatId` until its first message, which
@@ -11,14 +11,16 @@ import { NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 import { newChatSelection } from "../tools/member-tools";
 import { personalModelOf } from "../teams/personal-model";
+import { fileableProject } from "../projects/projects";
+import { idField } from "../validation";
 
 const titleField = z.string().trim().min(1, "Enter a title.").max(120, "At most 120 characters.");
 
-/** What PATCH /api/chat/<id> changes: its title, whether it is pinned, whether it is archived. */
+/** What PATCH /api/chat/<id> changes: its title, whether it is pinned or archived, its project (null: none). */
 export const updateChatSchema = z
-  .object({ title: titleField.optional(), pinned: z.boolean().optional(), archived: z.boolean().optional() })
+  .object({ title: titleField.optional(), pinned: z.boolean().optional(), archived: z.boolean().optional(), projectId: idField.nullable().optional() })
   .strict()
-  .refine((b) => b.title !== undefined || b.pinned !== undefined || b.archived !== undefined, { message: "Nothing to change." });
+  .refine((b) => b.title !== undefined || b.pinned !== undefined || b.archived !== undefined || b.projectId !== undefined, { message: "Nothing to change." });
 export type ChatUpdate = z.infer<typeof updateChatSchema>;
 
 /** The shape of a draft chat's id (and of the ids Prisma gives): 20 to 40 lowercase letters and digits. */
@@ -35,12 +37,20 @@ const ownedBy = (ctx: TeamContext) => ({ teamId: ctx.team.id, userId: ctx.user.i
 /** The `where` of the caller's chat `chatId` (no row matches another user's or another team's chat). */
 export const ownChat = (ctx: TeamContext, chatId: string): Prisma.ChatWhereInput => ({ id: chatId, ...ownedBy(ctx) });
 
-/** A stored empty chat (POST /api/chats): the member's own default model when they chose one, and the tools their new chats start with (their last choice, else the team's defaults). */
-export async function createChat(ctx: TeamContext): Promise<{ id: string }> {
-  const toolSelection = await newChatSelection(ctx);
+/** POST /api/chats: optionally, the project the new chat starts in. */
+export const createChatSchema = z.object({ projectId: idField.optional() }).strict();
+
+/**
+ * A stored empty chat (POST /api/chats): the member's own default model when they chose one, and the
+ * tools their new chats start with (their last choice, else the team's defaults). In a project (one
+ * the member may file chats in, else 404), the project's default model and tools when it has them.
+ */
+export async function createChat(ctx: TeamContext, opts: { projectId?: string } = {}): Promise<{ id: string }> {
+  const project = opts.projectId ? await fileableProject(ctx, opts.projectId) : null;
+  const toolSelection = project?.toolSelection ?? (await newChatSelection(ctx));
   const prisma = await db();
-  const modelId = await personalModelOf(ctx);
-  return prisma.chat.create({ data: { ...ownedBy(ctx), modelId, toolSelection }, select: { id: true } });
+  const modelId = project?.defaultModelId ?? (await personalModelOf(ctx));
+  return prisma.chat.create({ data: { ...ownedBy(ctx), modelId, toolSelection, projectId: project?.id ?? null }, select: { id: true } });
 }
 
 export async function getChat(ctx: TeamContext, chatId: string): Promise<Chat> {
@@ -63,17 +73,20 @@ export async function renameChat(ctx: TeamContext, chatId: string, title: string
  * Renames, pins or archives the caller's chat (404 for any other). Archiving unpins; pinning an
  * archived chat brings it back. None of these changes `updatedAt` (the chat's last activity) as it was.
  */
-export async function updateChat(ctx: TeamContext, chatId: string, change: ChatUpdate): Promise<void> {
+export async function updateChat(ctx: TeamContext, chatId: string, input: ChatUpdate): Promise<void> {
+  const change = updateChatSchema.parse(input);
   const prisma = await db();
   const chat = await prisma.chat.findFirst({ where: ownChat(ctx, chatId), select: { updatedAt: true } });
   if (!chat) throw NotFound("No such chat.");
   const now = new Date();
-  const data: Prisma.ChatUpdateManyMutationInput = {};
+  const data: Prisma.ChatUncheckedUpdateManyInput = {};
   if (change.title !== undefined) data.title = change.title;
   if (change.pinned !== undefined) data.pinnedAt = change.pinned ? now : null;
   if (change.archived !== undefined) data.archivedAt = change.archived ? now : null;
   if (change.archived) data.pinnedAt = null;
   if (change.pinned) data.archivedAt = null;
+  // Into a project the member may file chats in (404 otherwise), or out of any (null).
+  if (change.projectId !== undefined) data.projectId = change.projectId === null ? null : (await fileableProject(ctx, change.projectId)).id;
   data.updatedAt = chat.updatedAt;
   const res = await prisma.chat.updateMany({ where: ownChat(ctx, chatId), data });
   if (res.count !== 1) throw NotFound("No such chat.");

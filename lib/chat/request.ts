@@ -51,6 +51,8 @@ export const chatRequestSchema = z
     /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
     newChat: z.boolean().optional(),
     tools: toolSelectionSchema.optional(),
+    /** With `newChat`: the project the chat starts in (lib/projects; its defaults and instructions apply). */
+    projectId: idField.optional(),
     /** With `message` (not an edit): ids of the caller's uploaded, unsent attachments (lib/attachments). */
     attachments: z.array(idField).min(1).max(10).optional(),
     /** MCP resources attached to the message (read on the server when it is sent). */

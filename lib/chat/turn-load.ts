@@ -20,7 +20,8 @@
 // A chat's first message may come from a draft (`newChat`): a chat the browser opened under an id
 // from `draftChatId` and never stored. When no chat has that id, the claim stores it, the caller's,
 // with the tools chosen for it (checked against the team: 404 for foreign ids) and its first-words
-// title. An id of any other user's chat is 404, as always.
+// title; started in a project, it is filed there and takes the project's default model and tools
+// (lib/projects) unless the browser chose others. An id of any other user's chat is 404, as always.
 import crypto from "node:crypto";
 import { db } from "../db/client";
 import type { Block, Chat, MessageStatus } from "../db/generated/client";
@@ -39,6 +40,7 @@ import { readAttachments } from "./mcp-catalog";
 import type { ResourceData } from "./message-types";
 import { checkSelection, type ToolSelection } from "../tools/selection";
 import { claimAttachments, questionFiles, type FilePart } from "../attachments/store";
+import { fileableProject } from "../projects/projects";
 
 export type TurnRequest = {
   chatId: string;
@@ -56,8 +58,8 @@ export type TurnRequest = {
   decisions?: Decision[];
   /** Every call of the last answer was decided already (by an admin, a time limit): the answer continues. */
   afterDecisions?: boolean;
-  /** The chat is a draft: this message stores it, with these tools, unless it is stored already. */
-  newChat?: { tools?: ToolSelection };
+  /** The chat is a draft: this message stores it, with these tools (in this project), unless it is stored already. */
+  newChat?: { tools?: ToolSelection; projectId?: string };
   /** With a new message: ids of the caller's unsent attachments it carries (lib/attachments/store.ts). */
   attachments?: string[];
   /** MCP resources attached to the new message (mcp-catalog.ts reads them). */
@@ -70,6 +72,8 @@ export type LoadedTurn = {
   chat: Chat;
   /** The caller's personal instructions, read with the chat (null: none). */
   instructions: string | null;
+  /** The chat's project's instructions, read with the chat (null: none, or no project). */
+  projectInstructions: string | null;
   /** The chat is not stored yet: the claim stores it. */
   draft: boolean;
   /** The chat's title until the model names it: the question's first words (set when it had none). */
@@ -106,8 +110,8 @@ const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
 
-/** The chat with its models and its owner's (the caller's) personal instructions, in one query. */
-const turnChatInclude = { ...chatModelsInclude, user: { select: { instructions: true } } } as const;
+/** The chat with its models, its owner's (the caller's) personal instructions and its project's, in one query. */
+const turnChatInclude = { ...chatModelsInclude, user: { select: { instructions: true } }, project: { select: { instructions: true } } } as const;
 
 /** Whether the answer a conversation ends with has calls waiting for a person, or decided but not run. */
 function waitsForApproval(history: ParleyUIMessage[]): boolean {
@@ -163,7 +167,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     throw err instanceof NoModelError ? new NoModelError(ctx.team.role === "admin") : err;
   });
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, instructions: found.instructions, draft: found.draft, model, fallback, budget, streamId: newId() };
+  const base = { request: req, chat, instructions: found.instructions, projectInstructions: found.projectInstructions, draft: found.draft, model, fallback, budget, streamId: newId() };
   if (req.decisions?.length || req.afterDecisions) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
   const question = req.text
@@ -209,27 +213,31 @@ async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
   const prisma = await db();
   const stored = await prisma.chat.findFirst({ where: ownChat(ctx, req.chatId), include: turnChatInclude });
   if (stored) {
-    const { user, ...chat } = stored;
-    return { chat, instructions: user.instructions, draft: false };
+    const { user, project, ...chat } = stored;
+    return { chat, instructions: user.instructions, projectInstructions: project?.instructions ?? null, draft: false };
   }
   if (!req.newChat || !DRAFT_ID.test(req.chatId) || (await prisma.chat.count({ where: { id: req.chatId } }))) throw NotFound("No such chat.");
-  const [team, asker, toolSelection] = await Promise.all([
+  const [team, asker, chosenTools, project] = await Promise.all([
     prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id }, select: chatModelsInclude.team.select }),
     prisma.user.findUniqueOrThrow({ where: { id: ctx.user.id }, select: { instructions: true } }),
     req.newChat.tools ? checkSelection(ctx.team.id, req.newChat.tools) : null,
+    // Started in a project (one the member may file chats in, else 404): its default model and tools
+    // when the browser sent none.
+    req.newChat.projectId ? fileableProject(ctx, req.newChat.projectId) : null,
   ]);
+  const toolSelection = chosenTools ?? project?.toolSelection ?? null;
   const now = new Date();
-  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, projectId: null, createdAt: now, updatedAt: now };
-  return { chat: { ...chat, model: null, team }, instructions: asker.instructions, draft: true };
+  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: project?.defaultModelId ?? null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, projectId: project?.id ?? null, createdAt: now, updatedAt: now };
+  return { chat: { ...chat, model: null, team }, instructions: asker.instructions, projectInstructions: project?.instructions ?? null, draft: true };
 }
 
 /** Takes the chat for this turn unless another turn took it since it was read (409); stores a draft. */
 async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t: LoadedTurn, data: { title?: string } = {}) {
   const fields = { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data };
   if (t.draft) {
-    const { id, teamId, userId, toolSelection } = t.chat;
+    const { id, teamId, userId, toolSelection, projectId, modelId } = t.chat;
     // Two first messages of one draft at once: the second finds the chat stored and running (409).
-    await client.chat.create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, ...fields } }).catch((err: unknown) => {
+    await client.chat.create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, projectId, modelId, ...fields } }).catch((err: unknown) => {
       throw (err as { code?: string }).code === "P2002" ? Conflict(RUNNING) : err;
     });
     return;

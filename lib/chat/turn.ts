@@ -170,7 +170,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const files = await filesForModel(claimed.history, loaded.model);
     const prepared = prepareTurn(loaded.model, {
       messages: await toModelHistory(files.history, { continueAnswer: !!loaded.request.continue, images }),
-      system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }),
+      system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }, loaded.projectInstructions),
       tools: { ...mcp.tools, ...deps.extraTools },
       idleMs: deps.idleTimeoutMs(),
       fallback: loaded.fallback,

@@ -1,7 +1,9 @@
 // New chat: an empty composer under a fresh draft id. Nothing is stored until the first message,
 // which stores the chat under that id (lib/chat/turn-load.ts) and moves the address to /chat/<id>.
 // It starts with the member's own default model when they chose one; an admin whose team is not set
-// up yet sees the first steps, and without a model everyone is told what to do.
+// up yet sees the first steps, and without a model everyone is told what to do. `?project=<id>` starts
+// it in a project (one the member may file chats in, else 404): the project's default model and tools
+// are picked, and the first message files the chat there.
 import { MessagesSquare } from "lucide-react";
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { FirstRunChecklist } from "@/components/chat/first-run-checklist";
@@ -13,26 +15,37 @@ import { pickerModels } from "@/lib/providers/models";
 import { firstRunSteps } from "@/lib/teams/first-run";
 import { teamPage } from "@/lib/teams/page-guards";
 import { personalModelOf } from "@/lib/teams/personal-model";
+import { getProject } from "@/lib/projects/projects";
+import { orNotFound } from "@/lib/teams/page-guards";
 
 export const metadata = { title: "New chat" };
 
-export default async function NewChatPage() {
-  const ctx = await teamPage("/chat");
-  const [models, personal, steps] = await Promise.all([pickerModels(ctx.team.id), personalModelOf(ctx), firstRunSteps(ctx.team.id)]);
+export default async function NewChatPage({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
+  const { project: projectParam } = await searchParams;
+  const projectId = typeof projectParam === "string" ? projectParam : undefined;
+  const ctx = await teamPage(projectId ? `/chat?project=${encodeURIComponent(projectId)}` : "/chat");
+  const [models, personal, steps, project] = await Promise.all([
+    pickerModels(ctx.team.id),
+    personalModelOf(ctx),
+    firstRunSteps(ctx.team.id),
+    projectId ? orNotFound(getProject(ctx, projectId)) : undefined,
+  ]);
+  const offered = (id: string | null | undefined) => !!id && models.groups.some((g) => g.models.some((m) => m.id === id));
   const isAdmin = ctx.team.role === "admin";
   const checklist = isAdmin && !(steps.provider && steps.mcpServer && steps.invited);
   const id = draftChatId();
   return (
     <ChatScreen
       key={id}
-      title="New chat"
+      title={project ? `New chat in ${project.name}` : "New chat"}
       stored={false}
       chatId={id}
       initialMessages={[]}
       hasMore={false}
       resume={false}
       maxChars={maxMessageChars()}
-      models={{ groups: models.groups, selected: personal ?? models.defaultModelId }}
+      models={{ groups: models.groups, selected: offered(project?.defaultModelId) ? project!.defaultModelId : (personal ?? models.defaultModelId) }}
+      project={project ? { id: project.id, tools: project.tools } : undefined}
       supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
       notice={models.groups.length ? undefined : <NoModelNotice isAdmin={isAdmin} />}
       emptyState={

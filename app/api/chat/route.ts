@@ -23,7 +23,7 @@ export const POST = handle(async (req: Request) => {
       modelId: body.modelId,
       decisions: body.approvals,
       attachments: body.attachments,
-      newChat: body.newChat && text ? { tools: body.tools } : undefined,
+      newChat: body.newChat && text ? { tools: body.tools, projectId: body.projectId } : undefined,
       resources: text ? body.resources : undefined,
     };
     return { ctx, request };

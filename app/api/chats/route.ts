@@ -2,8 +2,9 @@
 // lib/chat/chat-list.ts). POST: store a new, empty chat (the browser's New chat stores nothing
 // until the first message; this is for API clients that set a chat's tools before it starts).
 import { handle } from "@/lib/http";
-import { createChat } from "@/lib/chat/chats";
+import { createChat, createChatSchema } from "@/lib/chat/chats";
 import { listChatPage, parseChatListQuery } from "@/lib/chat/chat-list";
+import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/lib/teams/context";
 
 export const GET = handle(async (req: Request) => {
@@ -11,4 +12,9 @@ export const GET = handle(async (req: Request) => {
   return Response.json(await listChatPage(ctx, parseChatListQuery(new URL(req.url).searchParams)));
 });
 
-export const POST = handle(async () => Response.json(await createChat(await requireTeam()), { status: 201 }));
+export const POST = handle(async (req: Request) => {
+  const ctx = await requireTeam();
+  // An optional body: `{ projectId }` starts the chat in a project, with its defaults.
+  const body = req.headers.get("content-type") ? await readJson(req, createChatSchema.optional()) : undefined;
+  return Response.json(await createChat(ctx, body ?? {}), { status: 201 });
+});
