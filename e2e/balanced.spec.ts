@@ -36,9 +36,6 @@ const RATE_LIMIT = 3;
 test.skip(!DB_URL || !REDIS_URL || !nginxBinary(), "needs TEST_DATABASE_URL, TEST_REDIS_URL and nginx");
 test.describe.configure({ mode: "serial" });
 test.use({ ...SIGNED_OUT, baseURL: LB });
-// Parked: written this session on a machine too loaded to run it, and not yet seen green. The next
-// session runs it on a quiet machine, fixes what it shows and removes this line (see the note).
-test.fixme(true, "not yet seen green");
 // Two more servers and nginx on the machine: pages take longer than in the other specs.
 test.slow();
 

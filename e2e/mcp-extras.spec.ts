@@ -13,9 +13,6 @@ let server: ChildProcess | undefined;
 
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
-// Parked: written this session on a machine too loaded to run it, and not yet seen green. The next
-// session runs it on a quiet machine, fixes what it shows and removes this line (see the note).
-test.fixme(true, "not yet seen green");
 
 const call = (prompt: string, tool: string, done: string) => [
   { match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: "{}" }] } },

@@ -1,6 +1,7 @@
 "use client";
-// The chat's title bar: its title as it is now (chat-title.tsx), rename in place, delete behind a
-// confirmation dialog. A draft (New chat) has nothing to rename or delete yet.
+// The chat's title bar: its title as it is now (chat-title.tsx), the owner's Share, Move to project and
+// Export, rename in place, delete behind a confirmation dialog. A draft (New chat) has none of these
+// until its first message stores it; then they appear at once (the page is not loaded again).
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Pencil, Trash2 } from "lucide-react";
@@ -11,9 +12,12 @@ import { Tooltip } from "../ui/tooltip";
 import { announceChats } from "../shell/chat-events";
 import { sendChatChange, type ChatChange } from "../shell/chat-requests";
 import { DeleteChatConfirm } from "../shell/delete-chat-confirm";
+import { ShareButton } from "../sharing/share-dialog";
+import { MoveToProjectButton } from "../projects/move-to-project";
+import { ExportMenu } from "./export-menu";
 import { useChatTitle } from "./chat-title";
 
-export function ChatHeader({ actions }: { actions?: React.ReactNode } = {}) {
+export function ChatHeader({ projectId }: { projectId: string | null }) {
   const { chatId, title, stored } = useChatTitle();
   const router = useRouter();
   const [mode, setMode] = useState<"view" | "rename">("view");
@@ -60,7 +64,9 @@ export function ChatHeader({ actions }: { actions?: React.ReactNode } = {}) {
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title}</h1>
           {stored && (
             <>
-              {actions}
+              <ShareButton chatId={chatId} />
+              <MoveToProjectButton chatId={chatId} projectId={projectId} />
+              <ExportMenu chatId={chatId} />
               <Tooltip content="Rename chat">
                 <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
                   <Pencil className="size-4" aria-hidden />

@@ -4,12 +4,15 @@ import { ChatHeader } from "./chat-header";
 import { ChatTitleProvider } from "./chat-title";
 import { ChatView, type ChatViewProps } from "./chat-view";
 
-/** `notice`: said under the header (e.g. that the team has no model yet); `actions`: more header buttons (Share). */
-export function ChatScreen({ title, stored, notice, actions, ...view }: ChatViewProps & { title: string; stored: boolean; notice?: React.ReactNode; actions?: React.ReactNode }) {
+/**
+ * `notice`: said under the header (e.g. that the team has no model yet); `projectId`: the stored chat's
+ * project (a draft's is its `project`), for the header's Move to project.
+ */
+export function ChatScreen({ title, stored, notice, projectId, ...view }: ChatViewProps & { title: string; stored: boolean; notice?: React.ReactNode; projectId?: string | null }) {
   return (
     <ChatTitleProvider chatId={view.chatId} title={title} stored={stored}>
       <div className="flex h-full flex-col">
-        <ChatHeader actions={actions} />
+        <ChatHeader projectId={projectId ?? view.project?.id ?? null} />
         {notice && <div className="mx-auto w-full max-w-3xl px-4 pt-3">{notice}</div>}
         <div className="min-h-0 flex-1">
           <ChatView key={view.chatId} {...view} />

@@ -2,9 +2,6 @@ import { ChatScreen } from "@/components/chat/chat-screen";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/lib/teams/page-guards";
 import { chatAccess } from "@/lib/sharing/access";
-import { ShareButton } from "@/components/sharing/share-dialog";
-import { MoveToProjectButton } from "@/components/projects/move-to-project";
-import { ExportMenu } from "@/components/chat/export-menu";
 import { SharedChatView } from "@/components/sharing/shared-chat-view";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
@@ -36,13 +33,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
       maxChars={maxMessageChars()}
       models={{ groups: models.groups, selected }}
       supersededFaces={{ denied: SUPERSEDED, aborted: abortedText("superseded", false) }}
-      actions={
-        <>
-          <ShareButton chatId={chat.id} />
-          <MoveToProjectButton chatId={chat.id} projectId={chat.projectId} />
-          <ExportMenu chatId={chat.id} />
-        </>
-      }
+      projectId={chat.projectId}
       notice={models.groups.length ? undefined : <NoModelNotice isAdmin={ctx.team.role === "admin"} />}
     />
   );
