@@ -48,7 +48,11 @@ export function ShareButton({ chatId }: { chatId: string }) {
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (o) void load();
+        if (!o) return;
+        // Each opening starts a new share from the defaults: the whole team, read-only.
+        setWho(TEAM);
+        setMode("read");
+        void load();
       }}
     >
       <DialogTrigger asChild>
