@@ -43,6 +43,7 @@ test("answers show tokens and cost; Admin → Usage charts, tables and exports t
 
   // Two answers with known token counts: 120,000 + 30,000 and 80,000 + 20,000 at $0.40 / $1.60 per million.
   await newChat(page);
+  await chooseOption(page.getByLabel("Model"), "gpt-4.1-mini");
   await send(page, "Usage: the first question");
   await expect(answer(page)).toContainText("The first priced answer.");
   await expect(answer(page).getByTestId("answer-usage")).toHaveText("Usage: 120,000 input tokens · 30,000 output tokens · $0.10");

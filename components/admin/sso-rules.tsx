@@ -78,16 +78,19 @@ export function PasswordSignInSwitch({ on, action }: { on: boolean; action: Form
   );
 }
 
-export function RemoveSsoButton({ action }: { action: FormAction }) {
+/** Stays on the page after the removal (without its button), so what it did is still said there. */
+export function RemoveSsoButton({ action, configured }: { action: FormAction; configured: boolean }) {
   return (
-    <ActionForm action={action} label="Remove single sign-on">
-      {() => (
-        <div>
-          <SubmitButton variant="danger" size="sm" pendingText="Removing…">
-            Remove single sign-on
-          </SubmitButton>
-        </div>
-      )}
+    <ActionForm action={action} label="Remove single sign-on" showSuccess>
+      {() =>
+        configured && (
+          <div>
+            <SubmitButton variant="danger" size="sm" pendingText="Removing…">
+              Remove single sign-on
+            </SubmitButton>
+          </div>
+        )
+      }
     </ActionForm>
   );
 }

@@ -119,9 +119,21 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
   );
 }
 
+/**
+ * What the member typed, by question: the form is mounted again when a reloaded page's stream replays
+ * the turn (the tool block is rebuilt part by part), and must not lose it.
+ */
+const typed = new Map<string, Record<string, Value>>();
+
 export function ElicitationForm({ view, serverName }: { view: ElicitationView; serverName?: string }) {
   const fields = view.fields ?? [];
-  const [values, setValues] = useState(() => initialValues(fields));
+  const [values, setStateValues] = useState(() => typed.get(view.id) ?? initialValues(fields));
+  const setValues = (next: (old: Record<string, Value>) => Record<string, Value>) =>
+    setStateValues((old) => {
+      const value = next(old);
+      typed.set(view.id, value);
+      return value;
+    });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string>();
   const [sent, setSent] = useState<Answer["action"]>();

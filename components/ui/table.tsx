@@ -5,7 +5,7 @@ import { cn } from "./cn";
 export function Table({ className, label, ...props }: React.ComponentProps<"table"> & { label: string }) {
   return (
     <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-      <table className={cn("w-full text-sm", className)} {...props} />
+      <table aria-label={label} className={cn("w-full text-sm", className)} {...props} />
     </div>
   );
 }

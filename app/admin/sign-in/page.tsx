@@ -50,7 +50,7 @@ export default async function SignInSettingsPage() {
         </p>
         <CopyField label="Redirect (callback) URI" url={`${base}${SSO_CALLBACK_PATH}`} hint="Behind a proxy, set PARLEY_URL so this shows the address people use." />
         <SsoProviderForm provider={provider} save={saveSsoProviderAction} test={testDiscoveryAction} />
-        {provider && <RemoveSsoButton action={removeSsoProviderAction} />}
+        <RemoveSsoButton action={removeSsoProviderAction} configured={Boolean(provider)} />
       </section>
       <section aria-labelledby="rules-heading" className="flex flex-col gap-3">
         <h2 id="rules-heading" className="text-lg font-semibold">
