@@ -114,6 +114,7 @@ test("typing / lists the servers' prompts; one with arguments fills the message 
 test("an image a tool returns shows in its block", async ({ page }) => {
   await chatWithTools(page);
   await send(page, "Extras: show the dot");
+  await answer(page).getByRole("button", { name: "Approve" }).click();
   await expect(answer(page)).toContainText("That was a red dot.");
   const img = answer(page).locator('[data-tool-name="extras__image"] img[alt="Image returned by the tool"]');
   await expect(img).toBeVisible();

@@ -52,9 +52,25 @@ export function Composer({
     ref.current?.focus();
   }
 
+  // The prompt list holds a form of its own (the prompt's arguments), so it sits outside the composer's
+  // form: a form inside a form would send the message when its "Insert prompt" is pressed.
   return (
+    <div className="border-t border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-950">
+      {slash !== undefined && (
+        <PromptPicker
+          catalog={catalog}
+          query={slash}
+          onClose={() => {
+            setPromptsClosed(true);
+            ref.current?.focus();
+          }}
+          onInsert={(inserted) => {
+            setText(inserted);
+            ref.current?.focus();
+          }}
+        />
+      )}
     <form
-      className="border-t border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-950"
       onSubmit={(e) => {
         e.preventDefault();
         send();
@@ -72,20 +88,6 @@ export function Composer({
       }}
     >
       {above}
-      {slash !== undefined && (
-        <PromptPicker
-          catalog={catalog}
-          query={slash}
-          onClose={() => {
-            setPromptsClosed(true);
-            ref.current?.focus();
-          }}
-          onInsert={(inserted) => {
-            setText(inserted);
-            ref.current?.focus();
-          }}
-        />
-      )}
       <AttachedChips attached={attached} onRemove={(i) => setAttached((a) => a.filter((_, j) => j !== i))} />
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <AttachMenu catalog={catalog} disabled={busy || attached.length >= 5} onAttach={(a) => setAttached((old) => (old.some((o) => o.serverId === a.serverId && o.uri === a.uri) ? old : [...old, a]))} />
@@ -102,10 +104,9 @@ export function Composer({
           aria-describedby={tooLong ? "composer-too-long" : undefined}
           onChange={(e) => {
             setText(e.target.value);
-            if (e.target.value === "/") {
-              setPromptsClosed(false);
-              catalog.load();
-            }
+            if (e.target.value === "/") setPromptsClosed(false);
+            // Typed or pasted whole ("/rev"): the list needs the catalog either way (loaded once).
+            if (/^\/\S*$/.test(e.target.value)) catalog.load();
           }}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -132,5 +133,6 @@ export function Composer({
         </p>
       )}
     </form>
+    </div>
   );
 }

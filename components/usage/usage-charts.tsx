@@ -26,7 +26,7 @@ function TotalsChart({ title, totals }: { title: string; totals: UsageTotal[] })
   const data = totals.slice(0, 12).map((t) => ({ name: t.label, tokens: t.tokens, cost: Math.round(t.cost * 10_000) / 10_000 }));
   return (
     <Chart title={title} summary={totals.map((t) => `${t.label}: ${formatTokens(t.tokens)} tokens, ${formatCost(t.cost)}`).join("; ") || "No usage."}>
-      <BarChart data={data} layout="vertical" margin={{ left: 8, right: 16 }}>
+      <BarChart accessibilityLayer={false} data={data} layout="vertical" margin={{ left: 8, right: 16 }}>
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" xAxisId="tokens" orientation="bottom" tickFormatter={(v: number) => formatTokens(v)} fontSize={11} />
         <XAxis type="number" xAxisId="cost" orientation="top" tickFormatter={(v: number) => formatCost(v)} fontSize={11} />
@@ -46,7 +46,7 @@ export function UsageCharts({ report }: { report: Pick<UsageReport, "daily" | "b
   return (
     <div className="grid gap-4 md:grid-cols-2">
       <Chart title="Tokens per day" summary={busiest.map((d) => `${d.day}: ${formatTokens(d.tokens)} tokens`).join("; ") || "No usage."}>
-        <BarChart data={daily}>
+        <BarChart accessibilityLayer={false} data={daily}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" fontSize={11} />
           <YAxis tickFormatter={(v: number) => formatTokens(v)} fontSize={11} width={64} />
@@ -55,7 +55,7 @@ export function UsageCharts({ report }: { report: Pick<UsageReport, "daily" | "b
         </BarChart>
       </Chart>
       <Chart title="Cost per day" summary={busiest.map((d) => `${d.day}: ${formatCost(d.cost)}`).join("; ") || "No usage."}>
-        <BarChart data={daily}>
+        <BarChart accessibilityLayer={false} data={daily}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" fontSize={11} />
           <YAxis tickFormatter={(v: number) => formatCost(v)} fontSize={11} width={64} />
