@@ -77,7 +77,10 @@ export function startInstance(port: number, env: Record<string, string | undefin
   return proc(child);
 }
 
+/** `instance`: the one that answered (when the balancer tried a dead one first, it names both; the last answered). */
 export type Reply = { status: number; instance: string; text: string };
+
+const servedBy = (res: http.IncomingMessage) => String(res.headers["x-parley-instance"] ?? "").split(", ").at(-1)!;
 
 /** One request on a connection of its own (so the balancer picks an instance for it). */
 export function call(
@@ -92,13 +95,13 @@ export function call(
       { method, agent: false, headers: { cookie: opts.cookie ?? "", origin, "content-type": "application/json" } },
       (res) => {
         let text = "";
-        opts.onResponse?.(String(res.headers["x-parley-instance"] ?? ""));
+        opts.onResponse?.(servedBy(res));
         res.setEncoding("utf8");
         res.on("data", (d: string) => {
           text += d;
           opts.onData?.(text);
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, instance: String(res.headers["x-parley-instance"] ?? ""), text }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, instance: servedBy(res), text }));
         res.on("error", reject);
         res.on("aborted", () => reject(new Error("the connection was cut")));
       },
