@@ -35,7 +35,10 @@ function stopper(child: ChildProcess) {
 function waitFor(child: ChildProcess, stream: "stdout" | "stderr", pattern: RegExp, ms = 15_000): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => reject(new Error(`MCP test server did not start within ${ms} ms`)), ms);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // not left running after the test gave up on it
+      reject(new Error(`MCP test server did not start within ${ms} ms`));
+    }, ms);
     child[stream]!.on("data", (d: Buffer) => {
       seen = (seen + d.toString()).slice(-4000);
       const m = pattern.exec(seen);
