@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp } from "@/test/support/test-app";
+import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { dateGroup, listChatPage, parseChatListQuery } from "./chat-list";
 import { deleteChat, getChat, updateChat, updateChatSchema } from "./chats";
@@ -38,13 +38,6 @@ describe.each(DATABASES)("the chat list on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-  async function member(teamId: string, name: string): Promise<TeamContext> {
-    const prisma = await db();
-    const user = await makeUser(name);
-    await prisma.membership.create({ data: { teamId, userId: user.id, role: "member" } });
-    const team = { id: teamId, name: "T", role: "member" as const };
-    return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-  }
 
   /** A chat of `ctx` titled `title`, last active at `at`. */
   async function chat(ctx: TeamContext, title: string, at: Date): Promise<string> {
@@ -59,7 +52,7 @@ describe.each(DATABASES)("the chat list on $name", (driver) => {
   it("groups by day and month, searches titles, puts pinned chats first and keeps archived ones apart", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Listers" } });
-    const me = await member(team.id, "me");
+    const me = await teamMember(team.id, "me");
     const today = await chat(me, "Tidepool ecology", daysAgo(0, 1));
     const yesterday = await chat(me, "Sourdough starter", daysAgo(1));
     await chat(me, "Tidal calendar for Brest", daysAgo(5));
@@ -109,7 +102,7 @@ describe.each(DATABASES)("the chat list on $name", (driver) => {
   it("pages through a long list without gaps or repeats, chats with the same time included", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Many" } });
-    const me = await member(team.id, "busy");
+    const me = await teamMember(team.id, "busy");
     const same = daysAgo(2);
     for (let i = 0; i < 7; i++) await chat(me, `Chat ${i}`, i < 4 ? same : daysAgo(3 + i));
     const seen: string[] = [];
@@ -144,8 +137,8 @@ describe.each(DATABASES)("the chat list on $name", (driver) => {
   it("lists and changes only the caller's own chats in their team: others get 404 and nothing changes", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
-    const owner = await member(one.id, "owner");
-    const neighbour = await member(one.id, "neighbour");
+    const owner = await teamMember(one.id, "owner");
+    const neighbour = await teamMember(one.id, "neighbour");
     await prisma.membership.create({ data: { teamId: two.id, userId: owner.user.id, role: "admin" } });
     const ownerElsewhere: TeamContext = { ...owner, team: { id: two.id, name: "Two", role: "admin" } };
     const id = await chat(owner, "Private plans", daysAgo(0));

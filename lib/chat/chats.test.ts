@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp } from "@/test/support/test-app";
+import { startTestApp, teamMember } from "@/test/support/test-app";
 import { chatTools, setChatTools } from "./chat-tools";
 import { createChat, deleteChat, getChat, renameChat } from "./chats";
 import { listChatPage } from "./chat-list";
@@ -18,19 +18,12 @@ describe.each(DATABASES)("on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-  async function member(teamId: string, name: string): Promise<TeamContext> {
-    const prisma = await db();
-    const user = await makeUser(name);
-    await prisma.membership.create({ data: { teamId, userId: user.id, role: "member" } });
-    const team = { id: teamId, name: "T", role: "member" as const };
-    return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-  }
 
   it("only the owner, in the chat's team, reads, renames, deletes or picks tools; others get 404 and change nothing", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
-    const owner = await member(one.id, "owner");
-    const neighbour = await member(one.id, "neighbour");
+    const owner = await teamMember(one.id, "owner");
+    const neighbour = await teamMember(one.id, "neighbour");
     await prisma.membership.create({ data: { teamId: two.id, userId: owner.user.id, role: "admin" } });
     const ownerElsewhere: TeamContext = { ...owner, team: { id: two.id, name: "Two", role: "admin" } };
     const { id } = await createChat(owner);

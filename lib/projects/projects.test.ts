@@ -12,7 +12,7 @@ import type { TeamContext } from "../teams/context";
 import { chatAccess } from "../sharing/access";
 import { createChat, draftChatId, updateChat } from "../chat/chats";
 import { readChunks, teamWithProvider, textOf } from "@/test/support/test-turns";
-import { makeUser } from "@/test/support/test-app";
+import { teamMember } from "@/test/support/test-app";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import { createProject, deleteProject, getProject, listProjects, updateProject } from "./projects";
 
@@ -45,20 +45,13 @@ async function statusOf(p: Promise<unknown>): Promise<number | "ok"> {
   }
 }
 
-async function member(teamId: string, name: string, role: "admin" | "member" = "member"): Promise<TeamContext> {
-  const prisma = await db();
-  const user = await makeUser(name);
-  await prisma.membership.create({ data: { teamId, userId: user.id, role } });
-  const team = { id: teamId, name: "T", role };
-  return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-}
 
 describe.each(DATABASES)("projects on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
   it("a personal project is its creator's alone; other members, other teams and forged ids get 404", async () => {
     const { ctx: owner } = await teamWithProvider(mock.url);
-    const colleague = await member(owner.team.id, "Colleague");
+    const colleague = await teamMember(owner.team.id, "Colleague");
     const { ctx: outsider } = await teamWithProvider(mock.url);
     const mine = await createProject(owner, { name: "Mine", instructions: "Secret plans." });
     const colleagueChat = await createChat(colleague);
@@ -103,8 +96,8 @@ describe.each(DATABASES)("projects on $name", (driver) => {
     const prisma = await db();
     await prisma.membership.update({ where: { teamId_userId: { teamId: creator.team.id, userId: creator.user.id } }, data: { role: "member" } });
     const creatorCtx: TeamContext = { ...creator, team: { ...creator.team, role: "member" } };
-    const colleague = await member(creator.team.id, "Colleague");
-    const admin = await member(creator.team.id, "Admin", "admin");
+    const colleague = await teamMember(creator.team.id, "Colleague");
+    const admin = await teamMember(creator.team.id, "Admin", "admin");
     const { ctx: outsider } = await teamWithProvider(mock.url);
     const team = await createProject(creatorCtx, { name: "Launch", shared: true });
     const theirs = await createChat(colleague);
@@ -172,7 +165,7 @@ describe.each(DATABASES)("projects on $name", (driver) => {
     expect((await getProject(ctx, project.id)).chats.map((c) => c.id).sort()).toEqual([stored.id, draft].sort());
 
     // Another member's personal project cannot be a draft's: 404, nothing stored.
-    const colleague = await member(ctx.team.id, "Colleague");
+    const colleague = await teamMember(ctx.team.id, "Colleague");
     const err = await runTurn(colleague, { chatId: draftChatId(), text: "project: which model", newChat: { projectId: project.id } }).catch((e: unknown) => e);
     expect(err instanceof AppError ? err.status : err instanceof Response ? err.status : err).toBe(404);
     expect(await prisma.chat.count({ where: { userId: colleague.user.id } })).toBe(0);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp } from "@/test/support/test-app";
+import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { createChat, renameChat } from "../chat/chats";
 import { shareChat } from "../sharing/shares";
@@ -18,13 +18,6 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-  async function member(teamId: string, name: string, role: "admin" | "member" = "member"): Promise<TeamContext> {
-    const prisma = await db();
-    const user = await makeUser(name);
-    await prisma.membership.create({ data: { teamId, userId: user.id, role } });
-    const team = { id: teamId, name: "T", role };
-    return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-  }
 
   /** A chat with a question (and its attachment), an answer with a tool block and a citation, and a share. */
   async function fullChat(ctx: TeamContext, title: string, reader: TeamContext, daysOld: number) {
@@ -65,10 +58,10 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
   it("deletes chats past the team's days with all their rows, keeps the rest, and leaves no orphans", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
-    const admin = await member(one.id, "Admin", "admin");
-    const reader = await member(one.id, "Reader");
-    const other = await member(two.id, "Other");
-    const otherReader = await member(two.id, "Other reader");
+    const admin = await teamMember(one.id, "Admin", "admin");
+    const reader = await teamMember(one.id, "Reader");
+    const other = await teamMember(two.id, "Other");
+    const otherReader = await teamMember(two.id, "Other reader");
     const old = await fullChat(admin, "Old", reader, 40);
     const recent = await fullChat(admin, "Recent", reader, 5);
     const elsewhere = await fullChat(other, "Elsewhere", otherReader, 400);
@@ -103,10 +96,10 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
   it("exports a chat as Markdown and JSON to those who see it, and a member's chats to an admin", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
-    const admin = await member(one.id, "Admin", "admin");
-    const owner = await member(one.id, "Owner");
-    const reader = await member(one.id, "Reader");
-    const stranger = await member(two.id, "Stranger", "admin");
+    const admin = await teamMember(one.id, "Admin", "admin");
+    const owner = await teamMember(one.id, "Owner");
+    const reader = await teamMember(one.id, "Reader");
+    const stranger = await teamMember(two.id, "Stranger", "admin");
     const id = await fullChat(owner, "Report", reader, 0);
 
     const md = chatMarkdown(await exportChat(owner, id));

@@ -5,8 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp } from "@/test/support/test-app";
+import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { createChat, renameChat } from "../chat/chats";
 import { revokeShare, shareChat } from "../sharing/shares";
@@ -29,20 +28,13 @@ describe.each(DATABASES)("search on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-  async function member(teamId: string, name: string): Promise<TeamContext> {
-    const prisma = await db();
-    const user = await makeUser(name);
-    await prisma.membership.create({ data: { teamId, userId: user.id } });
-    const team = { id: teamId, name: "T", role: "member" as const };
-    return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-  }
 
   it("finds titles, text, tool inputs and outputs in own and shared chats, and nowhere else", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
-    const owner = await member(one.id, "Owner");
-    const reader = await member(one.id, "Reader");
-    const stranger = await member(two.id, "Stranger");
+    const owner = await teamMember(one.id, "Owner");
+    const reader = await teamMember(one.id, "Reader");
+    const stranger = await teamMember(two.id, "Stranger");
     const { id } = await createChat(owner);
     await renameChat(owner, id, "Aardvark migration");
     await prisma.message.create({
@@ -88,7 +80,7 @@ describe.each(DATABASES)("search on $name", (driver) => {
   it("follows a block's text as it grows while streaming and is edited, and a chat's new title", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Four" } });
-    const m = await member(team.id, "Writer");
+    const m = await teamMember(team.id, "Writer");
     const { id } = await createChat(m);
     await renameChat(m, id, "Quarterly numbers");
     const message = await prisma.message.create({ data: { id: `m-${id}`, chatId: id, role: "assistant", status: "streaming" } });
@@ -110,7 +102,7 @@ describe.each(DATABASES)("search on $name", (driver) => {
   it("gives one result per chat, newest first, and a chat with hundreds of matches does not hide the others", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Five" } });
-    const m = await member(team.id, "Busy");
+    const m = await teamMember(team.id, "Busy");
     const start = Date.now() - 3_600_000;
     const older: string[] = [];
     for (let i = 0; i < 33; i++) {
@@ -130,7 +122,7 @@ describe.each(DATABASES)("search on $name", (driver) => {
   it("finds a phrase said only long ago, behind 20,000 newer blocks holding its words apart", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Seven" } });
-    const m = await member(team.id, "Keeper");
+    const m = await teamMember(team.id, "Keeper");
     const old = await createChat(m);
     await prisma.message.create({ data: { id: `m-${old.id}`, chatId: old.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "we saw a red panda today" } } } });
     const recent = await createChat(m);
@@ -147,7 +139,7 @@ describe.each(DATABASES)("search on $name", (driver) => {
   it("stores a tool output too big to index whole (an image in base64) and still finds the words before it", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Six" } });
-    const m = await member(team.id, "Painter");
+    const m = await teamMember(team.id, "Painter");
     const { id } = await createChat(m);
     const image = randomBytes(1_500_000).toString("base64"); // ~2 MB of distinct "words": over a tsvector's 1 MB
     await prisma.message.create({
@@ -164,7 +156,7 @@ describe.each(DATABASES)("search on $name", (driver) => {
   it("refuses empty, over-long and NUL-holding searches with 400, and treats operators in the query as text", async () => {
     const prisma = await db();
     const team = await prisma.team.create({ data: { name: "Three" } });
-    const m = await member(team.id, "M");
+    const m = await teamMember(team.id, "M");
     for (const q of ["", "   ", "x".repeat(201), "a\u0000b"]) await expect(searchChats(m, q)).rejects.toMatchObject({ status: 400 });
     for (const q of ["'); DROP TABLE \"Chat\"; --", "a & | ! ( ) :*", "\\"]) expect(await searchChats(m, q)).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
-import { makeUser, startTestApp } from "@/test/support/test-app";
+import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { createChat, deleteChat, getChat, renameChat } from "../chat/chats";
 import { loadMessagePage } from "../chat/history";
@@ -22,22 +22,15 @@ describe.each(DATABASES)("on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-  async function member(teamId: string, name: string): Promise<TeamContext> {
-    const prisma = await db();
-    const user = await makeUser(name);
-    await prisma.membership.create({ data: { teamId, userId: user.id, role: "member" } });
-    const team = { id: teamId, name: "T", role: "member" as const };
-    return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-  }
 
   /** A team of three (owner, reader, bystander), a member of another team, and the owner's chat with one question and answer. */
   async function setting() {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
-    const owner = await member(one.id, "Owner");
-    const reader = await member(one.id, "Reader");
-    const bystander = await member(one.id, "Bystander");
-    const stranger = await member(two.id, "Stranger");
+    const owner = await teamMember(one.id, "Owner");
+    const reader = await teamMember(one.id, "Reader");
+    const bystander = await teamMember(one.id, "Bystander");
+    const stranger = await teamMember(two.id, "Stranger");
     const { id } = await createChat(owner);
     await renameChat(owner, id, "Plans");
     await prisma.message.create({ data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "What is the plan?" } } } });

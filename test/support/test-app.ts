@@ -5,6 +5,7 @@ import { DATABASES, DRIVERS, type TestDatabase } from "./test-databases";
 import { db } from "../../lib/db/client";
 import { ready, shutdown } from "../../lib/startup";
 import { AppError } from "../../lib/errors";
+import type { TeamContext } from "../../lib/teams/context";
 
 export { DATABASES, DRIVERS };
 
@@ -33,6 +34,15 @@ export async function makeUser(name = "user") {
   const prisma = await db();
   const id = `u_${Date.now().toString(36)}_${seq++}`;
   return prisma.user.create({ data: { id, name, email: `${id}@example.com` } });
+}
+
+/** A new user who joins the team with `role`, as the team context routes would get for them. */
+export async function teamMember(teamId: string, name: string, role: "admin" | "member" = "member"): Promise<TeamContext> {
+  const prisma = await db();
+  const user = await makeUser(name);
+  await prisma.membership.create({ data: { teamId, userId: user.id, role } });
+  const team = { id: teamId, name: "T", role };
+  return { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
 }
 
 /** The AppError a promise rejects with (the test fails when it resolves or throws something else). */
