@@ -23,7 +23,7 @@ async function storedCount(page: Page): Promise<number> {
 }
 
 const sidebar = (page: Page) => page.getByRole("complementary", { name: "Sidebar" });
-const chatLink = (page: Page, title: string) => sidebar(page).getByRole("navigation").getByRole("link", { name: title, exact: true });
+const chatLink = (page: Page, title: string) => sidebar(page).getByRole("navigation", { name: "Chats" }).getByRole("link", { name: title, exact: true });
 const group = (page: Page, name: string) => sidebar(page).getByRole("region", { name, exact: true });
 
 test("New chat stores nothing until the first message; the first answer names the chat in the header and the list, live", async ({ page, browser }) => {
@@ -78,13 +78,13 @@ test("search, pin, archive and restore from each chat's keyboard-operable menu; 
   // Search by title (in the database), any case.
   const search = member.getByRole("searchbox", { name: "Search chats" });
   await search.fill("KAYAK");
-  await expect(sidebar(member).getByRole("navigation").getByRole("link")).toHaveCount(1);
+  await expect(sidebar(member).getByRole("navigation", { name: "Chats" }).getByRole("link")).toHaveCount(1);
   await expect(chatLink(member, "Kayak repair checklist")).toBeVisible();
   await check("search");
   await search.fill("no such chat");
   await expect(sidebar(member)).toContainText("No chats match “no such chat”.");
   await search.fill("");
-  await expect(sidebar(member).getByRole("navigation").getByRole("link")).toHaveCount(4);
+  await expect(sidebar(member).getByRole("navigation", { name: "Chats" }).getByRole("link")).toHaveCount(4);
 
   // Pin, with the keyboard: the chat moves to Pinned, on top, and focus stays on its menu button.
   const menuOf = (title: string) => sidebar(member).getByRole("listitem").filter({ has: member.getByRole("link", { name: title, exact: true }) }).getByRole("button", { name: "Chat options" });
