@@ -34,14 +34,24 @@ import { useChatScroll } from "./use-chat-scroll";
 import { useStopTurn } from "./use-stop-turn";
 import { ChatUsageTotal } from "./answer-usage";
 
-type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string } };
+type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string; decidedAt?: string } };
 
 /** How often an open chat looks whether an admin has decided its waiting calls. */
 const ADMIN_POLL_MS = 2_000;
+/** Looks (300 ms apart) for an approved call's answer to go on before the page stops looking. */
+const APPROVED_LOOKS = 200;
 
 /** Whether a call of this answer waits for an admin. */
 function waitsForAdmin(m: ParleyUIMessage): boolean {
   return (m.parts as Decided[]).some((p) => p.state === "approval-requested" && p.approval?.by === "admin");
+}
+
+/**
+ * Whether a call of this stored answer was approved on the server (by an admin, or in another tab) and
+ * the answer has not gone on yet: the turn continues in a moment, so the page keeps looking.
+ */
+function approvedNotRun(m: ParleyUIMessage): boolean {
+  return m.metadata?.status !== "streaming" && (m.parts as Decided[]).some((p) => p.state === "approval-responded" && p.approval?.approved && p.approval.decidedAt);
 }
 
 /** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
@@ -156,19 +166,24 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
 
   // Calls waiting for an admin: the stored answer is read again (every few seconds) until an admin has
   // decided and the answer goes on; then the poll for a streaming answer below takes over.
-  const adminWaitId = (status === "ready" || status === "error") && last?.role === "assistant" && waitsForAdmin(last) ? last.id : undefined;
+  // An admin's approval is stored a moment before the answer goes on: between the two the page shows the
+  // decision and keeps looking (approvedNotRun), for at most APPROVED_LOOKS looks.
+  const adminWaitId = (status === "ready" || status === "error") && last?.role === "assistant" && (waitsForAdmin(last) || approvedNotRun(last)) ? last.id : undefined;
   useEffect(() => {
     if (!adminWaitId) return;
     let timer: ReturnType<typeof setTimeout>;
     let cancelled = false;
+    let looks = 0;
     const check = async () => {
       const fresh = await storedMessage(chatId, adminWaitId);
       if (cancelled) return;
+      const soon = fresh !== undefined && approvedNotRun(fresh);
       if (fresh && (!waitsForAdmin(fresh) || fresh.metadata?.status === "streaming")) {
         setMessages((current) => current.map((m) => (m.id === adminWaitId ? fresh : m)));
-        return;
+        if (!soon) return;
       }
-      timer = setTimeout(check, ADMIN_POLL_MS);
+      if (soon && ++looks > APPROVED_LOOKS) return;
+      timer = setTimeout(check, soon ? 300 : ADMIN_POLL_MS);
     };
     timer = setTimeout(check, waitTick ? 300 : ADMIN_POLL_MS);
     return () => {
