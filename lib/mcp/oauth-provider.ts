@@ -164,8 +164,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     const metadata = state.authorizationServerMetadata;
-    // RFC 8414 §3.3: the issuer in the metadata is the URL it was discovered from (the SDK 1.x does not check).
-    if (metadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl)) throw new IssuerMismatch(state.authorizationServerUrl, metadata.issuer);
+    // RFC 8414 §3.3: the issuer in the metadata is the URL it was discovered from (the SDK 1.x does not
+    // check). Only for an authorization server that the resource's metadata named: a server of the
+    // 2025-03-26 revision has none, and its URL is only guessed from the MCP server's origin.
+    if (metadata && state.resourceMetadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl)) throw new IssuerMismatch(state.authorizationServerUrl, metadata.issuer);
     await this.store.write({ discovery: state });
   }
 
