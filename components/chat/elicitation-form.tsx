@@ -145,7 +145,10 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
     setProblem(undefined);
     try {
       const res = await fetch(`/api/elicitations/${encodeURIComponent(view.id)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(a) });
-      if (res.ok) return setSent(a.action);
+      if (res.ok) {
+        typed.delete(view.id);
+        return setSent(a.action);
+      }
       const body = (await res.json().catch(() => null)) as { error?: { message?: string; fields?: Record<string, string> } } | null;
       setErrors(body?.error?.fields ?? {});
       setProblem(body?.error?.message ?? "The answer could not be sent.");

@@ -5,16 +5,17 @@
 // chat leaves it); its default model and tools are those of chats started in it.
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
-import { ZodError } from "zod";
+import type { z } from "zod";
 import { db } from "../db/client";
-import { AppError } from "../errors";
+import { errorResponse } from "../http";
 import type { TeamContext } from "../teams/context";
 import { chatAccess } from "../sharing/access";
-import { createChat, draftChatId, updateChat } from "../chat/chats";
+import { createChat, draftChatId, updateChat, updateChatSchema } from "../chat/chats";
+import { readJson } from "../security/limits";
 import { readChunks, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { teamMember } from "@/test/support/test-app";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
-import { createProject, deleteProject, getProject, listProjects, updateProject } from "./projects";
+import { createProject, createProjectSchema, deleteProject, getProject, listProjects, updateProject, updateProjectSchema } from "./projects";
 
 let mock: LLMock;
 
@@ -33,17 +34,19 @@ async function turn(ctx: TeamContext, request: Parameters<typeof runTurn>[1]) {
   return textOf(chunks);
 }
 
-/** The HTTP status a call fails with (400 for a schema error, as the routes answer). */
+/** The HTTP status a call fails with, as the routes answer it (errorResponse of lib/http.ts). */
 async function statusOf(p: Promise<unknown>): Promise<number | "ok"> {
   try {
     await p;
     return "ok";
   } catch (err) {
-    if (err instanceof ZodError) return 400;
-    if (err instanceof AppError) return err.status;
-    throw err;
+    return errorResponse(err).status;
   }
 }
+
+/** A body read as the routes read it (readJson with the route's schema). */
+const asRouteReads = <T extends z.ZodType>(schema: T, body: unknown) =>
+  readJson(new Request("http://parley.test/api", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), schema);
 
 
 describe.each(DATABASES)("projects on $name", (driver) => {
@@ -76,18 +79,14 @@ describe.each(DATABASES)("projects on $name", (driver) => {
   it("bad input is a 400 and stores nothing", async () => {
     const { ctx } = await teamWithProvider(mock.url);
     const other = await teamWithProvider(mock.url, "openai_chat", "elsewhere");
-    const bad: unknown[] = [
-      { name: "" },
-      { name: "x".repeat(101) },
-      { name: "Long", instructions: "x".repeat(8_001) },
-      { name: "Odd", colour: "red" },
-      { name: "Model", defaultModelId: other.model.id },
-      { name: "Model", defaultModelId: "not an id!" },
-    ];
-    for (const input of bad) expect(await statusOf(createProject(ctx, input as never))).toBe(400);
-    const project = await createProject(ctx, { name: "Fine" });
-    expect(await statusOf(updateProject(ctx, project.id, {}))).toBe(400);
-    expect(await statusOf(updateChat(ctx, (await createChat(ctx)).id, { projectId: 42 } as never))).toBe(400);
+    // Refused by the routes' schemas (POST /api/projects, PATCH /api/projects/<id> and /api/chat/<id>).
+    const bad: unknown[] = [{ name: "" }, { name: "x".repeat(101) }, { name: "Long", instructions: "x".repeat(8_001) }, { name: "Odd", colour: "red" }, { name: "Model", defaultModelId: "not an id!" }];
+    for (const input of bad) expect(await statusOf(asRouteReads(createProjectSchema, input))).toBe(400);
+    expect(await statusOf(asRouteReads(updateProjectSchema, {}))).toBe(400);
+    expect(await statusOf(asRouteReads(updateChatSchema, { projectId: 42 }))).toBe(400);
+    // Refused against the team: another team's model.
+    expect(await statusOf(createProject(ctx, { name: "Model", defaultModelId: other.model.id }))).toBe(400);
+    await createProject(ctx, { name: "Fine" });
     expect((await listProjects(ctx)).map((p) => p.name)).toEqual(["Fine"]);
   });
 
@@ -166,8 +165,7 @@ describe.each(DATABASES)("projects on $name", (driver) => {
 
     // Another member's personal project cannot be a draft's: 404, nothing stored.
     const colleague = await teamMember(ctx.team.id, "Colleague");
-    const err = await runTurn(colleague, { chatId: draftChatId(), text: "project: which model", newChat: { projectId: project.id } }).catch((e: unknown) => e);
-    expect(err instanceof AppError ? err.status : err instanceof Response ? err.status : err).toBe(404);
+    expect(await statusOf(runTurn(colleague, { chatId: draftChatId(), text: "project: which model", newChat: { projectId: project.id } }))).toBe(404);
     expect(await prisma.chat.count({ where: { userId: colleague.user.id } })).toBe(0);
 
     // Deleting the project keeps its chats, out of any project.

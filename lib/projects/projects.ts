@@ -118,12 +118,12 @@ async function columns(ctx: Caller, input: Partial<ProjectInput>): Promise<Prism
   return data;
 }
 
+/** Input as the route parsed it (createProjectSchema); the model and tools are checked here, against the team. */
 export async function createProject(ctx: Caller, input: ProjectInput): Promise<ProjectSummary> {
-  const parsed = createProjectSchema.parse(input);
-  const data = await columns(ctx, parsed);
+  const data = await columns(ctx, input);
   const project = await audited(
     ctx,
-    (tx) => tx.project.create({ data: { ...(data as Prisma.ProjectUncheckedCreateInput), name: parsed.name, teamId: ctx.team.id, userId: ctx.user.id } }),
+    (tx) => tx.project.create({ data: { ...(data as Prisma.ProjectUncheckedCreateInput), name: input.name, teamId: ctx.team.id, userId: ctx.user.id } }),
     (p) => ({ action: "project.create", targetType: "project", targetId: p.id, data: { name: p.name, shared: p.shared } }),
   );
   return summary(ctx, project);
@@ -138,18 +138,18 @@ async function editable(ctx: Caller, projectId: string) {
   return p;
 }
 
+/** A change as the route parsed it (updateProjectSchema). */
 export async function updateProject(ctx: Caller, projectId: string, change: ProjectChange): Promise<ProjectSummary> {
-  const parsed = updateProjectSchema.parse(change);
   const before = await editable(ctx, projectId);
-  const data = await columns(ctx, parsed);
+  const data = await columns(ctx, change);
   const project = await audited(
     ctx,
     async (tx) => {
       // No longer shared: the others' chats leave it (they could not see the project they are filed in).
-      if (before.shared && parsed.shared === false) await tx.chat.updateMany({ where: { projectId, NOT: { userId: before.userId } }, data: { projectId: null } });
+      if (before.shared && change.shared === false) await tx.chat.updateMany({ where: { projectId, NOT: { userId: before.userId } }, data: { projectId: null } });
       return tx.project.update({ where: { id: projectId }, data });
     },
-    { action: "project.update", targetType: "project", targetId: projectId, data: { fields: Object.keys(parsed) } },
+    { action: "project.update", targetType: "project", targetId: projectId, data: { fields: Object.keys(change) } },
   );
   return summary(ctx, project);
 }

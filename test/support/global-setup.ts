@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { migratePGlite, migratePostgres, readMigrations } from "../../lib/db/migrator";
+import { withAdmin } from "./test-databases";
 
 const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
 
@@ -25,15 +26,7 @@ async function migratedPGlite(): Promise<string> {
 
 async function migratedPostgres(adminUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
   const name = `parley_tpl_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (sql: string) => withAdmin((c) => c.query(sql)).then(() => undefined);
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

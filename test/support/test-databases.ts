@@ -107,7 +107,8 @@ function adminUrlOrThrow(): string {
   return TEST_DATABASE_URL;
 }
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` with a client of TEST_DATABASE_URL's server (to create and drop databases). */
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrlOrThrow() });
   await client.connect();
   try {
