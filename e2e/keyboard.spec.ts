@@ -66,6 +66,9 @@ test("focus returns to the message box after New chat, Send, Tools, Approve, Den
 
 test("skip links lead to the message box and to the content; ? lists the shortcuts, / goes to the message box", async ({ page }) => {
   await newChat(page);
+  // The message box takes focus once the page is live; start from the top only after that, or its
+  // focus lands after ours and the Tab below starts from the box.
+  await expect(box(page)).toBeFocused();
   await focusTop(page);
   await page.keyboard.press("Tab");
   const toBox = page.getByRole("link", { name: "Skip to message box" });

@@ -95,11 +95,15 @@ export async function pgObserver(url: string) {
       const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
       return rows.map((r) => r.pid);
     },
-    /** Fills a chat with `n` earlier messages (question, answer, ...), each with one text block of `chars` characters. */
+    /**
+     * Fills a chat with `n` earlier messages (question, answer, ...), each with one text block of
+     * `chars` characters, each the reply to the one before (as the app stores them: parentId).
+     */
     async seedChat(chatId: string, n: number, chars: number): Promise<void> {
       await client.query(
-        `INSERT INTO "Message" ("id", "chatId", "role", "status", "updatedAt")
-           SELECT 'bench_' || $1 || '_' || g, $1, (CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END)::"MessageRole", 'done', now()
+        `INSERT INTO "Message" ("id", "chatId", "role", "status", "updatedAt", "parentId")
+           SELECT 'bench_' || $1 || '_' || g, $1, (CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END)::"MessageRole", 'done', now(),
+                  CASE WHEN g > 1 THEN 'bench_' || $1 || '_' || (g - 1) END
            FROM generate_series(1, $2::int) g ORDER BY g`,
         [chatId, n],
       );
@@ -122,9 +126,10 @@ export async function pgObserver(url: string) {
         [chatId, n],
       );
       await client.query(
-        `INSERT INTO "Message" ("id", "chatId", "role", "status", "createdAt", "updatedAt")
-           SELECT c."id" || '_' || r, c."id", r::"MessageRole", 'done', c."createdAt", c."updatedAt"
-           FROM "Chat" c, unnest(ARRAY['user', 'assistant']) r WHERE c."id" LIKE 'benchc\_' || $1 || '\_%'`,
+        `INSERT INTO "Message" ("id", "chatId", "role", "status", "createdAt", "updatedAt", "parentId")
+           SELECT c."id" || '_' || r, c."id", r::"MessageRole", 'done', c."createdAt", c."updatedAt",
+                  CASE WHEN r = 'assistant' THEN c."id" || '_user' END
+           FROM "Chat" c, unnest(ARRAY['user', 'assistant']) r WHERE c."id" LIKE 'benchc\_' || $1 || '\_%' ORDER BY c."id", r DESC`,
         [chatId],
       );
       await client.query(

@@ -89,16 +89,18 @@ export async function startUpstream(root: string, o: BenchOptions): Promise<Upst
 
 interface JournalEntry {
   timestamp: number;
-  body?: { messages?: { role: string; content: unknown }[] };
+  body?: { messages?: { role: string; content: unknown }[]; __aimock_truncated?: boolean };
 }
 
-/** When the upstream received each request since the last call, by the text of its last user message. */
+/** When the upstream received each request since the last call, by the text of its last user message (or truncatedKey). */
 export async function upstreamArrivals(up: Upstream): Promise<Map<string, number>> {
   const res = await request("GET", `${up.url}/__aimock/journal?offset=${up.seen}`, { timeoutMs: 60_000 });
   const entries = JSON.parse(res.text) as JournalEntry[];
   up.seen += entries.length;
   const out = new Map<string, number>();
+  let truncated = 0;
   for (const e of entries) {
+    if (e.body?.__aimock_truncated) out.set(truncatedKey(truncated++), e.timestamp);
     const messages = e.body?.messages;
     if (!Array.isArray(messages)) continue;
     const user = messages.filter((m) => m.role === "user").at(-1);
@@ -108,6 +110,12 @@ export async function upstreamArrivals(up: Upstream): Promise<Map<string, number
   }
   return out;
 }
+
+/**
+ * The k-th request of one journal read whose body aimock did not keep (over its 64 KB cap, as a long
+ * chat's history is): its text is gone, its order and time are not.
+ */
+export const truncatedKey = (k: number) => `truncated#${k}`;
 
 /** Milliseconds from sending each request until the upstream received the model call. */
 export function attachArrivals(results: StreamResult[], labels: string[], arrivals: Map<string, number>): void {

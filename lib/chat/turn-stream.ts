@@ -165,26 +165,6 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
   }
 }
 
-/**
- * The event stream as bytes for the response: one pull-based stage that reads a string and encodes it
- * (instead of a TextEncoderStream, whose two queues cost several promises per chunk; npm run bench).
- */
-export function sseBytes(text: ReadableStream<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const reader = text.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-}
-
 /** Follows a tool chunk: which calls are open, and in which state. */
 function track(open: Map<string, OpenCall>, chunk: Chunk) {
   const id = (chunk as { toolCallId?: string }).toolCallId;

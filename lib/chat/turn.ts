@@ -43,7 +43,8 @@ import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type 
 import { fallbackNews, prepareTurn } from "./turn-model";
 import { moveToolImages, toolImageMode } from "../providers/tool-images";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
-import { sseBytes, turnStream, type OpenCall } from "./turn-stream";
+import { sseBytes } from "./sse-bytes";
+import { turnStream, type OpenCall } from "./turn-stream";
 import { isFinal } from "./tool-states";
 import { modelTitle, storeModelTitle } from "./titles";
 import { holdTurnBudget, releaseHold } from "../usage/budgets";

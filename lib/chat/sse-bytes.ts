@@ -1,0 +1,55 @@
+// The event stream of a turn as bytes for the response, in fewer socket writes than events.
+/** The longest a server-sent event waits to share a write with the events after it (one display frame). */
+export const SSE_WINDOW_MS = 16;
+
+/**
+ * The event stream as bytes for the response, written at most once per `windowMs`: an event after a
+ * quiet spell goes out at once (the first token is never held), the events that follow within the
+ * window go out together when it ends. Every write costs a system call and a trip through Next's
+ * response stream (a quarter of the server's CPU in a profile of a fast stream, npm run bench), and a
+ * server that falls behind catches up in fewer, larger writes instead of one per token.
+ */
+export function sseBytes(text: ReadableStream<string>, windowMs = SSE_WINDOW_MS): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const reader = text.getReader();
+  let buffered = "";
+  let lastWrite = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = () => {
+        timer = undefined;
+        if (!buffered || closed) return;
+        controller.enqueue(encoder.encode(buffered));
+        buffered = "";
+        lastWrite = performance.now();
+      };
+      void (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            buffered += value;
+            if (timer) continue;
+            const wait = lastWrite + windowMs - performance.now();
+            if (wait <= 0) write();
+            else timer = setTimeout(write, wait);
+          }
+          clearTimeout(timer);
+          write();
+          if (!closed) controller.close();
+        } catch (err) {
+          clearTimeout(timer);
+          if (!closed) controller.error(err);
+        }
+        closed = true;
+      })();
+    },
+    cancel(reason) {
+      closed = true;
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  });
+}
