@@ -1,5 +1,5 @@
-// sseBytes: the first event goes out at once, the events right after it share one write, nothing is
-// lost or reordered at the end, and a reader that goes away cancels the source.
+// sseBytes: events go out at once until the first text has, then the events right after a write share
+// the next one; nothing is lost or reordered at the end, and a reader that goes away cancels the source.
 import { describe, expect, it } from "vitest";
 import { sseBytes } from "./sse-bytes";
 
@@ -13,6 +13,10 @@ function source() {
   return { stream, controller, cancelled: () => cancelled };
 }
 
+const event = (chunk: object) => `data: ${JSON.stringify(chunk)}\n\n`;
+const START = event({ type: "start", messageId: "m1" });
+const STEP = event({ type: "start-step" });
+const text = (delta: string) => event({ type: "text-delta", id: "t1", delta });
 const decoder = new TextDecoder();
 const readText = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
   const { done, value } = await reader.read();
@@ -20,32 +24,36 @@ const readText = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
 };
 
 describe("sseBytes", () => {
-  it("sends the first event at once (a minute's window would time the test out if it were held)", async () => {
+  it("sends every event at once until the first text has gone (a minute's window would time the test out)", async () => {
     const src = source();
     const reader = sseBytes(src.stream, 60_000).getReader();
-    src.controller.enqueue("data: 1\n\n");
-    expect(await readText(reader)).toBe("data: 1\n\n");
+    for (const e of [START, STEP, text("Once")]) {
+      src.controller.enqueue(e);
+      expect(await readText(reader)).toBe(e);
+    }
   });
 
-  it("sends the events that follow within the window in one write", async () => {
+  it("after the first text, sends the events that follow within the window in one write", async () => {
     const src = source();
     const reader = sseBytes(src.stream, 50).getReader();
-    src.controller.enqueue("data: 1\n\n");
-    expect(await readText(reader)).toBe("data: 1\n\n");
-    for (const n of [2, 3, 4]) src.controller.enqueue(`data: ${n}\n\n`);
-    expect(await readText(reader)).toBe("data: 2\n\ndata: 3\n\ndata: 4\n\n");
+    src.controller.enqueue(START);
+    expect(await readText(reader)).toBe(START);
+    src.controller.enqueue(text("Once"));
+    expect(await readText(reader)).toBe(text("Once"));
+    for (const word of [" upon", " a", " time"]) src.controller.enqueue(text(word));
+    expect(await readText(reader)).toBe(text(" upon") + text(" a") + text(" time"));
   });
 
   it("sends what is held when the source ends within the window, then ends", async () => {
     const src = source();
     const reader = sseBytes(src.stream, 10_000).getReader();
-    src.controller.enqueue("a");
-    expect(await readText(reader)).toBe("a");
-    src.controller.enqueue("b");
-    src.controller.enqueue("c");
+    src.controller.enqueue(text("a"));
+    expect(await readText(reader)).toBe(text("a"));
+    src.controller.enqueue(text("b"));
+    src.controller.enqueue(text("c"));
     src.controller.close();
-    // The window is ten seconds: the end of the source, not the timer, sends "bc".
-    expect(await readText(reader)).toBe("bc");
+    // The window is ten seconds: the end of the source, not the timer, sends both.
+    expect(await readText(reader)).toBe(text("b") + text("c"));
     expect(await readText(reader)).toBeUndefined();
   });
 
