@@ -3,8 +3,8 @@
 // from GET /api/chat/[id]/app (an opaque origin: sandbox="allow-scripts" here and the page's own CSP
 // sandbox, so no script of the view reaches Parley's origin). The ext-apps AppBridge talks to it over
 // postMessage: it sends the call's input and result, follows the view's size within bounds, and asks
-// the member before a link opens or a message is sent. Tool calls from a view are refused (the view
-// gets an error result): Parley runs tools only through a model's turn, with its approval policy.
+// the member before a link opens or a message is sent. A view's tool calls go to the server
+// (POST /api/chat/[id]/app/call), which runs only what the member's approval policy runs without asking.
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { AppWindow, Loader2 } from "lucide-react";
 import { Button } from "../ui/button";
@@ -22,7 +22,6 @@ const START_TIMEOUT_MS = 20_000;
 type Ask = { kind: "link"; url: string; done: (ok: boolean) => void } | { kind: "message"; text: string; done: (ok: boolean) => void };
 
 const isHttp = (u: string) => /^https?:\/\//i.test(u);
-export const APP_TOOL_CALLS_REFUSED = "Parley does not run tool calls from an app: ask in the chat, and the model calls the tool (with its approval).";
 
 export function AppView({ toolCallId, title, input, output }: { toolCallId: string; title: string; input: unknown; output: unknown }) {
   const host = useContext(AppHostContext);
@@ -64,7 +63,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
       const b = new AppBridge(
         null,
         { name: "Parley", version: "0.1.0" },
-        { openLinks: {}, message: { text: {} }, logging: {} },
+        { openLinks: {}, serverTools: {}, message: { text: {} }, logging: {} },
         {
           hostContext: {
             theme: dark ? "dark" : "light",
@@ -89,7 +88,17 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
       b.onsizechange = ({ height: h }) => {
         if (typeof h === "number" && Number.isFinite(h)) setHeight(Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, h))));
       };
-      b.oncalltool = async () => ({ isError: true, content: [{ type: "text", text: APP_TOOL_CALLS_REFUSED }] });
+      // A view's tool call runs on the server under the member's approval policy; a refusal is an error result.
+      b.oncalltool = async ({ name, arguments: args }) => {
+        const res = await fetch(`/api/chat/${encodeURIComponent(chatId)}/app/call`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ call: toolCallId, name, arguments: args ?? {} }),
+        }).catch(() => undefined);
+        const body = (await res?.json().catch(() => null)) as { result?: Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>; error?: { message?: string } } | null;
+        if (res?.ok && body?.result) return body.result;
+        return { isError: true, content: [{ type: "text", text: body?.error?.message ?? "The tool call could not be made." }] };
+      };
       b.onopenlink = ({ url }) =>
         new Promise((resolve) => {
           if (!isHttp(url)) return resolve({ isError: true });

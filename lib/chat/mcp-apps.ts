@@ -13,7 +13,8 @@ import { memberServerConfig } from "../identity/mcp-member-config";
 import { appContentSecurityPolicy, isAppMimeType } from "../mcp/app-meta";
 import { ConnectRequired } from "../mcp/oauth-provider";
 import { acquire } from "../mcp/pool";
-import { viewableChat } from "../sharing/access";
+import { chatAccess } from "../sharing/access";
+import type { McpServer } from "../db/generated/client";
 import type { TeamContext } from "../teams/context";
 import { blockToPart } from "./parts";
 
@@ -22,11 +23,11 @@ export type AppPage = { html: string; csp: string; uri: string };
 type Meta = { source?: string; serverId?: string; appUri?: string };
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string; _meta?: { ui?: { csp?: Record<string, unknown> } } };
 
-const unavailable = (name: string, detail: string) => new AppError("ServerUnavailable", 502, `“${name}” could not give this app: ${detail}`);
+export const unavailable = (name: string, detail: string) => new AppError("ServerUnavailable", 502, `“${name}” could not give this app: ${detail}`);
 
-/** The view of a tool call the member can see, as the page to serve; a clear 4xx for anything else. */
-export async function appPage(ctx: TeamContext, chatId: string, toolCallId: string): Promise<AppPage> {
-  const chat = await viewableChat(ctx, chatId);
+/** The view a stored tool call declared, and its server, when the member can see the chat (404 otherwise). */
+export async function appOfCall(ctx: TeamContext, chatId: string, toolCallId: string) {
+  const { chat, owner } = await chatAccess(ctx, chatId);
   const prisma = await db();
   const block = await prisma.block.findFirst({ where: { kind: "tool", toolCallId, message: { chatId: chat.id } }, orderBy: { createdAt: "desc" } });
   if (!block) throw NotFound("No such tool call in this chat.");
@@ -34,13 +35,23 @@ export async function appPage(ctx: TeamContext, chatId: string, toolCallId: stri
   const uri = meta?.source === "mcp" ? meta.appUri : undefined;
   if (!uri || !meta?.serverId) throw NotFound("This tool call has no app.");
   if (!uri.startsWith("ui://")) throw new AppError("NotAnApp", 422, `The app's address ${uri} is not a ui:// resource.`);
-
   const server = await prisma.mcpServer.findFirst({ where: { id: meta.serverId, teamId: chat.teamId, enabled: true } });
   if (!server) throw NotFound("The app's MCP server is not enabled in your team.");
-  const { config } = await memberServerConfig(server, ctx.user.id).catch((err: Error) => {
+  return { chat, owner, uri, server };
+}
+
+/** The member's settings for the app's server: ConnectRequired is theirs to fix (403). */
+export async function appServerConfig(ctx: TeamContext, server: McpServer) {
+  return memberServerConfig(server, ctx.user.id).catch((err: Error) => {
     if (err instanceof ConnectRequired) throw new AppError("ConnectRequired", 403, err.message);
     throw unavailable(server.name, "its stored secrets cannot be decrypted with this instance's key.");
   });
+}
+
+/** The view of a tool call the member can see, as the page to serve; a clear 4xx for anything else. */
+export async function appPage(ctx: TeamContext, chatId: string, toolCallId: string): Promise<AppPage> {
+  const { uri, server } = await appOfCall(ctx, chatId, toolCallId);
+  const { config } = await appServerConfig(ctx, server);
   const signal = AbortSignal.timeout(config.connectTimeoutMs + config.callTimeoutMs);
   const conn = await acquire(config, { signal }).catch((err: Error) => {
     throw unavailable(server.name, err.message);

@@ -1,9 +1,10 @@
 // MCP Apps (SEP-1865), what the server side of the host reads: which `ui://` view a tool declares
 // (`_meta.ui.resourceUri`, or the older flat `_meta["ui/resourceUri"]`, read by the ext-apps package),
-// whether a tool is for its app only (never offered to the model), the capability Parley advertises,
+// whether a tool is for its app only (never offered to the model) or the model only (a view may not call
+// it), the capability Parley advertises,
 // and the Content-Security-Policy a view is served with: an opaque origin (`sandbox allow-scripts`),
 // inline script and style only, and nothing remote unless the resource declares https/wss origins.
-import { getToolUiResourceUri, isToolVisibilityAppOnly, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { getToolUiResourceUri, isToolVisibilityAppOnly, isToolVisibilityModelOnly, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 
 export { RESOURCE_MIME_TYPE };
@@ -25,6 +26,15 @@ export function toolAppUri(tool: Partial<Tool>): string | undefined {
 export function toolIsAppOnly(tool: Partial<Tool>): boolean {
   try {
     return isToolVisibilityAppOnly(tool);
+  } catch {
+    return false;
+  }
+}
+
+/** A tool its server meant for the model only (`_meta.ui.visibility: ["model"]`): a view may not call it. */
+export function toolIsModelOnly(tool: Partial<Tool>): boolean {
+  try {
+    return isToolVisibilityModelOnly(tool);
   } catch {
     return false;
   }

@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { APPS_EXTENSION, toolAppUri, toolIsAppOnly } from "./app-meta";
+import { APPS_EXTENSION, toolAppUri, toolIsAppOnly, toolIsModelOnly } from "./app-meta";
 import { catalogOf, type McpCatalogAccess } from "./catalog-access";
 import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
@@ -26,6 +26,8 @@ export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSc
   appUri?: string;
   /** Meant for its app only: never offered to the model. */
   appOnly?: boolean;
+  /** Meant for the model only: a view may not call it. */
+  modelOnly?: boolean;
 };
 export type Progress = { progress: number; total?: number; message?: string };
 
@@ -69,6 +71,7 @@ function pickTool(t: Tool): McpToolInfo {
     outputSchema: t.outputSchema,
     ...(appUri ? { appUri } : {}),
     ...(toolIsAppOnly(t) ? { appOnly: true } : {}),
+    ...(toolIsModelOnly(t) ? { modelOnly: true } : {}),
   };
 }
 
