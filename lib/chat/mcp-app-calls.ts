@@ -13,7 +13,7 @@ import { AppError, Invalid } from "../errors";
 import { config as settings } from "../config";
 import { classifyFailure } from "../mcp/failures";
 import { acquire, callTool } from "../mcp/pool";
-import { capResult, type CappedResult } from "../mcp/results";
+import { capResult, errorText, type CappedResult } from "../mcp/results";
 import { chatAllowedTools } from "../tools/preferences";
 import { approvalDecider } from "../tools/turn-policy";
 import type { TeamContext } from "../teams/context";
@@ -62,6 +62,8 @@ export async function appToolCall(ctx: TeamContext, chatId: string, toolCallId: 
     if (failure.rpcCode === -32602) throw Invalid(failure.detail);
     throw unavailable(server.name, failure.message);
   });
+  // SDK servers answer arguments that do not fit the schema with an error result: the view's mistake.
+  if (result.isError && /-32602|Input validation error|Invalid arguments/i.test(errorText(result))) throw Invalid(errorText(result));
   await audit(prisma, {
     teamId: chat.teamId,
     actorId: ctx.user.id,
