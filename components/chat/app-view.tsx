@@ -45,6 +45,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
     let closed = false;
     const fail = (message: string) => {
       if (closed) return;
+      clearTimeout(timer);
       setPhase("error");
       setError(message);
     };
