@@ -43,6 +43,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
     const win = frame.current?.contentWindow;
     if (!chatId || !win) return;
     let closed = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const fail = (message: string) => {
       if (closed) return;
       clearTimeout(timer);
@@ -55,7 +56,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
       if (e.source === win && d?.type === "parley/app-error") fail(typeof d.message === "string" ? d.message.slice(0, 500) : "The app could not be shown.");
     };
     window.addEventListener("message", onRefusal);
-    const timer = setTimeout(() => fail("The app did not start."), START_TIMEOUT_MS);
+    timer = setTimeout(() => fail("The app did not start."), START_TIMEOUT_MS);
     let bridge: { close(): Promise<void> } | undefined;
     void (async () => {
       const { AppBridge, PostMessageTransport } = await import("@modelcontextprotocol/ext-apps/app-bridge");
