@@ -43,7 +43,8 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
     const win = frame.current?.contentWindow;
     if (!chatId || !win) return;
     let closed = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A view that never says ui/initialize: the block says so.
+    const timer = setTimeout(() => fail("The app did not start."), START_TIMEOUT_MS);
     const fail = (message: string) => {
       if (closed) return;
       clearTimeout(timer);
@@ -56,7 +57,6 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
       if (e.source === win && d?.type === "parley/app-error") fail(typeof d.message === "string" ? d.message.slice(0, 500) : "The app could not be shown.");
     };
     window.addEventListener("message", onRefusal);
-    timer = setTimeout(() => fail("The app did not start."), START_TIMEOUT_MS);
     let bridge: { close(): Promise<void> } | undefined;
     void (async () => {
       const { AppBridge, PostMessageTransport } = await import("@modelcontextprotocol/ext-apps/app-bridge");
