@@ -19,7 +19,7 @@ export const CARD_PAGE = `<!doctype html>
 <button id="send" type="button">Send a message</button>
 <button id="call" type="button">Call a tool</button>
 <button id="link" type="button">Open a link</button>
-<p id="reply" aria-live="polite"></p>
+<p id="reply" aria-live="polite" style="min-height:4.5em"></p>
 <script>
   let nextId = 1;
   const pending = new Map();

@@ -105,16 +105,19 @@ test("the view's requests go through Parley: a tool call under the approval poli
 
 for (const theme of THEMES) {
   test(`the chat with a view passes axe (${theme})`, async ({ page }) => {
+    test.setTimeout(60_000); // axe over the whole chat page takes a while on a busy machine
     await applyTheme(page, theme);
     await page.goto(`/chat/${chatId}`);
     await expect(card(page).locator("#result")).toHaveText("Result: Card: hello from the model");
-    expect(await violations(page)).toEqual([]);
+    // Parley's page, the view's frame included (its title); the view's own page is its server's.
+    expect(await violations(page, { exclude: "iframe[title$=' app']" })).toEqual([]);
   });
 }
 
 test("the view's page carries its own sandbox policy; forged ids are 404; a view that cannot be read shows an error", async ({ page }) => {
   await page.goto(`/chat/${chatId}`);
-  const src = (await view(page).first().getAttribute("src"))!;
+  test.setTimeout(60_000);
+  const src = (await page.locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]').first().getAttribute("src"))!;
   expect(src).toMatch(new RegExp(`^/api/chat/${chatId}/app\\?call=`));
   const res = await page.request.get(src);
   expect(res.status()).toBe(200);
