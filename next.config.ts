@@ -1,6 +1,6 @@
 import type { NextConfig } from "next";
 import { ACTION_BODY_LIMIT } from "./lib/security/action-guard";
-import { NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from "./lib/security/headers";
+import { NO_FRAMING_HEADER, NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from "./lib/security/headers";
 import { sourceHash } from "./scripts/source-hash.mjs";
 
 const nextConfig: NextConfig = {
@@ -18,7 +18,9 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
-      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: NON_PAGE_CSP }] },
+      // An MCP Apps view's page (GET /api/chat/<id>/app) brings its own policy and is framed by the chat.
+      { source: "/:path((?!api/chat/[^/]+/app$).*)", headers: [NO_FRAMING_HEADER] },
+      { source: "/api/:path((?!chat/[^/]+/app$).*)", headers: [{ key: "Content-Security-Policy", value: NON_PAGE_CSP }] },
     ];
   },
   // `npm test` type-checks the whole project (tsc --noEmit) before building; no need to do it twice.

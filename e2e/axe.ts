@@ -9,9 +9,14 @@ export async function applyTheme(page: Page, theme: (typeof THEMES)[number]) {
   await page.context().addCookies([{ name: "parley_theme", value: theme, url: test.info().project.use.baseURL! }]);
 }
 
-/** Serious and critical violations on the page as it is now, one line each. */
-export async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+/**
+ * Serious and critical violations on the page as it is now, one line each. `exclude` leaves out what
+ * matches it (e.g. a third party's sandboxed frame, which axe cannot run in).
+ */
+export async function violations(page: Page, opts: { exclude?: string } = {}): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (opts.exclude) builder.exclude(opts.exclude);
+  const result = await builder.analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`));

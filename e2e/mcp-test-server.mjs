@@ -4,7 +4,8 @@
 // list (notifications/tools/list_changed), slow progress, search-like results with URLs, and results
 // of any size (huge). For issue 15: questions to the person (a form with every field kind, a URL, one
 // asked and never answered), an image, structured content that breaks its output schema, resources
-// (text, image, huge, a template) and prompts.
+// (text, image, huge, a template) and prompts. MCP Apps: a tool with a ui:// view (e2e/mcp-app-page.mjs),
+// one the view may call (app only), and views that are not pages, too large, or not ui:// at all.
 // Usage: node e2e/mcp-test-server.mjs --port 4331 [--host 127.0.0.1] [--hang]   (Streamable HTTP on /mcp)
 //        node e2e/mcp-test-server.mjs --stdio
 // --hang accepts connections and never answers (a server that is up but stuck).
@@ -15,6 +16,7 @@ import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+import { CARD_PAGE } from "./mcp-app-page.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -133,6 +135,28 @@ function makeServer() {
   }));
   server.registerPrompt("review", { title: "Review code", description: "Asks for a code review", argsSchema: { language: z.string(), focus: z.string().optional() } }, ({ language, focus }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
+  }));
+  // MCP Apps (SEP-1865): tools declare their view in _meta.ui.resourceUri; the view is a ui:// resource.
+  const APP = "text/html;profile=mcp-app";
+  server.registerTool(
+    "show_card",
+    { title: "Show card", description: "Shows a card with the text in an interactive view", inputSchema: { text: z.string() }, _meta: { ui: { resourceUri: "ui://parley-test/card.html" } } },
+    async ({ text }) => ({ content: [{ type: "text", text: `Card: ${text}` }] }),
+  );
+  server.registerTool(
+    "card_stamp",
+    { description: "Stamps a note (for the card's view only)", inputSchema: { note: z.string() }, annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: "ui://parley-test/card.html", visibility: ["app"] } } },
+    async ({ note }) => ({ content: [{ type: "text", text: `Stamped: ${note}` }] }),
+  );
+  server.registerTool("app_not_html", { description: "A view that is not a page", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/plain.txt" } } }, async () => ({ content: [{ type: "text", text: "plain" }] }));
+  server.registerTool("app_huge", { description: "A view too large to show", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } }, async () => ({ content: [{ type: "text", text: "huge" }] }));
+  server.registerTool("app_not_ui", { description: "Declares a view that is not ui://", inputSchema: {}, _meta: { ui: { resourceUri: "test://readme" } } }, async () => ({ content: [{ type: "text", text: "not ui" }] }));
+  server.registerResource("card", "ui://parley-test/card.html", { title: "Card view", mimeType: APP }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: APP, text: CARD_PAGE, _meta: { ui: { csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com", "javascript:alert(1)", "*"] } } } }],
+  }));
+  server.registerResource("plain-view", "ui://parley-test/plain.txt", { mimeType: "text/plain" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "not a page" }] }));
+  server.registerResource("huge-view", "ui://parley-test/huge.html", { mimeType: APP }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: APP, text: `<!doctype html><p>${"HUGE ".repeat(400_000)}</p>` }],
   }));
   let added = 0;
   server.registerTool("add_tool", { description: "Adds a new tool to this server's list", inputSchema: {} }, async () => {

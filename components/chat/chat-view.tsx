@@ -33,6 +33,7 @@ import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport"
 import { useChatScroll } from "./use-chat-scroll";
 import { useStopTurn } from "./use-stop-turn";
 import { ChatUsageTotal } from "./answer-usage";
+import { AppHostContext, type AppHost } from "./app-view";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string; decidedAt?: string } };
 
@@ -302,8 +303,16 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     return () => clearTimeout(timer);
   }, [staleId, chatId, setMessages]);
 
+  // MCP Apps views in tool blocks: a message a view asks to send (and the member confirms) is sent as theirs.
+  const sendRef = useRef<(text: string) => void>(undefined);
+  useEffect(() => {
+    sendRef.current = busy ? undefined : (text) => void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } }));
+  }, [busy, chatId, sendMessage, modelId]);
+  const appHost = useMemo<AppHost>(() => ({ chatId, send: (text) => sendRef.current?.(text) }), [chatId]);
+
   return (
     <ApprovalContext.Provider value={decide}>
+    <AppHostContext.Provider value={appHost}>
     <div className="flex h-full flex-col">
       <div className="relative min-h-0 flex-1">
       <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={busy}>
@@ -372,6 +381,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         }
       />
     </div>
+    </AppHostContext.Provider>
     </ApprovalContext.Provider>
   );
 }

@@ -2,7 +2,7 @@
 // The generic tool block: one renderer driven by the part's state (input, running with progress,
 // result, coded error, denial). MCP results render by content type: text as markdown, images,
 // audio, resource links as links, embedded resources, structured content as a collapsible JSON
-// view.
+// view. A tool with an MCP Apps view shows it after the result (app-view.tsx).
 import { CheckCircle2, CircleSlash, Link2, Loader2, Scissors, Wrench, XCircle } from "lucide-react";
 import { Streamdown } from "streamdown";
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
@@ -13,6 +13,7 @@ import { InputDiff } from "../approvals/input-editor";
 import { ApprovalCard } from "./approval";
 import { ElicitationForm } from "./elicitation-form";
 import { StructuredView } from "./structured-view";
+import { AppView } from "./app-view";
 import { OpenResource } from "./resource-view";
 import { MarkdownImage } from "./gated-image";
 import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
@@ -147,7 +148,7 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
 
 export function ToolBlock({ part }: { part: ToolPart }) {
   const name = getToolName(part);
-  const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string } }).toolMetadata;
+  const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string; appUri?: string } }).toolMetadata;
   const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
   const details = (part as { approval?: ApprovalDetails }).approval;
   const running =
@@ -183,6 +184,9 @@ export function ToolBlock({ part }: { part: ToolPart }) {
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
         {running && asking && <ElicitationForm key={asking.id} view={asking} serverName={meta?.serverName} />}
         {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} serverId={(meta as { serverId?: string } | undefined)?.serverId} /> : <Json value={part.output} label="Result" open />)}
+        {part.state === "output-available" && !running && meta?.source === "mcp" && meta.appUri && isMcpResult(part.output) && (
+          <AppView toolCallId={part.toolCallId} title={(part as { title?: string }).title ?? meta.toolName ?? name} input={part.input} output={part.output} />
+        )}
         {aborted && <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">{aborted}</p>}
         {error && (
           <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>

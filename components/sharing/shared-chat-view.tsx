@@ -4,12 +4,13 @@
 // viewers at once), and when the turn ends it reads the stored messages again. Between turns it asks
 // every few seconds whether a new one started. Tool calls show as they do to the owner; approving stays
 // the owner's (the cards say "Waiting for approval."). "Continue in my copy" when the share allows it.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { Copy, Eye } from "lucide-react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { MessageItem } from "../chat/message-item";
+import { AppHostContext } from "../chat/app-view";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 
@@ -23,6 +24,8 @@ async function storedMessages(chatId: string): Promise<ParleyUIMessage[] | undef
 }
 
 export function SharedChatView({ chatId, title, owner, canContinue, initialMessages }: { chatId: string; title: string; owner: string; canContinue: boolean; initialMessages: ParleyUIMessage[] }) {
+  // MCP Apps views show here too, read only (a message a view asks to send is refused).
+  const appHost = useMemo(() => ({ chatId }), [chatId]);
   const [messages, setMessages] = useState(initialMessages);
   const [live, setLive] = useState(false);
   const [gone, setGone] = useState(false);
@@ -102,9 +105,11 @@ export function SharedChatView({ chatId, title, owner, canContinue, initialMessa
             </p>
           )}
           {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">No messages yet.</p>}
-          {messages.map((m, i) => (
-            <MessageItem key={m.id} message={m} busy={live && i === messages.length - 1 && m.role === "assistant"} />
-          ))}
+          <AppHostContext.Provider value={appHost}>
+            {messages.map((m, i) => (
+              <MessageItem key={m.id} message={m} busy={live && i === messages.length - 1 && m.role === "assistant"} />
+            ))}
+          </AppHostContext.Provider>
           {live && (
             <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
               {owner} is chatting: following live…

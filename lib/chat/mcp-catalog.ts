@@ -53,7 +53,8 @@ export async function teamCatalog(ctx: TeamContext): Promise<CatalogServer[]> {
           conn.catalog.has("resources") ? conn.catalog.listResources(signal) : undefined,
           conn.catalog.has("prompts") ? conn.catalog.listPrompts(signal) : undefined,
         ]);
-        out.resources = (res?.resources ?? []).slice(0, LIST_MAX).map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }));
+        // MCP Apps views (ui://) are pages for tool blocks, not something to attach.
+        out.resources = (res?.resources ?? []).filter((r) => !r.uri.startsWith("ui://")).slice(0, LIST_MAX).map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }));
         out.templates = (res?.templates ?? []).slice(0, LIST_MAX).map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description }));
         out.prompts = (prompts ?? []).slice(0, LIST_MAX).map((p) => ({
           name: p.name,

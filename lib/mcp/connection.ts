@@ -12,6 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { APPS_EXTENSION, toolAppUri, toolIsAppOnly, toolIsModelOnly } from "./app-meta";
 import { catalogOf, type McpCatalogAccess } from "./catalog-access";
 import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
 import { boundedFetch } from "./bounded-fetch";
@@ -20,7 +21,14 @@ import { answerDroppedCalls } from "./dropped-calls";
 import { routeElicitation, runAsking, type Elicit } from "./elicitation-routing";
 import { classifyFailure, McpFailure } from "./failures";
 
-export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema">;
+export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema"> & {
+  /** The `ui://` view the tool declares (MCP Apps, app-meta.ts). */
+  appUri?: string;
+  /** Meant for its app only: never offered to the model. */
+  appOnly?: boolean;
+  /** Meant for the model only: a view may not call it. */
+  modelOnly?: boolean;
+};
 export type Progress = { progress: number; total?: number; message?: string };
 
 export type McpConnection = {
@@ -53,7 +61,18 @@ const CLIENT_INFO = { name: "parley", version: "0.1.0" };
 const STDERR_KEEP = 2000;
 
 function pickTool(t: Tool): McpToolInfo {
-  return { name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, outputSchema: t.outputSchema };
+  const appUri = toolAppUri(t);
+  return {
+    name: t.name,
+    title: t.title ?? t.annotations?.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    annotations: t.annotations,
+    outputSchema: t.outputSchema,
+    ...(appUri ? { appUri } : {}),
+    ...(toolIsAppOnly(t) ? { appOnly: true } : {}),
+    ...(toolIsModelOnly(t) ? { modelOnly: true } : {}),
+  };
 }
 
 /** What a session noticed along the way, for its error messages. */
@@ -159,8 +178,9 @@ export async function openConnection(config: McpServerConfig, events: Connection
   let closing = false;
   let tools: McpToolInfo[] = [];
   const client = new Client(CLIENT_INFO, {
-    // Elicitation (forms and URLs) is answered by the person whose call asked (elicitation-routing.ts).
-    capabilities: { elicitation: { form: {}, url: {} } },
+    // Elicitation (forms and URLs) is answered by the person whose call asked (elicitation-routing.ts);
+    // tools' MCP Apps views are shown in their blocks (app-meta.ts).
+    capabilities: { elicitation: { form: {}, url: {} }, extensions: APPS_EXTENSION },
     listChanged: {
       tools: {
         debounceMs: 50,

@@ -2,7 +2,8 @@
 // makes it; Next.js reads the nonce from the request's CSP header and puts it on its own scripts);
 // every response gets the static headers below (next.config.ts). Scripts run only with the nonce (and
 // what they load: 'strict-dynamic'); images only from this origin, data: and blob:, so a remote image
-// in a model's or tool's output is not fetched (a second wall against exfiltration); no framing.
+// in a model's or tool's output is not fetched (a second wall against exfiltration); no framing, except
+// an MCP Apps view by the chat page (its own headers: lib/mcp/app-page.ts).
 
 /** The page policy for one request. `dev` adds 'unsafe-eval' (React's dev tooling needs it). */
 export function contentSecurityPolicy(nonce: string, opts: { dev?: boolean; https?: boolean } = {}): string {
@@ -17,7 +18,9 @@ export function contentSecurityPolicy(nonce: string, opts: { dev?: boolean; http
     "connect-src 'self'",
     "media-src 'self' data: blob:",
     "worker-src 'self' blob:",
-    "frame-src 'none'",
+    // Only this origin's frames: MCP Apps views (GET /api/chat/[id]/app, served in an opaque origin);
+    // every other page of ours refuses to be framed (frame-ancestors 'none', X-Frame-Options).
+    "frame-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -29,9 +32,11 @@ export function contentSecurityPolicy(nonce: string, opts: { dev?: boolean; http
 /** For responses that are not pages (route handlers, files): nothing may run or frame them. */
 export const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/** Sent with every response but an MCP Apps view's page, which Parley's chat page frames. */
+export const NO_FRAMING_HEADER = { key: "X-Frame-Options", value: "DENY" };
+
 /** Sent with every response. */
 export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = [
-  { key: "X-Frame-Options", value: "DENY" },
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },

@@ -190,6 +190,8 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         rules: row.rules,
         decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
       };
+      // A tool its server meant for its app only is never offered to the model (MCP Apps).
+      if (live.appOnly) continue;
       const decision = decide?.(info) ?? { offer: true };
       if (!decision.offer) continue;
       offered.push(info);
@@ -197,7 +199,8 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         description: live.description,
         title: live.title ?? `${server.name} · ${row.name}`,
         inputSchema: { type: "object", properties: {}, ...(live.inputSchema as JSONSchema7) },
-        metadata: { source: "mcp", serverId: server.id, serverName: server.name, toolName: row.name, toolId: row.id },
+        // appUri: the tool's MCP Apps view, shown in its block (lib/chat/mcp-apps.ts serves it).
+        metadata: { source: "mcp", serverId: server.id, serverName: server.name, toolName: row.name, toolId: row.id, ...(live.appUri ? { appUri: live.appUri } : {}) },
         timeoutMs: config.callTimeoutMs,
         needsApproval: decision.needsApproval,
         run: async (input, { signal, toolCallId, onProgress, onElicitation }) => {

@@ -1,0 +1,23 @@
+// POST: a tool call the MCP Apps view of a tool call asks for ({ call, name, arguments }); runs on the
+// server under the member's approval policy (lib/chat/mcp-app-calls.ts) and answers { result }.
+import { z } from "zod";
+import { appToolCall } from "@/lib/chat/mcp-app-calls";
+import { handle, idParams } from "@/lib/http";
+import { readJson } from "@/lib/security/limits";
+import { requireTeam } from "@/lib/teams/context";
+
+const callSchema = z
+  .object({
+    call: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/),
+    name: z.string().min(1).max(200),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const POST = handle(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const ctx = await requireTeam();
+  const { id } = await idParams(params);
+  const body = await readJson(req, callSchema);
+  const result = await appToolCall(ctx, id, body.call, { name: body.name, arguments: body.arguments });
+  return Response.json({ result });
+});

@@ -1,0 +1,142 @@
+// MCP Apps in the browser, against our MCP server (e2e/mcp-test-server.mjs, view in e2e/mcp-app-page.mjs):
+// the model calls a tool with a ui:// view, it is approved, and the view shows inside the tool block in
+// a sandboxed frame with the call's input and result. The view cannot reach Parley (the parent's
+// document, the cookies, storage, a fetch with credentials: it prints what happened). Its requests go
+// through the host: a tool call is refused because the tool asks for approval, a link opens only when
+// the member confirms, a message is sent only when the member confirms. A reload shows it again; its
+// page carries its own sandbox policy; forged ids are 404; the page passes axe in light and dark.
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_STATE, addMcpServer, answer, chatWithServerTools, deleteMcpServer, send, testMcpConnection } from "./helpers";
+import { setUpstreamFixtures } from "./upstream-fixtures";
+import { applyTheme, THEMES, violations } from "./axe";
+
+const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
+let server: ChildProcess | undefined;
+let serverUrl = "";
+let chatId = "";
+
+test.describe.configure({ mode: "serial" });
+test.use({ storageState: ADMIN_STATE });
+
+test.beforeAll(async () => {
+  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", "0", "--host", "127.0.0.1"], { stdio: ["ignore", "pipe", "ignore"] });
+  serverUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
+    server!.stdout!.on("data", (d: Buffer) => {
+      const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(d.toString());
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+  });
+  await setUpstreamFixtures(UPSTREAM, [
+    { match: { userMessage: "Apps: show the card", hasToolResult: false }, response: { toolCalls: [{ name: "apps__show_card", arguments: JSON.stringify({ text: "hello from the model" }) }] } },
+    { match: { userMessage: "Apps: show the card", hasToolResult: true }, response: { content: "Here is your card." } },
+    { match: { userMessage: "Apps: the card says hello" }, response: { content: "The card's message arrived." } },
+  ]);
+});
+test.afterAll(async ({ browser }) => {
+  await deleteMcpServer(browser, "apps");
+  server?.kill("SIGKILL");
+  await setUpstreamFixtures(UPSTREAM);
+});
+
+const view = (page: Page) => answer(page).locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]');
+const card = (page: Page) => page.locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]').first().contentFrame();
+
+test("an admin adds the server; the tool with a view is listed, its app-only tool too", async ({ page }) => {
+  await addMcpServer(page, "apps", serverUrl);
+  const tools = await testMcpConnection(page);
+  await expect(tools).toContainText("show_card");
+  await expect(tools).toContainText("card_stamp");
+});
+
+test("the tool's view shows in its block, sandboxed, with the call's input and result; it cannot reach Parley", async ({ page }) => {
+  chatId = await chatWithServerTools(page, "apps");
+  await send(page, "Apps: show the card");
+  await answer(page).getByRole("button", { name: "Approve" }).click();
+  await expect(answer(page)).toContainText("Here is your card.", { timeout: 20_000 });
+
+  await expect(view(page)).toHaveAttribute("sandbox", "allow-scripts");
+  const frame = card(page);
+  await expect(frame.locator("#host")).toHaveText("Host: Parley, theme light");
+  await expect(frame.locator("#input")).toHaveText('Input: {"text":"hello from the model"}');
+  await expect(frame.locator("#result")).toHaveText("Result: Card: hello from the model");
+  await expect(answer(page).getByText("Loading the app…")).toHaveCount(0);
+  // The view tried to reach Parley as it loaded: the parent's document, cookies, storage and a fetch of
+  // /api/chats with credentials all failed.
+  const probe = frame.locator("#probe");
+  await expect(probe).toContainText("fetch:");
+  await expect(probe).toHaveText("Probe: parent.document: blocked; cookie: blocked; storage: blocked; fetch: blocked");
+  // The view reported its height (size-changed): the frame follows it, within bounds.
+  await expect.poll(async () => (await view(page).boundingBox())?.height ?? 0).not.toBe(200);
+  const height = (await view(page).boundingBox())!.height;
+  expect(height).toBeGreaterThanOrEqual(60);
+  expect(height).toBeLessThanOrEqual(722);
+});
+
+test("the view's requests go through Parley: a tool call under the approval policy, a link and a message only when confirmed", async ({ page }) => {
+  await page.goto(`/chat/${chatId}`);
+  const frame = card(page);
+  await expect(frame.locator("#result")).toHaveText("Result: Card: hello from the model"); // after a reload, read again
+
+  // New tools ask before they run: a view cannot run one (there is nobody to approve outside a turn).
+  await frame.getByRole("button", { name: "Call a tool" }).click();
+  await expect(frame.locator("#reply")).toContainText("tool: error");
+  await expect(frame.locator("#reply")).toContainText("asks for approval");
+
+  await frame.getByRole("button", { name: "Open a link" }).click();
+  const link = page.getByRole("group", { name: "The app asks to open a link" });
+  await expect(link).toContainText("https://example.com/from-the-app");
+  await link.getByRole("button", { name: "Cancel" }).click();
+  await expect(frame.locator("#reply")).toHaveText("link: refused");
+  await expect(link).toHaveCount(0);
+
+  await frame.getByRole("button", { name: "Send a message" }).click();
+  const message = page.getByRole("group", { name: "The app asks to send a message" });
+  await expect(message).toContainText("Apps: the card says hello");
+  await message.getByRole("button", { name: "Send message" }).click();
+  await expect(frame.locator("#reply")).toHaveText("message: sent");
+  await expect(answer(page)).toContainText("The card's message arrived.", { timeout: 20_000 });
+  await expect(page.getByRole("article", { name: "Your message" }).last()).toContainText("Apps: the card says hello");
+});
+
+for (const theme of THEMES) {
+  test(`the chat with a view passes axe (${theme})`, async ({ page }) => {
+    test.setTimeout(60_000); // axe over the whole chat page takes a while on a busy machine
+    await applyTheme(page, theme);
+    await page.goto(`/chat/${chatId}`);
+    await expect(card(page).locator("#result")).toHaveText("Result: Card: hello from the model");
+    // Parley's page, the view's frame included (its title); the view's own page is its server's.
+    expect(await violations(page, { exclude: "iframe[title$=' app']" })).toEqual([]);
+  });
+}
+
+test("the view's page carries its own sandbox policy; forged ids are 404; a view that cannot be read shows an error", async ({ page }) => {
+  await page.goto(`/chat/${chatId}`);
+  test.setTimeout(60_000);
+  const src = (await page.locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]').first().getAttribute("src"))!;
+  expect(src).toMatch(new RegExp(`^/api/chat/${chatId}/app\\?call=`));
+  const res = await page.request.get(src);
+  expect(res.status()).toBe(200);
+  const h = res.headers();
+  expect(h["content-type"]).toContain("text/html");
+  expect(h["content-security-policy"]).toContain("sandbox allow-scripts");
+  expect(h["content-security-policy"]).toContain("frame-ancestors 'self'");
+  expect(h["content-security-policy"]).toContain("default-src 'none'");
+  expect(h["x-frame-options"]).toBeUndefined();
+  expect((await page.request.get(`/api/chat/${chatId}/app?call=call_forged`)).status()).toBe(404);
+  expect((await page.request.get(`/api/chat/zzzzzzzzzzzzzzzzzzzzzzzzz/app?call=x`)).status()).toBe(404);
+  expect((await page.request.get(`/api/chat/${chatId}/app`)).status()).toBe(400);
+  // Every other API response keeps its policy and refuses framing.
+  const other = await page.request.get(`/api/chat/${chatId}/messages`);
+  expect(other.headers()["x-frame-options"]).toBe("DENY");
+  expect(other.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+
+  // The server turned off: the block says the app could not be shown (and the rest of the chat works).
+  server?.kill("SIGKILL");
+  await page.reload();
+  await expect(page.locator("[data-app-error]").first()).toContainText("could not give this app", { timeout: 30_000 });
+});
