@@ -99,6 +99,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["GET", (id) => `/api/chat/${id}/stream`],
     ["GET", (id) => `/api/chat/${id}/tools`],
     ["PUT", (id) => `/api/chat/${id}/tools`],
+    ["GET", (id) => `/api/chat/${id}/app?call=call_1`],
     ["GET", (id) => `/api/mcp/servers/${id}`],
     ["GET", (id) => `/api/teams/${id}/invites`],
     ["GET", (id) => `/api/teams/${id}/members`],
@@ -116,12 +117,14 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   for (const q of ["%00", "%E0%A4%A", "-1", "1e309", "x".repeat(5000), "1&before=2"]) {
     requests.push({ who: "member", label: `query ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/messages?before=${q}` });
     requests.push({ who: "anonymous", label: `next ${q.slice(0, 12)}`, method: "GET", path: `/sign-in?next=${q}` });
+    requests.push({ who: "member", label: `app call ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/app?call=${q}` });
   }
   const jsonRoutes: [string, string, (keyof typeof as)[]][] = [
     ["POST", "/api/chat", ["member", "admin", "anonymous"]],
     ["PATCH", `/api/chat/${adminChat}`, ["member"]],
     ["PATCH", `/api/chat/${memberChat}`, ["admin"]],
     ["PUT", `/api/chat/${adminChat}/tools`, ["member"]],
+    ["POST", `/api/chat/${memberChat}/app/call`, ["member", "admin", "anonymous"]],
     ["POST", "/api/tools/preferences", ["member", "admin"]],
     ["POST", `/api/teams/${teamId}/invites`, ["member", "admin"]],
     ["PATCH", `/api/teams/${teamId}/members/${FORGED_ID}`, ["member", "admin"]],

@@ -117,8 +117,10 @@ for (const theme of THEMES) {
 test("the view's page carries its own sandbox policy; forged ids are 404; a view that cannot be read shows an error", async ({ page }) => {
   await page.goto(`/chat/${chatId}`);
   test.setTimeout(60_000);
-  const src = (await page.locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]').first().getAttribute("src"))!;
-  expect(src).toMatch(new RegExp(`^/api/chat/${chatId}/app\\?call=`));
+  const frame = page.locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]').first();
+  // The frame gets its address once the block has mounted.
+  await expect(frame).toHaveAttribute("src", new RegExp(`^/api/chat/${chatId}/app\\?call=`));
+  const src = (await frame.getAttribute("src"))!;
   const res = await page.request.get(src);
   expect(res.status()).toBe(200);
   const h = res.headers();
