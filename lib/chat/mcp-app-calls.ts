@@ -15,6 +15,7 @@ import { classifyFailure } from "../mcp/failures";
 import { acquire, callTool } from "../mcp/pool";
 import { capResult, errorText, type CappedResult } from "../mcp/results";
 import { chatAllowedTools } from "../tools/preferences";
+import { offeredTool } from "../tools/tool-set";
 import { approvalDecider } from "../tools/turn-policy";
 import type { TeamContext } from "../teams/context";
 import { appOfCall, appServerConfig, unavailable } from "./mcp-apps";
@@ -37,19 +38,7 @@ export async function appToolCall(ctx: TeamContext, chatId: string, toolCallId: 
   if (live.modelOnly) throw new AppError("Forbidden", 403, `“${call.name}” is for the model only; the app cannot call it.`);
 
   const decide = await approvalDecider(ctx.user.id, { chatAllowed: chatAllowedTools(chat.allowedTools) });
-  const decision = decide({
-    modelName: call.name,
-    serverId: server.id,
-    serverName: server.name,
-    toolId: row.id,
-    toolName: row.name,
-    annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
-    toolPolicy: row.policy,
-    serverDefaultPolicy: server.defaultPolicy,
-    trustReadOnly: server.trustReadOnly,
-    rules: row.rules,
-    decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
-  });
+  const decision = decide(offeredTool(call.name, server, row, live));
   if (!decision.offer) throw new AppError("Denied", 403, `Your team's policy does not allow “${call.name}”.`);
   const asks =
     typeof decision.needsApproval === "function"

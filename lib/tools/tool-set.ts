@@ -45,6 +45,26 @@ export type OfferedTool = {
   decisionTimeoutMin?: number | null;
 };
 
+type ServerPolicyFields = { id: string; name: string; defaultPolicy: ToolPolicy | null; trustReadOnly: boolean; decisionTimeoutMin: number | null };
+type ToolRowFields = { id: string; name: string; policy: ToolPolicy | null; rules: unknown; decisionTimeoutMin: number | null };
+
+/** What approval decides on for a tool of a server, from their rows and the tool as the server lists it. */
+export function offeredTool(modelName: string, server: ServerPolicyFields, row: ToolRowFields, live: { annotations?: unknown }): OfferedTool {
+  return {
+    modelName,
+    serverId: server.id,
+    serverName: server.name,
+    toolId: row.id,
+    toolName: row.name,
+    annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
+    toolPolicy: row.policy,
+    serverDefaultPolicy: server.defaultPolicy,
+    trustReadOnly: server.trustReadOnly,
+    rules: row.rules,
+    decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
+  };
+}
+
 /** Decides per offered tool whether to offer it, and its needsApproval. */
 export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval };
 
@@ -177,19 +197,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
   for (const { server, config, credential, tools: list } of usable) {
     for (const { row, live } of list) {
       const modelName = byRef.get(`${server.id}\u0000${row.name}`)!;
-      const info: OfferedTool = {
-        modelName,
-        serverId: server.id,
-        serverName: server.name,
-        toolId: row.id,
-        toolName: row.name,
-        annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
-        toolPolicy: row.policy,
-        serverDefaultPolicy: server.defaultPolicy,
-        trustReadOnly: server.trustReadOnly,
-        rules: row.rules,
-        decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
-      };
+      const info = offeredTool(modelName, server, row, live);
       // A tool its server meant for its app only is never offered to the model (MCP Apps).
       if (live.appOnly) continue;
       const decision = decide?.(info) ?? { offer: true };
