@@ -4,7 +4,8 @@
 // is ready. Arguments go on to `next start` (`-p 3000`, `-H 0.0.0.0`).
 //
 // One Node.js process runs its JavaScript on one core, so one process is the limit of one core
-// whatever the machine (about 30 chats streaming at once, npm run bench). PARLEY_PROCESSES=N (or
+// whatever the machine (80 chats streaming at a model's pace on Node 24, about 30 on Node 20: see
+// `asyncContextNote`; npm run bench). PARLEY_PROCESSES=N (or
 // "auto": one per core) runs N processes that share one port through node:cluster. They must share
 // their state, so several processes need PostgreSQL (DATABASE_URL) and Redis (REDIS_URL: live
 // streams, stop signals and rate limits); without them this refuses to start, and says why.
@@ -16,6 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { asyncContextNote } from "./async-context-note.mjs";
 import { sourceHash } from "./source-hash.mjs";
 
 const require = createRequire(import.meta.url);
@@ -143,6 +145,8 @@ if (wanted.error) {
   process.exit(1);
 }
 buildWhenNeeded();
+const note = asyncContextNote();
+if (note) console.log(note);
 void announceWhenReady();
 if (wanted.count === 1) await runNextHere();
 else runCluster(wanted.count);

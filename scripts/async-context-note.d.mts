@@ -1,0 +1,2 @@
+// Types of scripts/async-context-note.mjs, for its test.
+export declare function asyncContextNote(version?: string, flags?: string): string | undefined;
