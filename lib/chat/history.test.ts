@@ -64,6 +64,28 @@ describe.each(DATABASES)("history on $name", (driver) => {
     expect(messages.map((m) => m.id)).toEqual(ids);
   });
 
+  it("a message of an older batch keeps its citations and who decided its call; versions off the branch stay out", async () => {
+    // 150 messages: the first batch holds the newest 100, the message at index 20 comes with the second.
+    const { chat, ids } = await chatWith(150);
+    const prisma = await db();
+    const decider = await makeUser("Dana Decider");
+    const answer = ids[21];
+    await prisma.block.create({
+      data: { messageId: answer, ordinal: 1, kind: "tool", status: "output-available", toolCallId: "call-1", toolName: "search", input: { q: "x" }, output: { hits: 1 }, approvalId: `${chat.id}-ap`, approved: true, decidedById: decider.id, decidedAt: new Date() },
+    });
+    await prisma.citation.create({ data: { messageId: answer, ordinal: 1, url: "https://example.com/source", title: "Source", origin: "provider_search" } });
+    // An older version of the answer, between the same neighbours by seq, but off the branch.
+    await prisma.message.create({ data: { id: `${chat.id}-old`, chatId: chat.id, role: "assistant", status: "done", onBranch: false, blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "old version" } } } });
+
+    const { messages } = await loadHistory(chat.id);
+    expect(messages.map((m) => m.id)).toEqual(ids);
+    const read = messages[21];
+    expect(read.metadata?.citations).toEqual([expect.objectContaining({ url: "https://example.com/source", title: "Source" })]);
+    const call = read.parts.find((p) => p.type === "tool-search") as { approval?: { approved?: boolean; decidedBy?: string } } | undefined;
+    expect(call?.approval).toMatchObject({ approved: true, decidedBy: decider.name });
+    expect(JSON.stringify(messages)).not.toContain("old version");
+  });
+
   it("a budget keeps the newest messages that fit, starting at a question, and leaves out excluded rows", async () => {
     // 600 messages of ~1,000 characters (~1,050 with their part's keys): the budget holds ~95 of them.
     const { chat, ids } = await chatWith(600, (i) => `${i} `.padEnd(1000, "x"));
