@@ -155,19 +155,24 @@ export function fitHistory(history: History, maxChars: number): History {
 /** Messages taken from the newest back while they fit in `maxChars`; the newest always fits. */
 function newestFirstBudget(maxChars: number) {
   let used = 0;
-  let count = 0;
+  const sizes: number[] = [];
   return {
     /** Whether the next older message fits; it is counted when it does. */
     fits(message: ParleyUIMessage): boolean {
       const size = sizeOf(message);
-      if (count && used + size > maxChars) return false;
+      if (sizes.length && used + size > maxChars) return false;
       used += size;
-      count++;
+      sizes.push(size);
       return true;
     },
-    /** About how many more messages fit, at the sizes seen so far (with a tenth to spare). */
+    /**
+     * About how many more messages fit, at the median size seen so far (with a tenth to spare). Not
+     * the mean: a few long answers among many short questions made it read too few, and every read
+     * more is two more round trips to the database.
+     */
     messagesLeft(): number {
-      return Math.ceil(((maxChars - used) / (used / count)) * 1.1);
+      const median = [...sizes].sort((a, b) => a - b)[sizes.length >> 1];
+      return Math.ceil(((maxChars - used) / median) * 1.1);
     },
   };
 }
