@@ -17,6 +17,9 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** PostgreSQL connections kept open while the server is quiet: about what one turn reads with side by side. */
+const WARM_CONNECTIONS = 4;
+
 const processDatabase = processOnce("parley.database", () => openDatabase());
 
 /**
@@ -29,7 +32,10 @@ export async function openDatabase(opts: { url?: string; dir?: string } = {}): P
   if (url) {
     const pg = await import("pg");
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const pool = new pg.default.Pool({ connectionString: url, max: config().PARLEY_DB_POOL_SIZE });
+    const max = config().PARLEY_DB_POOL_SIZE;
+    // A few connections stay open through quiet spells (the pool closes the others after 10 s idle):
+    // a turn reads side by side, and a new connection costs it several milliseconds before its model call.
+    const pool = new pg.default.Pool({ connectionString: url, max, min: Math.min(WARM_CONNECTIONS, max) });
     pool.on("error", (err) => console.error("[db] idle client error:", err.message));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
