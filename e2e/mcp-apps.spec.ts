@@ -81,6 +81,10 @@ test("the view's requests go through Parley: a tool call under the approval poli
   await page.goto(`/chat/${chatId}`);
   const frame = card(page);
   await expect(frame.locator("#result")).toHaveText("Result: Card: hello from the model"); // after a reload, read again
+  // The view has settled: its last line is written and the frame has its height. Until then the frame
+  // grows, the chat keeps its end in view, and a click can land where the button was a moment before.
+  await expect(frame.locator("#probe")).toContainText("fetch:");
+  await expect(frame.locator("#host")).toHaveText("Host: Parley, theme light");
 
   // New tools ask before they run: a view cannot run one (there is nobody to approve outside a turn).
   await frame.getByRole("button", { name: "Call a tool" }).click();
