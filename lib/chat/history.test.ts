@@ -74,12 +74,14 @@ describe.each(DATABASES)("history on $name", (driver) => {
       data: { messageId: answer, ordinal: 1, kind: "tool", status: "output-available", toolCallId: "call-1", toolName: "search", input: { q: "x" }, output: { hits: 1 }, approvalId: `${chat.id}-ap`, approved: true, decidedById: decider.id, decidedAt: new Date() },
     });
     await prisma.citation.create({ data: { messageId: answer, ordinal: 1, url: "https://example.com/source", title: "Source", origin: "provider_search" } });
-    // An older version of the answer, between the same neighbours by seq, but off the branch.
-    await prisma.message.create({ data: { id: `${chat.id}-old`, chatId: chat.id, role: "assistant", status: "done", onBranch: false, blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "old version" } } } });
+    // A message inside the second batch's seq range that a newer version took off the branch: neither it nor its blocks are read.
+    const offBranch = ids[30];
+    await prisma.message.update({ where: { id: offBranch }, data: { onBranch: false } });
+    await prisma.block.updateMany({ where: { messageId: offBranch }, data: { text: "old version" } });
 
     const { messages } = await loadHistory(chat.id);
-    expect(messages.map((m) => m.id)).toEqual(ids);
-    const read = messages[21];
+    expect(messages.map((m) => m.id)).toEqual(ids.filter((id) => id !== offBranch));
+    const read = messages.find((m) => m.id === answer)!;
     expect(read.metadata?.citations).toEqual([expect.objectContaining({ url: "https://example.com/source", title: "Source" })]);
     const call = read.parts.find((p) => p.type === "tool-search") as { approval?: { approved?: boolean; decidedBy?: string } } | undefined;
     expect(call?.approval).toMatchObject({ approved: true, decidedBy: decider.name });
