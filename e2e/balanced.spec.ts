@@ -173,7 +173,12 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   const ranOn = (await (await asked).allHeaders())["x-parley-instance"];
   await expect(answer(page).getByRole("button", { name: "Approve" })).toBeVisible();
   const approvalChat = page.url().split("/chat/")[1];
-  const [{ approvalId }] = await sql<{ approvalId: string }>(dbUrl, `SELECT b."approvalId" FROM "Block" b JOIN "Message" m ON m.id = b."messageId" WHERE m."chatId" = $1 AND b.status = 'approval-requested'`, [approvalChat]);
+  // The card shows as soon as its event reaches the browser; the block is stored just after (the browser
+  // sends a decision only once the answer's last event, which waits for the store, has arrived). So
+  // this API client, deciding without the browser, waits for the stored block as the browser would.
+  const pendingRows = () => sql<{ approvalId: string }>(dbUrl, `SELECT b."approvalId" FROM "Block" b JOIN "Message" m ON m.id = b."messageId" WHERE m."chatId" = $1 AND b.status = 'approval-requested'`, [approvalChat]);
+  await expect.poll(async () => (await pendingRows()).length).toBe(1);
+  const [{ approvalId }] = await pendingRows();
   await page.goto("about:blank");
   expect(await nextGoesTo(LB, other(ranOn), ranOn)).toBe(true);
   const decided = await call(LB, "POST", "/api/chat", { cookie, body: { id: approvalChat, approvals: [{ approvalId, approved: true }] } });

@@ -81,24 +81,26 @@ test("the view's requests go through Parley: a tool call under the approval poli
   await page.goto(`/chat/${chatId}`);
   const frame = card(page);
   await expect(frame.locator("#result")).toHaveText("Result: Card: hello from the model"); // after a reload, read again
-  // The view has settled: its last line is written and the frame has its height. Until then the frame
-  // grows, the chat keeps its end in view, and a click can land where the button was a moment before.
   await expect(frame.locator("#probe")).toContainText("fetch:");
   await expect(frame.locator("#host")).toHaveText("Host: Parley, theme light");
+  // The view's buttons are pressed from the keyboard. Every line the view writes makes it report a new
+  // height, the frame follows and the chat keeps its end in view, so the frame can move between the
+  // moment a mouse click is aimed (the button is still within the frame) and the moment it lands: two
+  // fresh-clone runs lost the click this way. A key press goes to the focused button wherever it is.
 
   // New tools ask before they run: a view cannot run one (there is nobody to approve outside a turn).
-  await frame.getByRole("button", { name: "Call a tool" }).click();
+  await frame.getByRole("button", { name: "Call a tool" }).press("Enter");
   await expect(frame.locator("#reply")).toContainText("tool: error");
   await expect(frame.locator("#reply")).toContainText("asks for approval");
 
-  await frame.getByRole("button", { name: "Open a link" }).click();
+  await frame.getByRole("button", { name: "Open a link" }).press("Enter");
   const link = page.getByRole("group", { name: "The app asks to open a link" });
   await expect(link).toContainText("https://example.com/from-the-app");
   await link.getByRole("button", { name: "Cancel" }).click();
   await expect(frame.locator("#reply")).toHaveText("link: refused");
   await expect(link).toHaveCount(0);
 
-  await frame.getByRole("button", { name: "Send a message" }).click();
+  await frame.getByRole("button", { name: "Send a message" }).press("Enter");
   const message = page.getByRole("group", { name: "The app asks to send a message" });
   await expect(message).toContainText("Apps: the card says hello");
   await message.getByRole("button", { name: "Send message" }).click();
