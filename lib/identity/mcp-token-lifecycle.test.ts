@@ -128,6 +128,8 @@ describe("a member's token expires", () => {
   it("calls made at the same moment with an expired token all go through, and the member stays connected", async () => {
     const { members: [bob], server } = await teamAt(short, ["bob"]);
     await connect(bob, server, "bob-at-idp");
+    // Bob used the tool earlier in the chat (his session is open), then his token expired.
+    expect(await whoami(bob, server)).toMatchObject({ text: "You are bob-at-idp" });
     await untilExpired(short, (await stored(bob, server))!.access_token);
     const answers = await Promise.all([whoami(bob, server), whoami(bob, server), whoami(bob, server)]);
     expect(answers.map((a) => a.text ?? a.code ?? a.notices[0]?.code)).toEqual(Array(3).fill("You are bob-at-idp"));
@@ -214,15 +216,19 @@ describe("a member's token is revoked, or its refresh refused", () => {
     try {
       const down = await whoami(hugo, server);
       expect(down.text).toBeUndefined();
-      // Not the member's to fix: no "Connect again" (it would fail too), the tokens stay.
+      // Not the member's to fix: no "Connect again" (it would fail too), the tokens stay; the answer
+      // says what is wrong.
       expect([down.code, ...down.notices.map((n) => n.code)]).not.toContain("ConnectRequired");
+      expect(down.notices).toEqual([{ code: "ToolsUnavailable", message: expect.stringMatching(/authorization server could not be reached/) }]);
       expect(await seen(hugo, server)).toEqual({ settings: "connected", pickerSaysConnect: false });
       expect((await stored(hugo, server))?.refresh_token).toBe(before.refresh_token);
       expect(await seen(ivy, server)).toEqual({ settings: "connected", pickerSaysConnect: false });
     } finally {
       await short.startAuthorizationServer();
     }
-    expect(await whoami(hugo, server)).toMatchObject({ text: "You are hugo-at-idp" });
+    // Back: within the pool's short backoff after a failure, the member's next answers use the tool again.
+    await expect.poll(async () => (await whoami(hugo, server)).text, { timeout: 15_000, interval: 250 }).toBe("You are hugo-at-idp");
+    expect(await seen(hugo, server)).toEqual({ settings: "connected", pickerSaysConnect: false });
     expect(await whoami(ivy, server)).toMatchObject({ text: "You are ivy-at-idp" });
   }, 90_000);
 });

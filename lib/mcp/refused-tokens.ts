@@ -1,0 +1,26 @@
+// A member's access token that the MCP server refuses (401) is renewed by the member's provider
+// (oauth-provider.ts: one refresh for every call refused with the same token) and the request is
+// sent once more with the new token, before the SDK's transport sees the refusal. Left to the
+// transport, each refused call would refresh on its own with the same refresh token: the
+// authorization server rotates refresh tokens and revokes the whole grant when a spent one comes
+// back, so two calls at the same moment would log the member out. A refusal that renewing does
+// not help reaches the transport as it came (its own auth() then asks the member to connect).
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { StoredOAuthProvider } from "./oauth-provider";
+
+export function renewingRefusedTokens(base: FetchLike, provider: OAuthClientProvider | undefined): FetchLike {
+  if (!(provider instanceof StoredOAuthProvider)) return base;
+  return async (url, init) => {
+    const res = await base(url, init);
+    if (res.status !== 401) return res;
+    const headers = new Headers(init?.headers);
+    const sent = /^Bearer\s+(\S+)$/i.exec(headers.get("authorization") ?? "")?.[1];
+    if (!sent) return res;
+    const fresh = await provider.renewRefused(sent);
+    if (!fresh) return res;
+    await res.body?.cancel().catch(() => {});
+    headers.set("authorization", `Bearer ${fresh}`);
+    return base(url, { ...init, headers });
+  };
+}
