@@ -80,8 +80,12 @@ export class AuthorizationServerUnavailable extends Error {
 
 const REFRESH_AHEAD_MS = 60_000;
 
-/** The refresh under way (or last begun) per identity, in this process: the next one waits for it. */
-const refreshes = new Map<unknown, Promise<void>>();
+/**
+ * The refresh under way (or last begun) per identity, in this process: the next one waits for it. On
+ * globalThis, like the pool, because Next evaluates modules once per bundle.
+ */
+const REFRESHES = Symbol.for("parley.mcpOAuthRefreshes");
+const refreshes: Map<unknown, Promise<void>> = ((globalThis as { [REFRESHES]?: Map<unknown, Promise<void>> })[REFRESHES] ??= new Map());
 /** Set while this module's own auth() runs, whose tokens() calls must read the store as it is. */
 const insideRefresh = new AsyncLocalStorage<true>();
 

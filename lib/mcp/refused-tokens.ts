@@ -7,17 +7,22 @@
 // not help reaches the transport as it came (its own auth() then asks the member to connect).
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { StoredOAuthProvider } from "./oauth-provider";
+import type { StoredOAuthProvider } from "./oauth-provider";
 
-export function renewingRefusedTokens(base: FetchLike, provider: OAuthClientProvider | undefined): FetchLike {
-  if (!(provider instanceof StoredOAuthProvider)) return base;
+type Renewing = Pick<StoredOAuthProvider, "renewRefused">;
+
+export function renewingRefusedTokens(base: FetchLike, authProvider: OAuthClientProvider | undefined): FetchLike {
+  // By its method, not its class: Next may load this module and the provider's in different bundles.
+  const provider = authProvider as (OAuthClientProvider & Partial<Renewing>) | undefined;
+  const renew = typeof provider?.renewRefused === "function" ? provider.renewRefused.bind(provider) : undefined;
+  if (!renew) return base;
   return async (url, init) => {
     const res = await base(url, init);
     if (res.status !== 401) return res;
     const headers = new Headers(init?.headers);
     const sent = /^Bearer\s+(\S+)$/i.exec(headers.get("authorization") ?? "")?.[1];
     if (!sent) return res;
-    const fresh = await provider.renewRefused(sent);
+    const fresh = await renew(sent);
     if (!fresh) return res;
     await res.body?.cancel().catch(() => {});
     headers.set("authorization", `Bearer ${fresh}`);
