@@ -3,7 +3,8 @@
 // on loopback (test/support/mcp-auth-server.ts). An admin sets the server to "OAuth: each member
 // connects their own account"; each member sees "Connect to use", connects through the provider's
 // login page, and their tool call shows their own identity. An expired token is refreshed without
-// the member noticing; a revoked one shows the Connect notice; Disconnect brings "Connect to use" back.
+// the member noticing; a revoked one shows the Connect notice, "connect again" under Settings →
+// Connections and "Connect to use" in the picker; Disconnect brings "Connect to use" back.
 import { expect, test, type Page } from "@playwright/test";
 import { startMcpAuthStack, type McpAuthStack } from "../test/support/mcp-auth-server";
 import { violations } from "./axe";
@@ -87,6 +88,13 @@ test("members connect their own accounts and act as themselves; expiry, revocati
   if (await approve.isVisible()) await approve.click();
   await expect(notice).toContainText("expired or was revoked");
   await expect(notice.getByRole("link", { name: "Connect" })).toBeVisible();
+  // Settings → Connections says to connect again, and the Tools picker asks him to connect first.
+  await bob.goto("/settings/connections");
+  await expect(bob.locator('[data-connection="protected"]')).toContainText("Expired or revoked: connect again");
+  await expect(bob.getByRole("link", { name: "Connect protected" })).toBeVisible();
+  await newChat(bob);
+  await bob.getByRole("button", { name: /^Tools/ }).click();
+  await expect(bob.getByRole("dialog", { name: "Tools for this chat" }).getByText("Connect to use")).toBeVisible();
 
   // Alice disconnects under Settings → Connections: her tools are "Connect to use" again.
   await alice.goto("/settings/connections");

@@ -65,6 +65,8 @@ export function credentialStore(server: Pick<McpServer, "id" | "url">, userId: s
     return (row && openCredential<OAuthSecret>(row, server)) ?? {};
   };
   return {
+    // Refreshes of one member at one server never overlap in this process (oauth-provider.ts).
+    key: `${server.id}:${userId}`,
     read,
     async write(patch) {
       if (!server.url) return;

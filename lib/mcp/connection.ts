@@ -20,6 +20,8 @@ import { stdioAllowed, type McpServerConfig } from "./config";
 import { answerDroppedCalls } from "./dropped-calls";
 import { routeElicitation, runAsking, type Elicit } from "./elicitation-routing";
 import { classifyFailure, McpFailure } from "./failures";
+import { renewingRefusedTokens } from "./refused-tokens";
+import { standardResponses } from "./standard-response";
 
 export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema"> & {
   /** The `ui://` view the tool declares (MCP Apps, app-meta.ts). */
@@ -98,12 +100,12 @@ function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: 
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers ?? {} };
   // Every connection is made to an address checked against the address rules as it opens.
-  const net = outbound ? createOutboundFetch(outbound) : outboundFetch();
+  const net = standardResponses(outbound ? createOutboundFetch(outbound) : outboundFetch());
   if (config.transport === "sse") {
     return new SSEClientTransport(url, {
       requestInit,
       authProvider: config.authProvider,
-      fetch: net,
+      fetch: renewingRefusedTokens(net, config.authProvider),
       // The SSE GET goes through EventSource (the SDK adds the headers), which keeps only the text of
       // a failure: a refusal by the address rules is noted here. Oversized events are dropped.
       eventSourceInit: {
@@ -121,7 +123,8 @@ function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: 
     authProvider: config.authProvider,
     // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts);
     // a call's answer stream that breaks before the answer ends the call at once (dropped-calls.ts).
-    fetch: answerDroppedCalls(boundedFetch(undefined, net)),
+    // A member's refused token is renewed once for all calls refused with it (refused-tokens.ts).
+    fetch: renewingRefusedTokens(answerDroppedCalls(boundedFetch(undefined, net)), config.authProvider),
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
   });
 }

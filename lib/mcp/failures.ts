@@ -3,7 +3,7 @@
 // member's own credential that is missing or refused (they connect their account again).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ConnectRequired } from "./oauth-provider";
+import { AuthorizationServerUnavailable, ConnectRequired } from "./oauth-provider";
 
 export type McpFailureKind = "unreachable" | "http" | "protocol" | "timeout" | "config" | "aborted" | "auth";
 
@@ -60,6 +60,8 @@ function refusal(err: unknown): string | undefined {
 export function classifyFailure(err: unknown, what = "the server"): McpFailure {
   if (err instanceof McpFailure) return err;
   if (err instanceof ConnectRequired) return new McpFailure("auth", err.message, undefined, undefined, err.scope);
+  // Not the member's credential: it is kept, and works again once the authorization server answers.
+  if (err instanceof AuthorizationServerUnavailable) return new McpFailure("unreachable", err.message);
   if (err instanceof UnauthorizedError) return new McpFailure("auth", `${what} refused your credential (${err.message || "unauthorized"}).`, 401);
   const e = err as { name?: string; code?: unknown; message?: string } | undefined;
   if (e?.name === "TimeoutError") return new McpFailure("timeout", `${what} did not answer in time.`);

@@ -6,9 +6,13 @@
 import { auth, extractWWWAuthenticateParams, selectClientAuthMethod } from "@modelcontextprotocol/sdk/client/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { standardResponses } from "./standard-response";
 import { ConnectRequired, sameIssuer, StoredOAuthProvider, type OAuthClientSettings, type OAuthStore } from "./oauth-provider";
 
 export type FlowTarget = { serverUrl: string; fetchFn?: FetchLike };
+
+/** The target's fetch, answering with the Response class the SDK reads OAuth errors from. */
+const oauthFetch = (target: FlowTarget) => standardResponses(target.fetchFn ?? fetch);
 
 /** Discovers, registers when needed, and returns where to send the browser (state inside). */
 export async function beginAuthorization(store: OAuthStore, settings: OAuthClientSettings, target: FlowTarget, scope?: string): Promise<{ authorizationUrl: URL; state: string }> {
@@ -18,7 +22,7 @@ export async function beginAuthorization(store: OAuthStore, settings: OAuthClien
   // is, and which scope it wants.
   await provider.invalidateCredentials("discovery");
   const challenge = await askWithoutToken(target);
-  const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: scope ?? challenge.scope, fetchFn: target.fetchFn });
+  const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: scope ?? challenge.scope, fetchFn: oauthFetch(target) });
   if (result === "AUTHORIZED" || !provider.authorizationUrl) throw new Error("The authorization server gave tokens without a sign-in; connect again.");
   const state = provider.authorizationUrl.searchParams.get("state");
   if (!state) throw new Error("The authorization URL carries no state.");
@@ -60,7 +64,7 @@ export async function completeAuthorization(store: OAuthStore, settings: OAuthCl
     throw new ConnectRequired(`The answer came from "${params.iss ?? "an unnamed issuer"}", not from "${issuer}" where the sign-in started; nothing was stored.`);
   }
   const provider = new StoredOAuthProvider(store, settings, "interactive");
-  const result = await auth(provider, { serverUrl: target.serverUrl, authorizationCode: params.code, scope: record.scope, fetchFn: target.fetchFn });
+  const result = await auth(provider, { serverUrl: target.serverUrl, authorizationCode: params.code, scope: record.scope, fetchFn: oauthFetch(target) });
   if (result !== "AUTHORIZED") throw new ConnectRequired("The authorization server did not give a token.");
 }
 

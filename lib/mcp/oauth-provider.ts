@@ -5,13 +5,21 @@
 // server metadata (OAuth and OpenID discovery), the client (pre-registered → client ID metadata
 // document → dynamic registration), PKCE, resource indicators and scopes. What this adds:
 // - the issuer check of RFC 8414 §3.3 (the metadata must name the server it was fetched from);
-// - refresh before expiry: a token that expires within a minute is refreshed before it is sent;
+// - refresh before expiry: a token that expires within a minute is refreshed before it is sent, and
+//   a token the server refuses is renewed (`renewRefused`, called by connection.ts on a 401);
+// - one refresh at a time per identity in this process: the authorization server rotates refresh
+//   tokens and treats a spent one sent again as stolen (it revokes the whole grant), so callers that
+//   hold the same expired token wait for one refresh and use its result;
+// - a refresh that could not reach the authorization server (down, 5xx) keeps the tokens and says
+//   so (AuthorizationServerUnavailable): it is not the member's to fix by connecting again;
 // - two modes: "interactive" (a member is at the browser: the authorization URL is kept for the
 //   redirect) and "background" (a tool call: no one can log in, so a needed login is ConnectRequired).
+import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { standardResponses } from "./standard-response";
 
 /** What one identity keeps for one server. `expiresAt` (ms) is ours; the rest is the SDK's, unchanged. */
 export type OAuthRecord = {
@@ -24,6 +32,8 @@ export type OAuthRecord = {
 };
 
 export type OAuthStore = {
+  /** Who and where (e.g. server and member): refreshes of one key never overlap. Default: the store object. */
+  key?: string;
   read(): Promise<OAuthRecord>;
   write(patch: Partial<OAuthRecord>): Promise<void>;
 };
@@ -60,7 +70,24 @@ export class IssuerMismatch extends Error {
   }
 }
 
+/** A token could not be renewed because the authorization server did not answer (down, 5xx); the tokens are kept. */
+export class AuthorizationServerUnavailable extends Error {
+  constructor(detail: string) {
+    super(`The authorization server could not be reached to renew your access (${detail}); try again in a moment.`);
+    this.name = "AuthorizationServerUnavailable";
+  }
+}
+
 const REFRESH_AHEAD_MS = 60_000;
+
+/**
+ * The refresh under way (or last begun) per identity, in this process: the next one waits for it. On
+ * globalThis, like the pool, because Next evaluates modules once per bundle.
+ */
+const REFRESHES = Symbol.for("parley.mcpOAuthRefreshes");
+const refreshes: Map<unknown, Promise<void>> = ((globalThis as { [REFRESHES]?: Map<unknown, Promise<void>> })[REFRESHES] ??= new Map());
+/** Set while this module's own auth() runs, whose tokens() calls must read the store as it is. */
+const insideRefresh = new AsyncLocalStorage<true>();
 
 const trimSlash = (s: string) => s.replace(/\/+$/, "");
 
@@ -71,7 +98,6 @@ export function sameIssuer(a: string, b: string): boolean {
 export class StoredOAuthProvider implements OAuthClientProvider {
   /** Set by redirectToAuthorization in interactive mode. */
   authorizationUrl?: URL;
-  private refreshing = false;
 
   constructor(
     private readonly store: OAuthStore,
@@ -115,19 +141,69 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
-    const record = await this.store.read();
-    const tokens = record.tokens;
-    if (!tokens || this.refreshing || !this.server) return tokens;
+    if (insideRefresh.getStore()) return (await this.store.read()).tokens;
+    // A refresh under way gives the tokens to use: wait for it rather than send the old ones.
+    await refreshes.get(this.refreshKey)?.catch(() => {});
+    const tokens = (await this.store.read()).tokens;
+    if (!tokens || !this.server) return tokens;
     const expiring = tokens.expiresAt !== undefined && tokens.expiresAt - Date.now() < REFRESH_AHEAD_MS;
     if (!expiring || !tokens.refresh_token) return tokens;
-    // Refresh ahead of expiry through the SDK (auth() refreshes when it holds a refresh token).
-    this.refreshing = true;
-    try {
-      await auth(this, { serverUrl: this.server.serverUrl, fetchFn: this.server.fetchFn, scope: record.scope });
-    } finally {
-      this.refreshing = false;
-    }
+    await this.refresh(tokens.access_token);
     return (await this.store.read()).tokens;
+  }
+
+  /**
+   * The server refused `sent` (a 401): renews it, once for every call that was refused with it. The
+   * access token to try again with, or undefined when there is none (the member connects again).
+   */
+  async renewRefused(sent: string): Promise<string | undefined> {
+    if (!this.server) return undefined;
+    await this.refresh(sent);
+    const now = (await this.store.read()).tokens?.access_token;
+    return now === sent ? undefined : now;
+  }
+
+  private get refreshKey(): unknown {
+    return this.store.key ?? this.store;
+  }
+
+  /** Refreshes unless the stored access token is no longer `stale` (another call renewed or dropped it). */
+  private refresh(stale: string): Promise<void> {
+    const key = this.refreshKey;
+    const run = (refreshes.get(key) ?? Promise.resolve())
+      .catch(() => {})
+      .then(async () => {
+        const record = await this.store.read();
+        if (record.tokens?.access_token !== stale) return;
+        await this.refreshNow(record.scope);
+      });
+    refreshes.set(key, run);
+    void run.catch(() => {}).finally(() => refreshes.get(key) === run && refreshes.delete(key));
+    return run;
+  }
+
+  /** The SDK's auth() with the stored refresh token; a token endpoint that did not answer is told apart. */
+  private async refreshNow(scope: string | undefined): Promise<void> {
+    let trouble: string | undefined;
+    const base = standardResponses(this.server!.fetchFn ?? fetch);
+    const fetchFn: FetchLike = async (url, init) => {
+      try {
+        const res = await base(url, init);
+        if (res.status >= 500) trouble = `HTTP ${res.status}`;
+        return res;
+      } catch (err) {
+        trouble = err instanceof Error ? err.message : String(err);
+        throw err;
+      }
+    };
+    try {
+      await insideRefresh.run(true, () => auth(this, { serverUrl: this.server!.serverUrl, fetchFn, scope }));
+    } catch (err) {
+      // A refused refresh (invalid_grant) dropped the tokens and asks to connect; one that got no
+      // answer kept them, and the next call tries again.
+      if (err instanceof ConnectRequired && trouble && (await this.store.read()).tokens?.refresh_token) throw new AuthorizationServerUnavailable(trouble);
+      throw err;
+    }
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {

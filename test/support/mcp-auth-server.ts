@@ -5,7 +5,7 @@
 // token's subject: the login typed on the provider's page). Both on loopback. Options make it
 // misbehave on purpose: tokens for another resource, or resource metadata that points at another
 // issuer than the authorization server names. Hooks let a test expire or revoke a member's tokens
-// as the authorization server would.
+// as the authorization server would, count refreshes, or take the authorization server down.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
@@ -37,6 +37,13 @@ export type McpAuthStack = {
   expireAccessTokens(account: string): Promise<number>;
   /** Revokes everything the account was given (access and refresh tokens): they must log in again. */
   revokeAccount(account: string): Promise<void>;
+  /** Revokes only the account's refresh tokens: its next refresh is refused (invalid_grant). */
+  revokeRefreshTokens(account: string): Promise<number>;
+  /** How many refresh_token grants the token endpoint answered with new tokens. */
+  refreshes(): number;
+  /** Stops the authorization server (nothing listens on its port; its state is kept), and starts it again. */
+  stopAuthorizationServer(): Promise<void>;
+  startAuthorizationServer(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -77,6 +84,7 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   const tracked: Tracked = { access: new Map(), refresh: new Map() };
   let revocations = 0;
+  let refreshes = 0;
 
   const provider = new Provider(issuer, {
     features: {
@@ -103,6 +111,7 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
   provider.on("access_token.saved", (t: { jti: string; accountId?: string }) => t.accountId && tracked.access.set(t.jti, t.accountId));
   provider.on("refresh_token.saved", (t: { jti: string; accountId?: string }) => t.accountId && tracked.refresh.set(t.jti, t.accountId));
   provider.on("grant.revoked", () => void revocations++);
+  provider.on("grant.success", (ctx: { oidc: { params?: { grant_type?: string } } }) => ctx.oidc.params?.grant_type === "refresh_token" && void refreshes++);
   asServer.on("request", provider.callback());
 
   const verifier = {
@@ -169,10 +178,19 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
       await destroyTokens("access", account);
       await destroyTokens("refresh", account);
     },
+    revokeRefreshTokens: (account) => destroyTokens("refresh", account),
+    refreshes: () => refreshes,
+    async stopAuthorizationServer() {
+      asServer.closeAllConnections();
+      await new Promise((r) => asServer.close(r));
+    },
+    async startAuthorizationServer() {
+      await listen(asServer, asPort);
+    },
     async close() {
       mcpHttp.closeAllConnections();
       asServer.closeAllConnections();
-      await Promise.all([new Promise((r) => mcpHttp.close(r)), new Promise((r) => asServer.close(r))]);
+      await Promise.all([new Promise((r) => mcpHttp.close(r)), new Promise((r) => (asServer.listening ? asServer.close(r) : r(undefined)))]);
     },
   };
 }
