@@ -12,6 +12,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
 import { config } from "../config";
+import { redactingExporter } from "./redact";
 
 export const TRACER_NAME = "parley";
 
@@ -46,7 +47,8 @@ export async function stopTracing(): Promise<void> {
 export async function startOtlpTracing(): Promise<boolean> {
   if (!config().OTEL_EXPORTER_OTLP_ENDPOINT || tracingEnabled()) return false;
   const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
-  const exporter: SpanExporter = new OTLPTraceExporter();
+  // Every span, Next.js's own included, is redacted before it leaves (redact.ts).
+  const exporter: SpanExporter = redactingExporter(new OTLPTraceExporter());
   startTracing([new BatchSpanProcessor({ exporter })], config().OTEL_SERVICE_NAME);
   return true;
 }
