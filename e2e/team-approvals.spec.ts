@@ -3,9 +3,10 @@
 // ("Waiting for an admin") and the member cannot decide it (not even through the API); the admin's
 // sidebar badge counts it without a reload; in the Approvals inbox the admin edits the input and
 // approves; the member's open chat goes on by itself, showing the edited input beside the model's,
-// who decided and the answer. The inbox passes axe.
+// who decided and the answer. The inbox passes axe. A rule on the arguments that runs a call without
+// asking is named on the call's card.
 import { expect, test } from "@playwright/test";
-import { answer, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
+import { answer, chooseOption, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
 import { addEverything, adminWithEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
 import { violations } from "./axe";
 
@@ -65,5 +66,33 @@ test("an admin-only call waits for an admin, who edits and approves it from the 
   await expect(card.getByRole("table", { name: "Input changed before approval" })).toContainText("needs an admin");
   await expect(card.locator("[data-decision]")).toHaveText(/^Edited and approved by Ada Admin \(admin\) at /);
   await context.close();
+  await backToFirstTeam(admin);
+});
+
+test("a rule that runs a call without asking is named on the call's card", async ({ page: admin }) => {
+  test.setTimeout(180_000);
+  await createTeam(admin, "Rules Team");
+  await addEverything(admin);
+  await admin.locator('[data-tool="echo"]').getByText("Rules and time limit").click();
+  const form = admin.getByRole("form", { name: "Add a rule to echo" });
+  await form.getByLabel("Field").fill("message");
+  await chooseOption(form.getByLabel("Condition"), "matches pattern");
+  await form.getByLabel("Value").fill("^fine");
+  await chooseOption(form.getByLabel("Then"), "run without asking");
+  await form.getByRole("button", { name: "Add rule" }).click();
+  const rule = "message matches /^fine/ → run without asking";
+  await expect(admin.getByRole("list", { name: "Rules of echo" })).toContainText(rule);
+
+  await newChat(admin);
+  await admin.getByRole("button", { name: /^Tools/ }).click();
+  await admin.getByRole("dialog", { name: "Tools for this chat" }).getByRole("checkbox", { name: "Use everything", exact: true }).check();
+  await admin.getByRole("button", { name: /^Tools/ }).click();
+  await send(admin, "Approvals: rule echo");
+  await expect(answer(admin)).toContainText("The rule let it run.", { timeout: 30_000 });
+  // The stored answer (a reload, or anyone opening the chat later) names the rule on the card.
+  await admin.reload();
+  const card = answer(admin).locator('[data-tool-name="everything__echo"]');
+  await expect(card).toContainText("Echo: fine to run");
+  await expect(card.locator("[data-auto-rule]")).toHaveText(`Ran without asking: rule “${rule}”.`);
   await backToFirstTeam(admin);
 });

@@ -42,6 +42,8 @@ const ACTIONS: Record<string, string> = {
   "tool.always-allow": "Always allowed a tool",
   "tool.always-allow.revoke": "Stopped always allowing a tool",
   "tool.edit": "Edited a tool call's input",
+  "tool.auto": "Ran a tool call without asking (a rule)",
+  "retention.sweep": "Deleted chats past the retention period",
   "tool.allow-chat": "Allowed a tool for one chat",
   "mcp.tool.rules": "Changed a tool's rules",
   "mcp.tool.decision-timeout": "Changed a tool's time limit",

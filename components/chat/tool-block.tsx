@@ -151,6 +151,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string; appUri?: string } }).toolMetadata;
   const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
   const details = (part as { approval?: ApprovalDetails }).approval;
+  const autoRule = (part as { autoRule?: string }).autoRule;
   const running =
     part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
@@ -208,6 +209,11 @@ export function ToolBlock({ part }: { part: ToolPart }) {
             {part.approval.reason ? ` Reason: ${part.approval.reason}` : ""}
           </p>
         )}
+        {autoRule && (
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-auto-rule>
+            Ran without asking: rule “{autoRule}”.
+          </p>
+        )}
         {part.providerExecuted && <p className="text-xs text-zinc-600 dark:text-zinc-400">Ran at the model&apos;s provider, without approval.</p>}
       </div>
     </div>
@@ -217,10 +223,12 @@ export function ToolBlock({ part }: { part: ToolPart }) {
 /** Who decided and when: "Approved by Ana at 14:05", "Edited and approved by …", "Denied: no decision in time". */
 function decisionText(approved: boolean, d?: ApprovalDetails): string {
   const when = d?.decidedAt ? ` at ${new Date(d.decidedAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
-  if (!approved && !d?.decidedBy && d?.decidedAt) return `Denied: nobody decided in time${when}.`;
+  // The rule that asked (or escalated to an admin), named after any decision, a time limit's too.
+  const rule = d?.rule ? ` Asked by the rule “${d.rule}”.` : "";
+  if (!approved && !d?.decidedBy && d?.decidedAt) return `Denied: nobody decided in time${when}.${rule}`;
   const who = d?.decidedBy ? `${d.decidedBy}${d.by === "admin" ? " (admin)" : ""}` : d?.by === "admin" ? "an admin" : "you";
   const verb = approved ? (d?.original !== undefined ? "Edited and approved" : "Approved") : "Denied";
-  return `${verb} by ${who}${when}.`;
+  return `${verb} by ${who}${when}.${rule}`;
 }
 
 /** The short header label of an aborted call's face (the full sentence shows below it). */

@@ -20,10 +20,16 @@ export const DETAIL_KEYS = ["by", "rule", "deadline", "decidedBy", "decidedAt", 
 
 export type BlockWithDecider = Pick<Block, "approvalBy" | "approvalRule" | "approvalDeadline" | "decidedAt" | "originalInput"> & { decidedBy?: { name: string } | null };
 
-/** The part with its approval details from the block (parts without an approval are returned as they are). */
+/** The key of a tool part that names the rule that let the call run without asking (from the block). */
+export const AUTO_RULE_KEY = "autoRule";
+
+/**
+ * The part with its approval details from the block; a call a rule ran without asking gets the rule's
+ * label as `autoRule`. Other parts without an approval are returned as they are.
+ */
 export function withApprovalDetails(part: ParleyPart, block: BlockWithDecider): ParleyPart {
   const approval = (part as { approval?: Record<string, unknown> }).approval;
-  if (!approval) return part;
+  if (!approval) return block.approvalBy === "auto" && block.approvalRule ? ({ ...part, [AUTO_RULE_KEY]: block.approvalRule } as unknown as ParleyPart) : part;
   const details: ApprovalDetails = {};
   if (block.approvalBy === "member" || block.approvalBy === "admin") details.by = block.approvalBy;
   if (block.approvalRule) details.rule = block.approvalRule;

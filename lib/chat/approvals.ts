@@ -115,12 +115,34 @@ export async function storeDecision(tx: Prisma.TransactionClient, ctx: TeamConte
   });
 }
 
+/** Whose turn ran a call without asking, for its audit event. */
+export type AutoActor = { teamId: string; userId: string; chatId: string };
+
 /**
  * Stores what each waiting call of an answer waits for (turn-policy.ts's verdicts): who decides, the
- * rule that asked, and the deadline of its time limit. Runs once the answer's blocks are stored.
+ * rule that asked, and the deadline of its time limit; and, for a call a rule ran without asking, that
+ * rule (approvalBy "auto", shown on the card) with a `tool.auto` audit event naming it, once per call.
+ * Runs once the answer's blocks are stored.
  */
-export async function markApprovalRequests(prisma: Client, messageId: string, verdicts: ReadonlyMap<string, CallVerdict>, now = new Date()): Promise<void> {
+export async function markApprovalRequests(prisma: PrismaClient, messageId: string, verdicts: ReadonlyMap<string, CallVerdict>, now = new Date(), actor?: AutoActor): Promise<void> {
   for (const [toolCallId, v] of verdicts) {
+    if (v.by === "auto") {
+      await prisma.$transaction(async (tx) => {
+        const block = await tx.block.findFirst({ where: { messageId, toolCallId, kind: "tool", approvalBy: null } });
+        if (!block) return;
+        const res = await tx.block.updateMany({ where: { id: block.id, approvalBy: null }, data: { approvalBy: "auto", approvalRule: v.rule ?? null } });
+        if (res.count !== 1 || !actor) return;
+        await audit(tx, {
+          teamId: actor.teamId,
+          actorId: actor.userId,
+          action: "tool.auto",
+          targetType: "tool-call",
+          targetId: toolCallId,
+          data: { chatId: actor.chatId, tool: block.toolName, inputHash: inputHash(block.input), by: "auto", ...(v.rule ? { rule: v.rule } : {}) },
+        });
+      });
+      continue;
+    }
     await prisma.block.updateMany({
       where: { messageId, toolCallId, status: "approval-requested", approvalBy: null },
       data: { approvalBy: v.by, approvalRule: v.rule ?? null, approvalDeadline: v.timeoutMin ? new Date(now.getTime() + v.timeoutMin * 60_000) : null },

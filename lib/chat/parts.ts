@@ -10,7 +10,7 @@ import { parseToolError } from "../tools/error-codes";
 import { storable, unstored, type BlockFields, type Extras, type StoredBlock } from "./block-storage";
 import type { ErrorData, ParleyPart } from "./message-types";
 import { toolStateOf } from "./tool-states";
-import { DETAIL_KEYS } from "./approval-details";
+import { AUTO_RULE_KEY, DETAIL_KEYS } from "./approval-details";
 
 const NO_STATE = "unset";
 
@@ -115,6 +115,8 @@ function toolPartToBlock(part: ToolUIPart | DynamicToolUIPart): BlockFields {
     "errorText",
     "approval",
     "callProviderMetadata",
+    // From the block's columns (approval-details.ts), never from a part.
+    AUTO_RULE_KEY,
   ]);
   const approval = p.approval as { id: string; approved?: boolean; reason?: string } | undefined;
   if (approval) {

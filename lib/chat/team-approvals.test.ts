@@ -4,7 +4,9 @@
 // around it; an admin's decision continues the member's answer; two admins at once: one wins; an
 // edited input that does not fit the schema is refused and nothing runs, one that fits runs as edited
 // and the model is told; a rule on arguments escalates one call and lets another run; a time limit
-// denies a call while nobody has the chat open and the model learns it; a restart changes nothing.
+// denies a call while nobody has the chat open and the model learns it; a restart changes nothing. A
+// rule that runs a call without asking, and the rule that escalated a call a time limit denied, are
+// named on the card (the stored part) and in the audit log.
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
@@ -18,6 +20,7 @@ import { readChunks, storedAnswer, teamWithProvider, type SseChunk } from "@/tes
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
 import { adminInbox, countPendingApprovals, decideAsAdmin, decideWhileWaiting } from "./team-approvals";
 import { expireApprovals } from "./approval-timeouts";
+import { loadMessagePage } from "./history";
 
 let mock: LLMock;
 let server: RunningServer;
@@ -161,6 +164,30 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(lastRequest("please foxtrot")).toContain("Nobody decided in time: no decision within 30 minutes");
     const deny = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.admin.team.id, action: "tool.deny" } });
     expect(deny).toMatchObject({ actorId: null, data: expect.objectContaining({ timedOut: true, reason: "no decision within 30 minutes" }) });
+  });
+
+  const storedPart = async (chatId: string) => (await loadMessagePage(chatId)).messages.at(-1)!.parts.find((p) => "toolCallId" in p) as Record<string, unknown>;
+
+  it("a rule that runs a call without asking is named on the card and in the audit log", async () => {
+    const s = await teamWithEcho({ policy: "ask", rules: [{ field: "message", op: "matches", value: "^fine", then: "auto" }] });
+    await ask(s, "hotel", "fine to run");
+    const rule = "message matches /^fine/ → run without asking";
+    expect(await toolBlock(s.chat.id)).toMatchObject({ status: "output-available", approvalBy: "auto", approvalRule: rule });
+    expect(await storedPart(s.chat.id)).toMatchObject({ state: "output-available", autoRule: rule });
+    const events = await (await db()).auditEvent.findMany({ where: { teamId: s.member.team.id, action: "tool.auto" } });
+    expect(events).toEqual([expect.objectContaining({ actorId: s.member.user.id, data: expect.objectContaining({ chatId: s.chat.id, rule, tool: "Test__echo" }) })]);
+  });
+
+  it("a time limit that denies an escalated call names the rule that escalated it, on the card and in the audit log", async () => {
+    const s = await teamWithEcho({ policy: "auto", rules: [{ field: "message", op: "matches", value: "^secret", then: "admin" }], decisionTimeoutMin: 30 });
+    await ask(s, "india", "secret stuff");
+    const block = await toolBlock(s.chat.id);
+    const { continued } = await expireApprovals(new Date(block.approvalDeadline!.getTime() + 1000));
+    await Promise.all(continued);
+    const rule = "message matches /^secret/ → an admin approves";
+    expect(await storedPart(s.chat.id)).toMatchObject({ state: "output-denied", approval: { approved: false, reason: "no decision within 30 minutes", rule } });
+    const deny = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.admin.team.id, action: "tool.deny" } });
+    expect(deny.data).toMatchObject({ timedOut: true, rule });
   });
 
   it("a restart while an admin-only call waits changes nothing: it still waits, and an admin's approval continues it", async () => {

@@ -49,7 +49,7 @@ import { isFinal } from "./tool-states";
 import { modelTitle, storeModelTitle } from "./titles";
 import { holdTurnBudget, releaseHold } from "../usage/budgets";
 import { metrics } from "../observability/metrics";
-import { aiTelemetry, startTurnSpan } from "../observability/tracing";
+import { aiTelemetry, failTurnSpan, startTurnSpan, storedTraceOf, tracingEnabled, traceToStore } from "../observability/tracing";
 
 export type { TurnRequest };
 
@@ -181,8 +181,10 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // stream
     const repairs: RepairEvent[] = [];
     let stepStartedAt = Date.now();
-    // Traced when tracing is on (lib/observability/tracing.ts): the AI SDK's spans nest in the turn's.
-    const traced = startTurnSpan({ model: prepared.answering.modelId, provider: m.providerName, chatId: loaded.chat.id });
+    // Traced when tracing is on (lib/observability/tracing.ts): the AI SDK's spans nest in the turn's; a
+    // continuation (after decisions) links to the span of the turn that asked, stored with the answer.
+    const follows = continued && tracingEnabled() ? storedTraceOf((await (await db()).message.findUnique({ where: { id: assistantId }, select: { metadata: true } }))?.metadata) : undefined;
+    const traced = startTurnSpan({ model: prepared.answering.modelId, provider: m.providerName, chatId: loaded.chat.id, follows });
     const result = context.with(traced.ctx, () => streamText({
       model: prepared.model,
       messages: prepared.messages,
@@ -220,15 +222,25 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         streamId: loaded.streamId,
         continued,
         reservationId: hold.reservationId,
-        afterBlocks: (prisma) => markApprovalRequests(prisma, assistantId, verdicts),
+        afterBlocks: async (prisma) => {
+          await markApprovalRequests(prisma, assistantId, verdicts, new Date(), { teamId: ctx.team.id, userId: ctx.user.id, chatId: loaded.chat.id });
+          const trace = traceToStore(traced.span);
+          if (trace) await prisma.message.update({ where: { id: assistantId }, data: { metadata: { trace } } });
+        },
       },
       deps.store,
     );
     metrics().turns.inc({ outcome: "started" });
     metrics().activeStreams.inc();
     void stored
-      .then((s) => traced.span.setAttributes({ "parley.turn.status": s.status, ...(s.cost != null ? { "parley.cost.usd": s.cost } : {}) }))
-      .catch((err) => console.error(`[turn] chat ${loaded.chat.id}: could not finalise the message`, err))
+      .then((s) => {
+        traced.span.setAttributes({ "parley.turn.status": s.status, ...(s.cost != null ? { "parley.cost.usd": s.cost } : {}) });
+        if (s.status === "error" || s.status === "interrupted") failTurnSpan(traced.span, `the answer ended: ${s.status}`);
+      })
+      .catch((err) => {
+        failTurnSpan(traced.span, "could not finalise the message");
+        console.error(`[turn] chat ${loaded.chat.id}: could not finalise the message`, err);
+      })
       // release: the chat, the slot and the budget's hold are free before anyone hears that the turn is stored.
       .finally(() => {
         unregister();

@@ -2,11 +2,13 @@
 // exporter, the turn's span holds the AI SDK's model-run, per-step model-call and tool-call spans and
 // the MCP request's span, with GenAI attributes and without any message text or tool argument; and
 // once through OTLP/HTTP to a receiver on loopback, configured as an operator would
-// (OTEL_EXPORTER_OTLP_ENDPOINT). Without tracing, a turn records nothing.
+// (OTEL_EXPORTER_OTLP_ENDPOINT). Without tracing, a turn records nothing. A failed turn's span has
+// status ERROR; the turn that goes on after a decision links to the span of the turn that asked.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
+import { SpanStatusCode } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -130,4 +132,50 @@ describe("spans of a turn", () => {
       receiver.close();
     }
   }, 60_000);
+});
+
+describe("a turn's span across failures and approvals", () => {
+  it("a failed turn's span has status ERROR", async () => {
+    const exporter = new InMemorySpanExporter();
+    startTracing([new SimpleSpanProcessor({ exporter })]);
+    try {
+      mock.onMessage("boom traced", { error: { message: "upstream exploded", type: "server_error" }, status: 500 });
+      const { ctx, chat } = await teamWithProvider(mock.url);
+      const done = storedTurn();
+      await readChunks(await runTurn(ctx, { chatId: chat.id, text: "boom traced" }, { onStored: done.onStored }));
+      expect((await done.promise).status).toBe("error");
+      const turn = exporter.getFinishedSpans().find((s) => s.name === "chat gpt-test")!;
+      expect(attrs(turn)["parley.turn.status"]).toBe("error");
+      expect(turn.status.code).toBe(SpanStatusCode.ERROR);
+    } finally {
+      await stopTracing();
+    }
+  });
+
+  it("the turn that goes on after an approval links to the span of the turn that asked", async () => {
+    const exporter = new InMemorySpanExporter();
+    startTracing([new SimpleSpanProcessor({ exporter })]);
+    try {
+      const word = "traced approval";
+      mock.addFixture({ match: { userMessage: word, hasToolResult: false }, response: { toolCalls: [{ name: "delete_file", arguments: JSON.stringify({ path: "/tmp/t.txt" }), id: "call_traced" }] } });
+      mock.addFixture({ match: { userMessage: word, hasToolResult: true }, response: { content: "Deleted." } });
+      const del = tool({ description: "Deletes a file", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async () => ({ ok: true }) });
+      const { ctx, chat } = await teamWithProvider(mock.url);
+      const asked = storedTurn();
+      const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: word }, { tools: { delete_file: del }, onStored: asked.onStored }));
+      await asked.promise;
+      const approvalId = String((chunks.find((c) => c.type === "tool-approval-request") as { approvalId?: string } | undefined)?.approvalId);
+      const went = storedTurn();
+      const after = await readChunks(await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { delete_file: del }, onStored: went.onStored }));
+      await went.promise;
+      expect(textOf(after)).toBe("Deleted.");
+      const turns = exporter.getFinishedSpans().filter((s) => s.name === "chat gpt-test");
+      expect(turns).toHaveLength(2);
+      const [asking, continuing] = turns;
+      expect(continuing.links.map((l) => l.context.spanId)).toEqual([asking.spanContext().spanId]);
+      expect(continuing.links[0].context.traceId).toBe(asking.spanContext().traceId);
+    } finally {
+      await stopTracing();
+    }
+  });
 });

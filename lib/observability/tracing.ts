@@ -7,11 +7,12 @@
 // ai.streamText.doStream per step = one model call, with gen_ai.request.model and gen_ai.usage.*,
 // and ai.toolCall per tool call) and an MCP span per tools/call request (lib/mcp/pool.ts). Inputs and
 // outputs are never recorded: no message text, tool arguments or results, and no secrets.
-import { context, INVALID_SPAN_CONTEXT, trace, type Context, type Span } from "@opentelemetry/api";
+import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanStatusCode, trace, type Context, type Link, type Span, type SpanContext } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
 import { config } from "../config";
+import { redactingExporter } from "./redact";
 
 export const TRACER_NAME = "parley";
 
@@ -46,7 +47,8 @@ export async function stopTracing(): Promise<void> {
 export async function startOtlpTracing(): Promise<boolean> {
   if (!config().OTEL_EXPORTER_OTLP_ENDPOINT || tracingEnabled()) return false;
   const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
-  const exporter: SpanExporter = new OTLPTraceExporter();
+  // Every span, Next.js's own included, is redacted before it leaves (redact.ts).
+  const exporter: SpanExporter = redactingExporter(new OTLPTraceExporter());
   startTracing([new BatchSpanProcessor({ exporter })], config().OTEL_SERVICE_NAME);
   return true;
 }
@@ -56,11 +58,38 @@ export function aiTelemetry(functionId: string) {
   return tracingEnabled() ? { isEnabled: true, recordInputs: false, recordOutputs: false, functionId } : undefined;
 }
 
-/** Starts a turn's span (a no-op span when tracing is off) and the context the turn's work runs in. */
-export function startTurnSpan(a: { model: string; provider: string; chatId: string }): { span: Span; ctx: Context } {
+/**
+ * Starts a turn's span (a no-op span when tracing is off) and the context the turn's work runs in.
+ * `follows`: the span of the turn this one continues (the one that asked for approval), linked.
+ */
+export function startTurnSpan(a: { model: string; provider: string; chatId: string; follows?: SpanContext }): { span: Span; ctx: Context } {
   if (!tracingEnabled()) return { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), ctx: context.active() };
+  const links: Link[] = a.follows ? [{ context: a.follows, attributes: { "parley.link": "continues" } }] : [];
   const span = trace.getTracer(TRACER_NAME).startSpan(`chat ${a.model}`, {
     attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": a.model, "gen_ai.provider.name": a.provider, "parley.chat.id": a.chatId },
+    links,
   });
   return { span, ctx: trace.setSpan(context.active(), span) };
+}
+
+/** A turn's span context as stored with its answer (Message.metadata.trace), so a continuation can link to it. */
+export type StoredTrace = { traceId: string; spanId: string; traceFlags: number };
+
+/** The span's context to store, or undefined when it is not recorded (tracing off). */
+export function traceToStore(span: Span): StoredTrace | undefined {
+  const c = span.spanContext();
+  return isSpanContextValid(c) && span.isRecording() ? { traceId: c.traceId, spanId: c.spanId, traceFlags: c.traceFlags } : undefined;
+}
+
+/** The stored span context of an answer's metadata, when it holds a valid one. */
+export function storedTraceOf(metadata: unknown): SpanContext | undefined {
+  const t = (metadata as { trace?: Partial<StoredTrace> } | null)?.trace;
+  if (!t || typeof t.traceId !== "string" || typeof t.spanId !== "string") return undefined;
+  const c: SpanContext = { traceId: t.traceId, spanId: t.spanId, traceFlags: typeof t.traceFlags === "number" ? t.traceFlags : 1, isRemote: true };
+  return isSpanContextValid(c) ? c : undefined;
+}
+
+/** Marks a turn's span as failed (status ERROR), with what ended it. */
+export function failTurnSpan(span: Span, message: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
 }

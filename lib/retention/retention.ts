@@ -3,9 +3,11 @@
 // attachments and shares go by the database's cascades (prisma/schema.prisma), so nothing is left
 // behind; usage records stay (their link to the message is cleared). A chat whose turn is running is
 // kept until it ends. Uploads never sent with a message are deleted after a day. The sweep runs at
-// start-up and then hourly (lib/startup.ts); each team's change is an audit event.
+// start-up and then hourly (lib/startup.ts); each team's change is an audit event, and so is each
+// sweep that deletes a team's chats (`retention.sweep`: how many, kept for how many days, the cut-off),
+// with a log line.
 import { z } from "zod";
-import { audited } from "../audit";
+import { audit, audited } from "../audit";
 import { db } from "../db/client";
 import type { PrismaClient } from "../db/generated/client";
 import type { TeamContext } from "../teams/context";
@@ -33,7 +35,15 @@ export async function sweepRetention(prisma: PrismaClient, now = new Date()): Pr
   let chats = 0;
   for (const t of teams) {
     const before = new Date(now.getTime() - t.retentionDays! * DAY_MS);
-    chats += (await prisma.chat.deleteMany({ where: { teamId: t.id, updatedAt: { lt: before }, activeStreamId: null } })).count;
+    const deleted = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.chat.deleteMany({ where: { teamId: t.id, updatedAt: { lt: before }, activeStreamId: null } });
+      if (count) {
+        await audit(tx, { teamId: t.id, actorId: null, action: "retention.sweep", targetType: "team", targetId: t.id, data: { chats: count, days: t.retentionDays!, before: before.toISOString() } });
+      }
+      return count;
+    });
+    if (deleted) console.log(`[retention] team ${t.id}: deleted ${deleted} chat${deleted === 1 ? "" : "s"} untouched for ${t.retentionDays} days (before ${before.toISOString()})`);
+    chats += deleted;
   }
   const uploads = (await prisma.attachment.deleteMany({ where: { messageId: null, chatId: null, createdAt: { lt: new Date(now.getTime() - UNSENT_MS) } } })).count;
   return { chats, uploads };

@@ -9,8 +9,8 @@ import { approverFor, effectivePolicy, type ToolPolicy } from "./approval-policy
 import { firstMatch, readRules } from "./approval-rules";
 import type { Decide } from "./tool-set";
 
-/** What a waiting call waits for. */
-export type CallVerdict = { by: "member" | "admin"; rule?: string; timeoutMin: number | null };
+/** What a waiting call waits for; or, `auto`, the rule that let a call run without asking. */
+export type CallVerdict = { by: "member" | "admin" | "auto"; rule?: string; timeoutMin: number | null };
 
 export type DeciderOptions = {
   /**
@@ -20,7 +20,7 @@ export type DeciderOptions = {
   decidedCallIds?: ReadonlySet<string>;
   /** Tool ids the member allowed for this chat ("Allow for this chat"). */
   chatAllowed?: readonly string[];
-  /** Filled with the verdict of every call that waits (by tool call id). */
+  /** Filled with the verdict of every call that waits, and of every call a rule ran without asking (by tool call id). */
   verdicts?: Map<string, CallVerdict>;
 };
 
@@ -50,7 +50,11 @@ export async function approvalDecider(userId: string, opts: DeciderOptions = {})
         const match = firstMatch(rules, input);
         // A rule that asks was set by an admin for this input: the member's allowances do not lift it.
         const by = match ? (match.rule.then === "auto" ? "none" : match.rule.then === "admin" ? "admin" : "member") : approverFor(policy as Exclude<ToolPolicy, "deny">, memberAllows);
-        if (by === "none") return false;
+        if (by === "none") {
+          // Named on the card and in the audit log (approvals.ts markApprovalRequests).
+          if (match) opts.verdicts?.set(toolCallId, { by: "auto", rule: match.label, timeoutMin: null });
+          return false;
+        }
         opts.verdicts?.set(toolCallId, { by, rule: match?.label, timeoutMin });
         return true;
       },

@@ -1,7 +1,8 @@
 // GET ?format=md|json: the chat as a Markdown or JSON download, for anyone who may see it.
 import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
-import { chatMarkdown, exportChat } from "@/lib/retention/export";
+import { exportChat } from "@/lib/retention/export";
+import { chatMarkdown } from "@/lib/retention/export-markdown";
 import { requireTeam } from "@/lib/teams/context";
 
 const query = z.object({ format: z.enum(["md", "json"]).default("md") });
