@@ -6,7 +6,8 @@ import type { LLMock } from "@copilotkit/aimock";
 import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readChunks, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";
+import { CONTINUE_ANSWER } from "./history";
+import { readChunks, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 
 let mock: LLMock;
@@ -30,7 +31,8 @@ describe.each(DATABASES)("on $name", (driver) => {
     return { runs, tools: { ping } };
   }
 
-  const approvalOf = (chunks: SseChunk[]) => chunks.filter((c) => c.type === "tool-approval-request").at(-1)?.approvalId as string | undefined;
+  /** The call of the answer that waits for a person once the turn has ended (its card's Approve). */
+  const waiting = async (chatId: string) => (await storedAnswer(chatId)).blocks.find((b) => b.kind === "tool" && b.status === "approval-requested")?.approvalId ?? undefined;
   const notices = (blocks: { kind: string; name: string | null; data: unknown }[]) => blocks.filter((b) => b.kind === "data" && b.name === "notice").map((b) => b.data as { code: string; message: string });
 
   async function turn(ctx: Awaited<ReturnType<typeof teamWithProvider>>["ctx"], request: Parameters<typeof runTurn>[1], tools: ReturnType<typeof askingTool>["tools"]) {
@@ -41,13 +43,16 @@ describe.each(DATABASES)("on $name", (driver) => {
   }
 
   it("approving a model that asks again at every step ends the answer at the step limit, approvals included; Continue goes on", async () => {
-    mock.addFixture({ match: { userMessage: "ping forever" }, response: { toolCalls: [{ name: "ping", arguments: JSON.stringify({ host: "example.org" }) }] } });
+    const ping = { toolCalls: [{ name: "ping", arguments: JSON.stringify({ host: "example.org" }) }] };
+    mock.addFixture({ match: { userMessage: "ping forever" }, response: ping });
+    // After Continue the last user message is the request to go on.
+    mock.addFixture({ match: { userMessage: CONTINUE_ANSWER }, response: ping });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
     const { runs, tools } = askingTool();
     let chunks = await turn(ctx, { chatId: chat.id, text: "ping forever" }, tools);
     // Someone approves whatever is asked, as long as it is asked (more times than the limit allows).
     let approvals = 0;
-    for (let approvalId = approvalOf(chunks); approvalId && approvals < LIMIT * 3; approvalId = approvalOf(chunks)) {
+    for (let approvalId = await waiting(chat.id); approvalId && approvals < LIMIT * 3; approvalId = await waiting(chat.id)) {
       approvals++;
       chunks = await turn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, tools);
     }
@@ -66,7 +71,7 @@ describe.each(DATABASES)("on $name", (driver) => {
 
     // Continue: the same answer goes on, with a new allowance; the model asks again, and waits for a person.
     chunks = await turn(ctx, { chatId: chat.id, continue: answer.id }, tools);
-    expect(approvalOf(chunks)).toBeDefined();
+    expect(await waiting(chat.id)).toBeDefined();
     const continued = await storedAnswer(chat.id);
     expect(continued.id).toBe(answer.id);
     expect(continued.blocks.filter((b) => b.kind === "step")).toHaveLength(LIMIT + 1);
@@ -74,7 +79,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(continued.blocks.filter((b) => b.kind === "tool").at(-1)?.status).toBe("approval-requested");
     // Approvals go on counting in the continued allowance: one more step runs, then the limit ends it again.
     approvals = 0;
-    for (let approvalId = approvalOf(chunks); approvalId && approvals < LIMIT * 3; approvalId = approvalOf(chunks)) {
+    for (let approvalId = await waiting(chat.id); approvalId && approvals < LIMIT * 3; approvalId = await waiting(chat.id)) {
       approvals++;
       chunks = await turn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, tools);
     }
@@ -93,11 +98,11 @@ describe.each(DATABASES)("on $name", (driver) => {
     mock.addFixture({ match: { userMessage: "quick then ask", hasToolResult: true }, response: { toolCalls: [{ name: "ping", arguments: '{"host":"a"}' }] } });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
     const all = { ...tools, quick } as unknown as ReturnType<typeof askingTool>["tools"];
-    let chunks = await turn(ctx, { chatId: chat.id, text: "quick then ask" }, all);
-    const approvalId = approvalOf(chunks);
+    await turn(ctx, { chatId: chat.id, text: "quick then ask" }, all);
+    const approvalId = await waiting(chat.id);
     expect(approvalId).toBeDefined();
     expect((await storedAnswer(chat.id)).blocks.filter((b) => b.kind === "step")).toHaveLength(2);
-    chunks = await turn(ctx, { chatId: chat.id, decisions: [{ approvalId: approvalId!, approved: true }] }, all);
+    await turn(ctx, { chatId: chat.id, decisions: [{ approvalId: approvalId!, approved: true }] }, all);
     expect(runs).toHaveLength(1);
     const answer = await storedAnswer(chat.id);
     expect(answer.blocks.filter((b) => b.kind === "step")).toHaveLength(LIMIT);
