@@ -5,7 +5,7 @@
 // for it): the address becomes /chat/<id> once the server has it, and the title the turn sends
 // (data-title parts) reaches the header and the sidebar as it comes. The list opens at the newest
 // message and follows a streaming answer (use-chat-scroll.ts); answers can be regenerated, questions
-// edited and resent, a stopped answer continued, and versions switched (use-branches.ts); each of
+// edited and resent, a stopped (or step-limited) answer continued, and versions switched (use-branches.ts); each of
 // these but the switch is a turn, sent through useChat.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ArrowDown } from "lucide-react";
@@ -80,6 +80,15 @@ export type ChatViewProps = {
   /** A draft started in a project: its id (sent with the first message) and its default tools, if any. */
   project?: { id: string; tools: ToolSelection | null };
 };
+
+/** An answer Continue can go on with: stopped, interrupted, or ended at its step limit (its last part says so). */
+function continuable(m: ParleyUIMessage): boolean {
+  if (m.role !== "assistant") return false;
+  const status = m.metadata?.status;
+  if (status === "stopped" || status === "interrupted") return true;
+  const end = m.parts.at(-1);
+  return status === "done" && end?.type === "data-notice" && end.data.code === "StepLimit";
+}
 
 function errorMessage(err: Error | undefined): string | undefined {
   if (!err) return undefined;
@@ -330,7 +339,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               busy={busy && m === last && m.role === "assistant"}
               onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
               actions={actions}
-              canContinue={m === last && m.role === "assistant" && (m.metadata?.status === "stopped" || m.metadata?.status === "interrupted")}
+              canContinue={m === last && continuable(m)}
               focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
             />
           ))}
