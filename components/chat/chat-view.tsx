@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
-import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { generateId, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { ToolSelection } from "@/lib/tools/selection";
@@ -107,7 +107,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const draftTools = useRef<ToolSelection | undefined>(undefined);
   // Inputs this member edited before approving, until the decisions are sent (the transport reads them).
   const [edited] = useState<EditedInputs>(() => new Map());
-  const { transport, requestsSent } = useMemo(() => chatTransport(edited), [edited]);
+  const { transport, requestsSent, lastRefused } = useMemo(() => chatTransport(edited), [edited]);
   const attach = useAttachments();
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
@@ -371,15 +371,25 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           supersede();
           void scrollToBottom();
           const files = attach.parts;
+          const pending = attach.files;
           attach.clear();
           // Attached MCP resources show as chips at once; the server reads them (resources in the body).
           const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
           const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
+          const id = generateId();
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
-          void toolChoiceSaved(chatId).then(() =>
-            sendMessage({ parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } }),
-          );
+          const sent = toolChoiceSaved(chatId)
+            .then(() => sendMessage({ id, parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } }))
+            .then(() => !lastRefused());
+          // Refused (a budget, the rate limit, a turn still running): nothing was stored, so the message
+          // leaves the list and goes back to the box with its files, to be sent when it can be.
+          void sent.then((accepted) => {
+            if (accepted) return;
+            setMessages((current) => current.filter((m) => m.id !== id));
+            attach.restore(pending);
+          });
+          return sent;
         }}
         toolbar={
           <>
