@@ -17,6 +17,9 @@ const env = {
   // The OpenAI Responses API (the default for OpenAI itself); Chat Completions is covered by lib tests.
   PARLEY_PROVIDER_KIND: "responses",
   PARLEY_CHAT_RATE_LIMIT: "1000",
+  // Small, so the step-limit specs (e2e/turn-endings.spec.ts) are quick: a model looping a tool call
+  // that asks first reaches it in a few approvals.
+  PARLEY_STEP_LIMIT: "8",
 };
 for (const key of ["DATABASE_URL", "PARLEY_SECRET_KEY", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL", "PARLEY_PROCESSES"]) delete env[key];
 const child = spawn(process.execPath, ["scripts/start.mjs", "-p", process.env.PORT || "3210"], { stdio: "inherit", env });

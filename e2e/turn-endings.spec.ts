@@ -13,6 +13,8 @@ import { trustReadOnlyHints } from "./admin-steps";
 import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, newChat, send, testMcpConnection } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+/** PARLEY_STEP_LIMIT of the e2e server (e2e/start-server.mjs). */
+const STEP_LIMIT = 8;
 let server: ChildProcess | undefined;
 
 test.describe.configure({ mode: "serial" });
@@ -57,7 +59,7 @@ test("an admin adds the test server and its tools are listed", async ({ page }) 
   await addMcpServer(page, "faults", `http://127.0.0.1:${MCP_PORT}/mcp`);
   const tools = await testMcpConnection(page);
   for (const name of ["hang", "fail", "search", "slow_progress", "echo"]) await expect(tools).toContainText(name);
-  // echo, marked read-only, runs without asking (the step-limit loop calls it 20 times); the rest ask.
+  // echo, marked read-only, runs without asking (the step-limit loop calls it STEP_LIMIT times); the rest ask.
   await trustReadOnlyHints(page);
 });
 
@@ -116,13 +118,42 @@ test("the step limit: every call of the answer is done and the notice says why i
   await send(page, "Endings: loop");
   await expect(answer(page)).toContainText("Step limit reached", { timeout: 60_000 });
   const echoes = answer(page).locator('[data-tool-name="faults__echo"]');
-  // PARLEY_STEP_LIMIT's default: 20 steps, each one echo call.
-  await expect(echoes).toHaveCount(20);
+  // STEP_LIMIT steps, each one echo call.
+  await expect(echoes).toHaveCount(STEP_LIMIT);
   await page.reload();
   await expect(answer(page)).toContainText("Step limit reached");
-  await expect(echoes).toHaveCount(20);
-  await expect(answer(page).locator('[data-tool-name="faults__echo"][data-tool-state="output-available"]')).toHaveCount(20);
+  await expect(echoes).toHaveCount(STEP_LIMIT);
+  await expect(answer(page).locator('[data-tool-name="faults__echo"][data-tool-state="output-available"]')).toHaveCount(STEP_LIMIT);
   await nothingRunning(page);
+});
+
+test("the step limit counts approvals: a model asking at every step ends at the limit, visibly, with Continue", async ({ page }) => {
+  test.setTimeout(120_000);
+  await chatWithTools(page);
+  await send(page, "Endings: ask at every step");
+  const searches = answer(page).locator('[data-tool-name="faults__search"]');
+  const done = answer(page).locator('[data-tool-name="faults__search"][data-tool-state="output-available"]');
+  // Someone approves every call the model asks for: each Approve runs one and the model asks again.
+  for (let approved = 1; approved < STEP_LIMIT; approved++) {
+    await card(page, "search").getByRole("button", { name: "Approve" }).click();
+    await expect(done).toHaveCount(approved, { timeout: 20_000 });
+  }
+  // The last step's call is not run and the answer says why; nothing waits for a decision any more.
+  await expect(answer(page)).toContainText(`Step limit reached: the model used all ${STEP_LIMIT} steps of this answer`, { timeout: 20_000 });
+  await ended(page);
+  await expect(searches).toHaveCount(STEP_LIMIT);
+  await expect(searches.last()).toContainText("Not run: the answer reached its step limit.");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await page.reload();
+  await expect(answer(page)).toContainText("Step limit reached");
+  await expect(searches).toHaveCount(STEP_LIMIT);
+  await expect(done).toHaveCount(STEP_LIMIT - 1);
+  await nothingRunning(page);
+  // Continue lets the same answer go on: the model asks again, and waits for a person.
+  await answer(page).getByRole("button", { name: "Continue" }).click();
+  await expect(card(page, "search")).toBeVisible();
+  await expect(answer(page).getByRole("button", { name: "Continue" })).toBeHidden();
+  await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(1);
 });
 
 test("a refused decision: the card returns to Approve/Deny with the error visible, and deciding again works", async ({ page }) => {

@@ -4,7 +4,8 @@
 // cost under each answer and the chat's running total; Admin → Usage shows them in charts and the
 // table (axe-checked in light and dark) and exports them as CSV; the member's Settings shows their own.
 // A team budget set below what was spent refuses the next message: the member sees why and until when,
-// the API answers 402, and the message is not stored.
+// the API answers 402, the message is not stored and stays in the box; once an admin raises the budget
+// it is sent as it is. The member's warning comes at 80% used, not before.
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
@@ -95,13 +96,41 @@ test("answers show tokens and cost; Admin → Usage charts, tables and exports t
   await expect(page.getByRole("table", { name: "Budgets" }).getByRole("row").filter({ hasText: "Whole team" })).toContainText("$0.16 (160%)");
   await page.goto(chatUrl);
   const refused = page.waitForResponse((r) => r.url().endsWith("/api/chat") && r.request().method() === "POST");
-  await send(page, "Usage: past the budget");
+  await send(page, "Usage: once the budget allows");
   expect((await refused).status()).toBe(402);
   await expect(page.getByText(/The team's monthly budget of \$0\.10 is used up until 1 \w+ \d{4}\./)).toBeVisible();
+  // The typed message is not lost: it is back in the box, and not shown as sent.
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect(box).toHaveValue("Usage: once the budget allows");
+  await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: "once the budget allows" })).toHaveCount(0);
+  // Nothing was stored.
+  const stored = await page.request.get(chatUrl.replace("/chat/", "/api/chat/") + "/messages");
+  expect(JSON.stringify(await stored.json())).not.toContain("once the budget allows");
+
+  // In another tab an admin raises the budget to $0.28: $0.16 spent is 57%, no warning (the next
+  // answer's estimate used to make it warn "57% used"). The kept message is then sent as it is.
+  const admin = await page.context().newPage();
+  const setBudget = async (limit: string) => {
+    await admin.goto("/admin/usage");
+    const form = admin.getByRole("form", { name: "Set a budget" });
+    await form.getByLabel("Monthly limit").fill(limit);
+    await form.getByRole("button", { name: "Set budget" }).click();
+    await expect(form.getByRole("status")).toHaveText("Budget saved.");
+  };
+  await setBudget("0.28");
+  await expect(box).toHaveValue("Usage: once the budget allows");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(answer(page)).toContainText("Sent once the budget allowed.");
+  await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: "once the budget allows" })).toHaveCount(1);
+  await expect(answer(page)).not.toContainText("monthly budget is");
+  // $0.192 of $0.23 is 83%: the next answer starts with the warning, at the 80% the page states.
+  await setBudget("0.23");
+  await send(page, "Usage: near the limit");
+  await expect(answer(page)).toContainText("Close to the limit now.");
+  await expect(answer(page)).toContainText(/The team's monthly budget is 83% used/);
+  await admin.close();
   await page.reload();
-  await expect(page.getByTestId("chat-usage-total")).toBeVisible();
-  await expect(page.getByText("Usage: past the budget")).toHaveCount(0);
-  await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(2);
+  await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(4);
 
   await backToFirstTeam(page);
 });

@@ -29,8 +29,10 @@ export function useAttachments() {
 
   const remove = useCallback((key: string) => setFiles((all) => all.filter((f) => f.key !== key)), []);
   const clear = useCallback(() => setFiles([]), []);
+  /** Puts files back (a message the server refused): those not waiting again already. */
+  const restore = useCallback((back: PendingFile[]) => setFiles((all) => [...back.filter((b) => !all.some((f) => f.key === b.key)), ...all]), []);
   const ready = files.filter((f) => f.state === "ready");
   /** The file parts of the message (the server reads only their ids). */
   const parts = ready.map((f) => ({ type: "file" as const, mediaType: f.mediaType!, url: f.url!, filename: f.name }));
-  return { files, add, remove, clear, parts, uploading: files.some((f) => f.state === "uploading") };
+  return { files, add, remove, clear, restore, parts, uploading: files.some((f) => f.state === "uploading") };
 }

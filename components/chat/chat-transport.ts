@@ -2,7 +2,8 @@
 // A new message (or an edit of one: `editOf`), a regenerate, Continue after Stop (`continueOf`), or
 // the decisions on the last answer's waiting calls; with the picked model, and for a draft chat's
 // first message its tools. Counts the requests it has sent, so a refresh after a turn can tell that
-// a newer one started meanwhile.
+// a newer one started meanwhile, and tells whether the server refused the last one (a budget, the
+// rate limit: nothing was stored, so the page gives the typed message back).
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { messageWithAttachments } from "../attachments/message-attachments";
@@ -29,8 +30,15 @@ export function decisionsOf(message: ParleyUIMessage | undefined, edited?: Edite
 
 export function chatTransport(edited?: EditedInputs) {
   let sent = 0;
+  let refused = false;
   const transport = new DefaultChatTransport<ParleyUIMessage>({
     api: "/api/chat",
+    fetch: async (input, init) => {
+      refused = false;
+      const res = await fetch(input, init);
+      refused = !res.ok;
+      return res;
+    },
     // `body` carries the options of sendMessage / regenerate (chat-view.tsx).
     prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => {
       sent++;
@@ -52,5 +60,5 @@ export function chatTransport(edited?: EditedInputs) {
       };
     },
   });
-  return { transport, requestsSent: () => sent };
+  return { transport, requestsSent: () => sent, lastRefused: () => refused };
 }

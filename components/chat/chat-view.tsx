@@ -5,12 +5,12 @@
 // for it): the address becomes /chat/<id> once the server has it, and the title the turn sends
 // (data-title parts) reaches the header and the sidebar as it comes. The list opens at the newest
 // message and follows a streaming answer (use-chat-scroll.ts); answers can be regenerated, questions
-// edited and resent, a stopped answer continued, and versions switched (use-branches.ts); each of
+// edited and resent, a stopped (or step-limited) answer continued, and versions switched (use-branches.ts); each of
 // these but the switch is a turn, sent through useChat.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
-import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { generateId, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { ToolSelection } from "@/lib/tools/selection";
@@ -81,6 +81,15 @@ export type ChatViewProps = {
   project?: { id: string; tools: ToolSelection | null };
 };
 
+/** An answer Continue can go on with: stopped, interrupted, or ended at its step limit (its last part says so). */
+function continuable(m: ParleyUIMessage): boolean {
+  if (m.role !== "assistant") return false;
+  const status = m.metadata?.status;
+  if (status === "stopped" || status === "interrupted") return true;
+  const end = m.parts.at(-1);
+  return status === "done" && end?.type === "data-notice" && end.data.code === "StepLimit";
+}
+
 function errorMessage(err: Error | undefined): string | undefined {
   if (!err) return undefined;
   try {
@@ -98,7 +107,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const draftTools = useRef<ToolSelection | undefined>(undefined);
   // Inputs this member edited before approving, until the decisions are sent (the transport reads them).
   const [edited] = useState<EditedInputs>(() => new Map());
-  const { transport, requestsSent } = useMemo(() => chatTransport(edited), [edited]);
+  const { transport, requestsSent, lastRefused } = useMemo(() => chatTransport(edited), [edited]);
   const attach = useAttachments();
   const { messages, sendMessage, status, error, regenerate, setMessages, clearError, addToolApprovalResponse } = useChat<ParleyUIMessage>({
     id: chatId,
@@ -330,7 +339,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
               busy={busy && m === last && m.role === "assistant"}
               onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
               actions={actions}
-              canContinue={m === last && m.role === "assistant" && (m.metadata?.status === "stopped" || m.metadata?.status === "interrupted")}
+              canContinue={m === last && continuable(m)}
               focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
             />
           ))}
@@ -362,15 +371,25 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           supersede();
           void scrollToBottom();
           const files = attach.parts;
+          const pending = attach.files;
           attach.clear();
           // Attached MCP resources show as chips at once; the server reads them (resources in the body).
           const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
           const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
+          const id = generateId();
           // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
           // A new chat's choice goes with its first message instead.
-          void toolChoiceSaved(chatId).then(() =>
-            sendMessage({ parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } }),
-          );
+          const sent = toolChoiceSaved(chatId)
+            .then(() => sendMessage({ id, parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } }))
+            .then(() => !lastRefused());
+          // Refused (a budget, the rate limit, a turn still running): nothing was stored, so the message
+          // leaves the list and goes back to the box with its files, to be sent when it can be.
+          void sent.then((accepted) => {
+            if (accepted) return;
+            setMessages((current) => current.filter((m) => m.id !== id));
+            attach.restore(pending);
+          });
+          return sent;
         }}
         toolbar={
           <>

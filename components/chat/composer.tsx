@@ -1,6 +1,8 @@
 "use client";
 // The message box: Enter sends, Shift+Enter adds a line; Send, or Stop while a reply is written.
-// It takes focus when the chat opens (after New chat, a person types straight away).
+// It takes focus when the chat opens (after New chat, a person types straight away). A message the
+// server refuses (a budget used up, too many messages) comes back into the box, unless something new
+// was typed meanwhile, so it can be sent later.
 import { useEffect, useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
 import { Button } from "../ui/button";
@@ -22,7 +24,8 @@ export function Composer({
 }: {
   busy: boolean;
   maxChars: number;
-  onSend: (text: string, attached: Attached[]) => void;
+  /** Sends; a promise of whether the server took the message (false: it is given back to the box). */
+  onSend: (text: string, attached: Attached[]) => void | Promise<boolean>;
   onStop: () => void;
   /** Controls under the message box (the model picker, tool choices). */
   toolbar?: React.ReactNode;
@@ -46,10 +49,17 @@ export function Composer({
 
   function send() {
     if (!canSend) return;
-    onSend(text.trim(), attached);
+    const sent = text.trim();
+    const chips = attached;
+    const outcome = onSend(sent, chips);
     setText("");
     setAttached([]);
     ref.current?.focus();
+    void outcome?.then((accepted) => {
+      if (accepted) return;
+      setText((now) => now || sent);
+      setAttached((now) => (now.length ? now : chips));
+    });
   }
 
   // The prompt list holds a form of its own (the prompt's arguments), so it sits outside the composer's

@@ -1,7 +1,8 @@
 // The body of POST /api/chat: only what is new (the user's message or an edit of one, a regenerate, a
 // continue after Stop, or decisions on calls waiting for approval: `{approvalId, approved, reason}`
-// and nothing else), never history; and how often a user may send one (PARLEY_CHAT_RATE_LIMIT turns
-// a minute; 429 past it). The first message of a chat that is still a draft says so (`newChat`) and
+// and nothing else), never history; and how often a user may send one (PARLEY_CHAT_RATE_LIMIT messages
+// a minute; 429 past it). Decisions on approval cards are not messages: they have a limit of their own
+// (DECISION_RATE_LIMIT a minute), so quick Approve clicks are never refused as messages sent too fast. The first message of a chat that is still a draft says so (`newChat`) and
 // brings the tools chosen for it.
 import { z } from "zod";
 import { config } from "../config";
@@ -26,6 +27,23 @@ export function chatRateLimit(): RateLimiter {
     message: "You are sending messages too fast. Wait a moment and try again.",
   }));
 }
+
+/** Decisions (Approve, Deny, Edit and approve) a user may send in a minute. */
+export const DECISION_RATE_LIMIT = 300;
+const DECISIONS_KEY = Symbol.for("parley.decisionRateLimit");
+const decisionHolder = globalThis as { [DECISIONS_KEY]?: RateLimiter };
+
+export function decisionRateLimit(): RateLimiter {
+  return (decisionHolder[DECISIONS_KEY] ??= rateLimiter({
+    name: "decisions",
+    limit: DECISION_RATE_LIMIT,
+    windowMs: 60_000,
+    message: "You are deciding tool calls too fast. Wait a moment and try again.",
+  }));
+}
+
+/** The limit a request counts against: its own for decisions, the message limit for everything else. */
+export const rateLimitFor = (req: Pick<ChatRequest, "approvals">): RateLimiter => (req.approvals ? decisionRateLimit() : chatRateLimit());
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 

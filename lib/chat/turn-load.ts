@@ -28,6 +28,7 @@ import type { Block, Chat, MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
+import { endedAtStepLimit, restartAllowance, STEP_LIMIT_CODE, stepsTaken } from "./answer-steps";
 import { decidedAnswer, recordDecisions, supersedePending, type Decision } from "./approvals";
 import { branchMessage, branchTip, leaveBranchFrom } from "./branches";
 import { DRAFT_ID, ownChat } from "./chats";
@@ -99,10 +100,13 @@ export type ClaimedTurn = {
   assistantId: string;
   /** The answer continued after decisions: its message as stored, and its blocks. */
   continued?: { message: ParleyUIMessage; blocks: Block[] };
+  /** The steps the continued answer has taken of its allowance (answer-steps.ts); 0 for a new answer. */
+  stepsTaken: number;
 };
 
 /** The answers Continue may go on with. */
 const CONTINUABLE: MessageStatus[] = ["stopped", "interrupted"];
+const NOT_CONTINUABLE = "Only a stopped answer at the end of the chat can be continued.";
 export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 /** How long decisions wait for the turn that asked for them to be stored. */
 const DECISION_WAIT_MS = 5_000;
@@ -186,11 +190,16 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   return { ...base, assistantId: newId(), question, firstTitle, history, claimFirst: waitsForApproval(history) };
 }
 
-/** Only a stopped (or interrupted) answer at the end of the branch can be continued (404 / 409). */
+/** Whether an answer can be continued: stopped, interrupted, or ended at its step limit. */
+async function canContinue(prisma: Awaited<ReturnType<typeof db>>, answer: { id: string; status: MessageStatus }): Promise<boolean> {
+  return CONTINUABLE.includes(answer.status) || (answer.status === "done" && (await endedAtStepLimit(prisma, answer.id)));
+}
+
+/** Only a stopped (or interrupted, or step-limited) answer at the end of the branch can be continued (404 / 409). */
 async function continuable(prisma: Awaited<ReturnType<typeof db>>, chatId: string, answerId: string): Promise<void> {
   const answer = await branchMessage(prisma, chatId, answerId, "assistant");
   const tip = await branchTip(prisma, chatId);
-  if (tip?.id !== answer.id || !CONTINUABLE.includes(answer.status)) throw Conflict("Only a stopped answer at the end of the chat can be continued.");
+  if (tip?.id !== answer.id || !(await canContinue(prisma, answer))) throw Conflict(NOT_CONTINUABLE);
 }
 
 /** The member's decisions; the answer continues only when no call is left waiting for an admin (409 otherwise). */
@@ -200,11 +209,17 @@ async function memberDecisions(ctx: TeamContext, chatId: string, decisions: Deci
   return messageId;
 }
 
-/** Opens a stopped answer again for its continuation, without the notice that it stopped; 409 when it is not stopped now. */
+/**
+ * Opens a stopped (or step-limited) answer again for its continuation, without the notice that it
+ * ended, and with a new allowance of steps (answer-steps.ts); 409 when it cannot be continued now.
+ */
 async function reopen(prisma: Awaited<ReturnType<typeof db>>, chatId: string, answerId: string): Promise<string> {
-  const opened = await prisma.message.updateMany({ where: { id: answerId, chatId, onBranch: true, status: { in: CONTINUABLE } }, data: { status: "streaming", finishReason: null } });
-  if (opened.count !== 1) throw Conflict("Only a stopped answer at the end of the chat can be continued.");
-  await prisma.block.deleteMany({ where: { messageId: answerId, kind: "data", name: "notice", data: { path: ["code"], equals: "Stopped" } } });
+  const answer = await prisma.message.findFirst({ where: { id: answerId, chatId, onBranch: true }, select: { id: true, status: true } });
+  if (!answer || !(await canContinue(prisma, answer))) throw Conflict(NOT_CONTINUABLE);
+  const opened = await prisma.message.updateMany({ where: { id: answerId, status: answer.status }, data: { status: "streaming", finishReason: null } });
+  if (opened.count !== 1) throw Conflict(NOT_CONTINUABLE);
+  await prisma.block.deleteMany({ where: { messageId: answerId, kind: "data", name: "notice", OR: ["Stopped", STEP_LIMIT_CODE].map((code) => ({ data: { path: ["code"], equals: code } })) } });
+  await restartAllowance(prisma, answerId);
   return answerId;
 }
 
@@ -260,8 +275,11 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
           : await memberDecisions(ctx, t.chat.id, req.decisions!);
       await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
       const { messages: history } = await loadHistory(t.chat.id, { maxChars: t.budget });
-      const blocks = await prisma.block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } });
-      return { history, assistantId: messageId, continued: { message: history[history.length - 1], blocks } };
+      const [blocks, row] = await Promise.all([
+        prisma.block.findMany({ where: { messageId }, orderBy: { ordinal: "asc" } }),
+        prisma.message.findUniqueOrThrow({ where: { id: messageId }, select: { metadata: true } }),
+      ]);
+      return { history, assistantId: messageId, continued: { message: history[history.length - 1], blocks }, stepsTaken: stepsTaken(blocks, row.metadata) };
     } catch (err) {
       await releaseChat(t);
       throw err;
@@ -286,7 +304,7 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
   }, TX_WAIT);
   let history = t.history;
   if (t.claimFirst) ({ messages: history } = await loadHistory(t.chat.id, { exclude: [question!.id, t.assistantId], maxChars: t.budget }));
-  return { history: withQuestion(history, t), assistantId: t.assistantId };
+  return { history: withQuestion(history, t), assistantId: t.assistantId, stepsTaken: 0 };
 }
 
 /** The history as loaded plus the question: what the model reads when the claim did not have to come first. */

@@ -7,10 +7,12 @@
 //   instead of "Faults · explode"; the metadata is added here from the turn's tools;
 // - makes every ending a part that is stored like any other, so a turn never ends in silence: an
 //   upstream error becomes a `data-error` part, a stop a `data-notice`, an empty answer a notice,
-//   and a turn cut by its step limit says so;
+//   and a turn cut by its step limit says so (the limit counts every step of the answer, those before
+//   its approvals too: answer-steps.ts);
 // - ends every tool call still open when the turn ends (stop, error, step limit) with an aborted
 //   `tool-output-error` (tool-states.ts), so no card is left waiting or running; calls waiting for a
-//   person at a normal finish stay waiting;
+//   person at a normal finish stay waiting, but not at the step limit: the answer has no step left
+//   to go on with after a decision;
 // - keeps the answer within PARLEY_MAX_ANSWER_CHARS (answer-cap.ts);
 // - on a chat's first message, tells the browser the chat's title as a transient `data-title` part:
 //   the first words right after the start, and the model's title (titles.ts), asked for at the start
@@ -24,6 +26,7 @@
 import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
+import { STEP_LIMIT_CODE, stepLimitText } from "./answer-steps";
 import type { NoticeData, ParleyDataParts, ParleyMetadata } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
@@ -40,7 +43,9 @@ export type OpenCall = { toolCallId: string; state: string; approval?: { approve
 export type TurnStreamOptions = {
   /** Notices known before the turn streams. */
   notices: readonly NoticeData[];
+  /** The most steps of one answer (PARLEY_STEP_LIMIT), and how many it took before this turn (after approvals). */
   stepLimit: number;
+  stepsBefore?: number;
   store: StoreFeed;
   /** The store's outcome (store-turn.ts): the `finish` chunk waits for it. */
   stored: Promise<StoredTurn>;
@@ -66,12 +71,11 @@ const notice = (code: string, message: string): Chunk => ({ type: "data-notice",
 const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, store, stored, open: initiallyOpen = [], cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored, open: initiallyOpen = [], cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   /** The model's title, asked for when the answer starts so that it is usually ready by its end. */
   let naming: Promise<string | undefined> | undefined;
-  let steps = 0;
-  let awaitingApproval = false;
+  let steps = stepsBefore;
   let finish: Chunk | undefined;
   const open = new Map(initiallyOpen.map((c) => [c.toolCallId, c]));
 
@@ -96,7 +100,6 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
       if (type.startsWith("tool-")) track(open, chunk);
       else if (type === "start-step") {
         steps++;
-        awaitingApproval = false;
       } else if (type === "message-metadata" && chunk.messageMetadata?.fellBack) {
         const { fellBack, ...rest } = chunk.messageMetadata;
         out.push({ type: "data-notice", data: fellBack }, { type: "message-metadata", messageMetadata: rest });
@@ -110,16 +113,15 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
         out.push(notice("Stopped", "Stopped."));
       } else if (type === "finish") {
         if (!content) out.push(notice("EmptyAnswer", "The model returned an empty answer."));
-        // The limit was hit when the last allowed step still ended in tool calls and none of them waits for a person.
-        const limited = chunk.finishReason === "tool-calls" && steps >= stepLimit && !awaitingApproval;
-        closeCalls(out, limited ? "step-limit" : "failed", true);
-        if (limited) out.push(notice("StepLimit", `Step limit reached: the model used all ${stepLimit} steps of this answer. Send a message to let it continue.`));
+        // The limit was hit when the last allowed step still ended in tool calls (calls waiting for a person too).
+        const limited = chunk.finishReason === "tool-calls" && steps >= stepLimit;
+        closeCalls(out, limited ? "step-limit" : "failed", !limited);
+        if (limited) out.push(notice(STEP_LIMIT_CODE, stepLimitText(stepLimit)));
         // Stored now; sent to the browser once the store has finished (flush).
         const held = emit(out, controller);
         finish = chunk;
         return store.write(chunk) ?? held;
       }
-      if (type === "tool-approval-request") awaitingApproval = true;
       out.push(chunk);
       if (type === "start") {
         for (const data of notices) out.push({ type: "data-notice", data });

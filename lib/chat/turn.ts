@@ -17,6 +17,7 @@ import { context } from "@opentelemetry/api";
 import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
 import { config } from "../config";
 import { answerCap } from "./answer-cap";
+import { stepsLeft } from "./answer-steps";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { toolErrorText } from "../tools/error-codes";
@@ -140,7 +141,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       });
       slot.release();
     };
-    const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId };
+    const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId, stepsTaken: 0 };
     if (claimed.continued) continuedId = claimed.assistantId;
     const { continued, assistantId } = claimed;
 
@@ -166,7 +167,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       // A server's question during a call waits for the chat's owner until the call's time limit.
       elicit: ({ timeoutMs, ...call }) => askOwner({ ...call, chatId: loaded.chat.id, messageId: assistantId, expiresAt: new Date(Date.now() + timeoutMs) }),
     });
+    // The step limit counts every step of the answer, approvals included: a continued answer gets what is left (answer-steps.ts).
     const stepLimit = deps.stepLimit();
+    const stepsBefore = claimed.stepsTaken;
     // Attachments: as files for a model that reads them, else as their text, with a notice (lib/attachments).
     const files = await filesForModel(claimed.history, loaded.model);
     const prepared = prepareTurn(loaded.model, {
@@ -195,7 +198,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
       abortSignal: controller.signal,
       maxRetries: 1,
-      stopWhen: stepCountIs(stepLimit),
+      stopWhen: stepCountIs(stepsLeft(stepLimit, stepsBefore)),
       prepareStep: imageMode === "user-message" ? ({ messages }) => ({ messages: moveToolImages(messages) }) : undefined,
       // Repairs are logged with the step they happened in.
       experimental_repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
@@ -294,6 +297,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         turnStream({
           notices: prepared.notices,
           stepLimit,
+          stepsBefore,
           store: feed,
           stored,
           open,

@@ -100,6 +100,20 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(tokens.message).toMatch(/^The monthly budget for gpt-test of 1,000 tokens is used up until /);
   });
 
+  it("warns from 80% of the budget used, as the warning says: not at 45% because the next answer's estimate would pass 80%", async () => {
+    mock.onMessage(/^halfway/, { content: "Still room.", usage: USAGE } as never);
+    const { ctx, chat } = await pricedTeam({ cost: 0.0045 });
+    const prisma = await db();
+    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "member_default", metric: "cost", limit: 0.01 } });
+    // One answer's estimate at these prices (MIN_ESTIMATE_TOKENS) is the whole budget: 45% + estimate is past 80%.
+    const quiet = await turn(ctx, chat.id, "halfway there");
+    expect(notices(quiet.chunks).map((n) => n.code)).not.toContain("BudgetWarning");
+    expect(textOf(quiet.chunks)).toBe("Still room.");
+    // 0.0045 + 0.0054 = 99% used now: the next answer is warned.
+    const warned = await turn(ctx, chat.id, "halfway again");
+    expect(notices(warned.chunks).find((n) => n.code === "BudgetWarning")?.message).toMatch(/^Your monthly budget is 99% used \(\$0\.0099 of \$0\.01\)/);
+  });
+
   it("lets only one of two turns that start at once take the last of a team budget", async () => {
     mock.onMessage(/^at once/, { content: "Only one of us.", usage: USAGE } as never);
     const { ctx, chat } = await pricedTeam({ tokens: 9_000 });

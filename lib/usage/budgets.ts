@@ -40,7 +40,7 @@ export class BudgetExceeded extends AppError {
 export type BudgetHold = {
   /** The reservation to release once the answer's usage is stored; null when no budget applies. */
   reservationId: string | null;
-  /** At WARN_AT or more of a budget: what the member is told. */
+  /** At WARN_AT or more of a budget used (this month's usage and running turns): what the member is told. */
   warning?: { code: "BudgetWarning"; message: string };
 };
 
@@ -119,10 +119,13 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
             resetsAt,
           );
         }
-        const share = (spent + (b.metric === "cost" ? one.cost : one.tokens)) / b.limit;
+        // The warning is about what is used (as it says, and as Admin → Usage states), not about the
+        // estimate of the answer to come: that one pushed a 45% budget past 80% and warned "45% used".
+        const share = spent / b.limit;
         if (share >= WARN_AT && share > worst) {
           worst = share;
-          const pct = Math.min(100, Math.floor((spent / b.limit) * 100));
+          // (Rounded down, past floating point's crumbs: $0.0099 of $0.01 is 99%, not 98%.)
+          const pct = Math.min(100, Math.floor(share * 100 + 1e-9));
           warning = { code: "BudgetWarning", message: `${whose(b, s)} is ${pct}% used (${amount(b.metric, spent)} of ${amount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.` };
         }
       }

@@ -2,7 +2,7 @@
 // one), a regenerate, a continue or approval decisions come from the client; history and tool inputs come from the database.
 import { handle } from "@/lib/http";
 import { runTurn } from "@/lib/chat/turn";
-import { chatBodyLimit, chatRateLimit, chatRequestSchema, messageText } from "@/lib/chat/request";
+import { chatBodyLimit, chatRequestSchema, messageText, rateLimitFor } from "@/lib/chat/request";
 import { readJson } from "@/lib/security/limits";
 import { requireTeamFromSessionCookie } from "@/lib/teams/context";
 
@@ -13,7 +13,8 @@ export const POST = handle(async (req: Request) => {
     const ctx = await requireTeamFromSessionCookie();
     const body = await readJson(req, chatRequestSchema, chatBodyLimit());
     const text = messageText(body);
-    await chatRateLimit().hit(ctx.user.id);
+    // Messages count against PARLEY_CHAT_RATE_LIMIT; decisions on approval cards against their own limit.
+    await rateLimitFor(body).hit(ctx.user.id);
     const request = {
       chatId: body.id,
       text,

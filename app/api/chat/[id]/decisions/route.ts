@@ -2,6 +2,7 @@
 // an admin; the answer goes on (on the server) once nothing waits any more.
 import { handle, idParams } from "@/lib/http";
 import { decideWhileWaiting, memberDecisionsSchema } from "@/lib/chat/team-approvals";
+import { decisionRateLimit } from "@/lib/chat/request";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/lib/teams/context";
 
@@ -9,6 +10,7 @@ export const POST = handle(async (req: Request, { params }: { params: Promise<{ 
   const ctx = await requireTeam();
   const { id } = await idParams(params);
   const { approvals } = await readJson(req, memberDecisionsSchema, 200_000);
+  await decisionRateLimit().hit(ctx.user.id);
   const { remaining, continues } = await decideWhileWaiting(ctx, id, approvals);
   return Response.json({ ok: true, remaining, continues });
 });
