@@ -39,6 +39,8 @@ async function ask(page: Page, question: string, reply = SCRIPTED): Promise<stri
   await send(page, question);
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]{20,40}$/);
   await expect(answer(page)).toContainText(reply);
+  // The turn is over: the answer can be regenerated.
+  await expect(answer(page).getByRole("button", { name: "Regenerate" })).toBeVisible();
   await expect(questions(page)).toHaveCount(1);
   await expect(questions(page)).toContainText(question);
   return new URL(page.url()).pathname.split("/").pop()!;
@@ -160,7 +162,7 @@ test("on a 390x844 screen the drawer lists a new chat as soon as its first answe
   test.setTimeout(120_000);
   const { page: member, context } = await freshMember(page, browser);
   await member.setViewportSize({ width: 390, height: 844 });
-  const drawer = member.getByRole("dialog", { name: "Sidebar" });
+  const drawer = member.getByRole("dialog", { name: "Menu" });
   const open = async () => {
     await member.getByRole("button", { name: "Open menu" }).click();
     await expect(drawer).toBeVisible();
