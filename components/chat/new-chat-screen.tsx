@@ -4,9 +4,11 @@
 // the router holding this page for /chat: the next link to /chat (New chat, or the page a deleted chat
 // goes back to) shows it again as it is, without asking the server. So whenever the address comes back
 // to /chat after leaving it, the draft starts afresh under a new id: an empty page, and the next
-// message starts a chat of its own.
-import { useState } from "react";
+// message starts a chat of its own. New chat clicked while the address is /chat starts afresh too
+// (components/shell/new-chat-link.tsx).
+import { useEffect, useState } from "react";
 import { usePathname } from "next/navigation";
+import { onNewChat } from "../shell/chat-events";
 import { ChatScreen, type ChatScreenProps } from "./chat-screen";
 
 /** An id for a draft chat, as the server's draftChatId makes them (32 lowercase hex digits); needs no secure context. */
@@ -23,5 +25,6 @@ export function NewChatScreen(props: ChatScreenProps) {
     id = pathname === "/chat" ? newDraftId() : draft.id;
     setDraft({ id, pathname });
   }
+  useEffect(() => onNewChat(() => setDraft((d) => ({ id: newDraftId(), pathname: d.pathname }))), []);
   return <ChatScreen key={id} {...props} chatId={id} />;
 }

@@ -9,6 +9,7 @@ import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
 import { ChatListProvider } from "./chat-list-state";
+import { NewChatLink } from "./new-chat-link";
 import { SharedWithMe } from "../sharing/shared-with-me";
 import { ProjectsNav } from "../projects/projects-nav";
 import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
@@ -42,9 +43,9 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           </div>
           <div className="px-4 py-2">
             <Button asChild className="h-9 w-full">
-              <Link href="/chat">
+              <NewChatLink>
                 <MessageSquarePlus className="size-4" aria-hidden /> New chat
-              </Link>
+              </NewChatLink>
             </Button>
           </div>
           <ChatList />
