@@ -26,6 +26,8 @@ async function clickNewChat(page: Page, within = sidebar(page)) {
   await within.getByRole("link", { name: "New chat", exact: true }).click();
   await expect(page).toHaveURL(/\/chat$/);
   await expectEmptyNewChat(page);
+  // A person types straight away (on a narrow screen the closing drawer gives focus to its Menu button).
+  if (page.viewportSize()!.width >= 768) await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
 }
 
 async function expectEmptyNewChat(page: Page, heading = "New chat") {
@@ -43,7 +45,10 @@ async function ask(page: Page, question: string, reply = SCRIPTED): Promise<stri
   await expect(answer(page).getByRole("button", { name: "Regenerate" })).toBeVisible();
   await expect(questions(page)).toHaveCount(1);
   await expect(questions(page)).toContainText(question);
-  return new URL(page.url()).pathname.split("/").pop()!;
+  const id = new URL(page.url()).pathname.split("/").pop()!;
+  // The sidebar has the chat on top (before a click there, so that no link moves under the pointer).
+  if (page.viewportSize()!.width >= 768) await expect(sidebar(page).locator(`a[href="/chat/${id}"]`)).toBeVisible();
+  return id;
 }
 
 /** Each chat is listed once in the sidebar and, opened, holds its own question and nothing else. */
