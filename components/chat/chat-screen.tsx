@@ -4,11 +4,13 @@ import { ChatHeader } from "./chat-header";
 import { ChatTitleProvider } from "./chat-title";
 import { ChatView, type ChatViewProps } from "./chat-view";
 
+export type ChatScreenProps = ChatViewProps & { title: string; stored: boolean; notice?: React.ReactNode; projectId?: string | null };
+
 /**
  * `notice`: said under the header (e.g. that the team has no model yet); `projectId`: the stored chat's
  * project (a draft's is its `project`), for the header's Move to project.
  */
-export function ChatScreen({ title, stored, notice, projectId, ...view }: ChatViewProps & { title: string; stored: boolean; notice?: React.ReactNode; projectId?: string | null }) {
+export function ChatScreen({ title, stored, notice, projectId, ...view }: ChatScreenProps) {
   return (
     <ChatTitleProvider chatId={view.chatId} title={title} stored={stored}>
       <div className="flex h-full flex-col">

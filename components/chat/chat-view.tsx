@@ -8,7 +8,6 @@
 // edited and resent, a stopped (or step-limited) answer continued, and versions switched (use-branches.ts); each of
 // these but the switch is a turn, sent through useChat.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ArrowDown } from "lucide-react";
 import { useChat } from "@ai-sdk/react";
 import { generateId, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
@@ -31,6 +30,7 @@ import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
 import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
+import { JumpToLatest } from "./jump-to-latest";
 import { useStopTurn } from "./use-stop-turn";
 import { ChatUsageTotal } from "./answer-usage";
 import { AppHostContext, type AppHost } from "./app-view";
@@ -354,11 +354,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           <FormMessage message={decisionError} />
         </div>
       </div>
-      {!isAtBottom && (
-        <Button variant="secondary" size="sm" onClick={() => void scrollToBottom()} className="absolute bottom-4 left-1/2 -translate-x-1/2 gap-1 rounded-full shadow-md">
-          <ArrowDown className="size-4" aria-hidden /> Jump to latest
-        </Button>
-      )}
+      {!isAtBottom && <JumpToLatest onJump={() => void scrollToBottom()} />}
       </div>
       <Composer
         busy={busy}

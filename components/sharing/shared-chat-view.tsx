@@ -4,6 +4,7 @@
 // viewers at once), and when the turn ends it reads the stored messages again. Between turns it asks
 // every few seconds whether a new one started. Tool calls show as they do to the owner; approving stays
 // the owner's (the cards say "Waiting for approval."). "Continue in my copy" when the share allows it.
+// Like the owner's view it opens at the newest message and follows the stream, with "Jump to latest".
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
@@ -11,6 +12,8 @@ import { Copy, Eye } from "lucide-react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { MessageItem } from "../chat/message-item";
 import { AppHostContext } from "../chat/app-view";
+import { useChatScroll } from "../chat/use-chat-scroll";
+import { JumpToLatest } from "../chat/jump-to-latest";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 
@@ -33,6 +36,8 @@ export function SharedChatView({ chatId, title, owner, canContinue, initialMessa
   const [copying, setCopying] = useState(false);
   const router = useRouter();
   const transport = useRef(new DefaultChatTransport<ParleyUIMessage>({ api: "/api/chat" }));
+  // Opens at the newest message and follows the answer as it streams, as the owner's view does.
+  const { scrollRef, contentRef, isAtBottom, scrollToBottom } = useChatScroll();
 
   useEffect(() => {
     let stopped = false;
@@ -97,8 +102,9 @@ export function SharedChatView({ chatId, title, owner, canContinue, initialMessa
           </Button>
         )}
       </header>
-      <div className="min-h-0 flex-1 overflow-y-auto" aria-live="polite" aria-busy={live}>
-        <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-6">
+      <div className="relative min-h-0 flex-1">
+      <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={live}>
+        <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-6">
           {gone && (
             <p role="alert" className="rounded-md border border-zinc-300 p-3 text-sm dark:border-zinc-700">
               This chat is no longer shared with you.
@@ -117,6 +123,8 @@ export function SharedChatView({ chatId, title, owner, canContinue, initialMessa
           )}
           <FormMessage message={error} />
         </div>
+      </div>
+      {!isAtBottom && <JumpToLatest onJump={() => void scrollToBottom()} />}
       </div>
     </div>
   );

@@ -8,6 +8,8 @@ import { SidebarFrame } from "./mobile-sidebar";
 import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
+import { ChatListProvider } from "./chat-list-state";
+import { NewChatLink } from "./new-chat-link";
 import { SharedWithMe } from "../sharing/shared-with-me";
 import { ProjectsNav } from "../projects/projects-nav";
 import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
@@ -26,60 +28,62 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
     <div className="flex h-dvh overflow-hidden">
       <SkipLinks />
       <ShortcutsHelp />
-      <SidebarFrame>
-        <div className="flex items-center gap-2 px-4 pb-2 pt-4 text-base font-semibold">
-          <MessagesSquare className="size-5 text-accent-text" aria-hidden /> Parley
-        </div>
-        <div className="px-4 py-2">
-          <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />
-          {ctx.teams.some((t) => t.role === "admin") && (
-            <Link href="/teams/new" className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
-              Create a team
-            </Link>
-          )}
-        </div>
-        <div className="px-4 py-2">
-          <Button asChild className="h-9 w-full">
-            <Link href="/chat">
-              <MessageSquarePlus className="size-4" aria-hidden /> New chat
-            </Link>
-          </Button>
-        </div>
-        <ChatList initial={chats} />
-        <ProjectsNav />
-        <SharedWithMe />
-        <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
-          <Link href="/search" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
-            <TextSearch className="size-4" aria-hidden /> Search messages
-          </Link>
-          <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
-            <UserRound className="size-4" aria-hidden /> Profile
-          </Link>
-          <Link href="/settings" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
-            <SlidersHorizontal className="size-4" aria-hidden /> Settings
-          </Link>
-          {isAdmin && <ApprovalsLink />}
-          {isAdmin && (
-            <Link href="/admin" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
-              <Settings className="size-4" aria-hidden /> Admin
-            </Link>
-          )}
-          <div className="flex items-center gap-1 px-2 pt-1">
-            <div className="min-w-0 flex-1">
-              <p className="truncate text-sm font-medium">{ctx.user.name}</p>
-              <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{ctx.user.email}</p>
-            </div>
-            <ThemeToggle />
-            <form action={actions.signOut}>
-              <Tooltip content="Sign out">
-                <Button type="submit" variant="ghost" size="icon" className="text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300" aria-label="Sign out">
-                  <LogOut className="size-4" aria-hidden />
-                </Button>
-              </Tooltip>
-            </form>
+      <ChatListProvider initial={chats}>
+        <SidebarFrame>
+          <div className="flex items-center gap-2 px-4 pb-2 pt-4 text-base font-semibold">
+            <MessagesSquare className="size-5 text-accent-text" aria-hidden /> Parley
           </div>
-        </div>
-      </SidebarFrame>
+          <div className="px-4 py-2">
+            <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />
+            {ctx.teams.some((t) => t.role === "admin") && (
+              <Link href="/teams/new" className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
+                Create a team
+              </Link>
+            )}
+          </div>
+          <div className="px-4 py-2">
+            <Button asChild className="h-9 w-full">
+              <NewChatLink>
+                <MessageSquarePlus className="size-4" aria-hidden /> New chat
+              </NewChatLink>
+            </Button>
+          </div>
+          <ChatList />
+          <ProjectsNav />
+          <SharedWithMe />
+          <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
+            <Link href="/search" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+              <TextSearch className="size-4" aria-hidden /> Search messages
+            </Link>
+            <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+              <UserRound className="size-4" aria-hidden /> Profile
+            </Link>
+            <Link href="/settings" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+              <SlidersHorizontal className="size-4" aria-hidden /> Settings
+            </Link>
+            {isAdmin && <ApprovalsLink />}
+            {isAdmin && (
+              <Link href="/admin" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+                <Settings className="size-4" aria-hidden /> Admin
+              </Link>
+            )}
+            <div className="flex items-center gap-1 px-2 pt-1">
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium">{ctx.user.name}</p>
+                <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{ctx.user.email}</p>
+              </div>
+              <ThemeToggle />
+              <form action={actions.signOut}>
+                <Tooltip content="Sign out">
+                  <Button type="submit" variant="ghost" size="icon" className="text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300" aria-label="Sign out">
+                    <LogOut className="size-4" aria-hidden />
+                  </Button>
+                </Tooltip>
+              </form>
+            </div>
+          </div>
+        </SidebarFrame>
+      </ChatListProvider>
       <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto outline-none">
         {children}
       </main>

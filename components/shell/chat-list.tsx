@@ -2,36 +2,17 @@
 // The sidebar's chat list: a search box (titles, searched on the server), the chats in groups as the
 // server labels them (Pinned, Today, Yesterday, Previous 7 days, Previous 30 days, then by month),
 // "Show more" for older pages, and an "Archived" view to find and restore archived chats. Each chat
-// has its menu (chat-menu.tsx). The list reloads when a chat changes anywhere (chat-events.ts).
-import { useCallback, useEffect, useRef, useState } from "react";
+// has its menu (chat-menu.tsx). What it shows is the frame's one list state (chat-list-state.tsx).
+import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Archive, ArrowLeft, Search } from "lucide-react";
-import type { ChatListItem, ChatPage } from "@/lib/chat/chat-list";
+import type { ChatListItem } from "@/lib/chat/chat-list";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { cn } from "../ui/cn";
-import { onChats } from "./chat-events";
+import { useChatListState } from "./chat-list-state";
 import { ChatMenu } from "./chat-menu";
-
-type View = "active" | "archived";
-const SEARCH_DELAY_MS = 200;
-
-function timeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
-
-async function fetchPage(q: string, view: View, cursor?: string | null): Promise<ChatPage> {
-  const params = new URLSearchParams({ tz: timeZone(), view });
-  if (q.trim()) params.set("q", q.trim());
-  if (cursor) params.set("cursor", cursor);
-  const res = await fetch(`/api/chats?${params}`, { cache: "no-store" });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-    throw new Error(body.error?.message ?? "Could not load the chats.");
-  }
-  return (await res.json()) as ChatPage;
-}
 
 /** Consecutive chats with the same group label, in the server's order. */
 function grouped(chats: ChatListItem[]): { label: string; chats: ChatListItem[] }[] {
@@ -44,58 +25,10 @@ function grouped(chats: ChatListItem[]): { label: string; chats: ChatListItem[] 
   return groups;
 }
 
-export function ChatList({ initial }: { initial: ChatPage }) {
+export function ChatList() {
   const pathname = usePathname();
-  const [view, setView] = useState<View>("active");
-  const [q, setQ] = useState("");
-  const [page, setPage] = useState(initial);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string>();
-  const latest = useRef(0);
+  const { q, setQ, view, setView, page, loading, error, more } = useChatListState();
   const searchRef = useRef<HTMLInputElement>(null);
-
-  const reload = useCallback(async (query: string, which: View) => {
-    const mine = ++latest.current;
-    setLoading(true);
-    try {
-      const next = await fetchPage(query, which);
-      if (mine === latest.current) {
-        setPage(next);
-        setError(undefined);
-      }
-    } catch (err) {
-      if (mine === latest.current) setError((err as Error).message);
-    } finally {
-      if (mine === latest.current) setLoading(false);
-    }
-  }, []);
-
-  // The time zone goes along as a cookie too, so the next server-rendered list groups days as here.
-  useEffect(() => {
-    document.cookie = `parley_tz=${encodeURIComponent(timeZone())}; path=/; max-age=31536000; samesite=lax`;
-  }, []);
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const timer = setTimeout(() => void reload(q, view), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [q, view, reload]);
-  useEffect(() => onChats(() => void reload(q, view)), [q, view, reload]);
-
-  async function more() {
-    setLoading(true);
-    try {
-      const next = await fetchPage(q, view, page.nextCursor);
-      setPage((p) => ({ chats: [...p.chats, ...next.chats], nextCursor: next.nextCursor }));
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setLoading(false);
-    }
-  }
 
   const focusSearch = () => searchRef.current?.focus();
   // A chat that moved (pinned, renamed) is drawn anew in its group: its menu button gets the focus back.

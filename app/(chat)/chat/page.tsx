@@ -1,11 +1,12 @@
 // New chat: an empty composer under a fresh draft id. Nothing is stored until the first message,
-// which stores the chat under that id (lib/chat/turn-load.ts) and moves the address to /chat/<id>.
+// which stores the chat under that id (lib/chat/turn-load.ts) and moves the address to /chat/<id>;
+// New chat from there starts a fresh draft (components/chat/new-chat-screen.tsx).
 // It starts with the member's own default model when they chose one; an admin whose team is not set
 // up yet sees the first steps, and without a model everyone is told what to do. `?project=<id>` starts
 // it in a project (one the member may file chats in, else 404): the project's default model and tools
 // are picked, and the first message files the chat there.
 import { MessagesSquare } from "lucide-react";
-import { ChatScreen } from "@/components/chat/chat-screen";
+import { NewChatScreen } from "@/components/chat/new-chat-screen";
 import { FirstRunChecklist } from "@/components/chat/first-run-checklist";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { draftChatId } from "@/lib/chat/chats";
@@ -35,7 +36,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
   const checklist = isAdmin && !(steps.provider && steps.mcpServer && steps.invited);
   const id = draftChatId();
   return (
-    <ChatScreen
+    <NewChatScreen
       key={id}
       title={project ? `New chat in ${project.name}` : "New chat"}
       stored={false}
