@@ -34,7 +34,7 @@ export const MessageItem = memo(function MessageItem({
   /** Regenerate from an error block. */
   onRegenerate?: (messageId: string) => void;
   actions?: MessageActions;
-  /** A stopped answer at the end of the chat: Continue is offered. */
+  /** A stopped (or step-limited) answer at the end of the chat: Continue is offered. */
   canContinue?: boolean;
   /** This version was just switched to: the switcher takes the focus. */
   focusVersion?: Direction;
