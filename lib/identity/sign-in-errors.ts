@@ -13,7 +13,9 @@ const MESSAGES: Record<string, string> = {
   unable_to_get_user_info: "Your identity could not be verified with the sign-in provider.",
   email_not_found: "The sign-in provider did not share your email address.",
   email_not_verified: "The sign-in provider has not verified your email address.",
-  account_not_linked: "An account with this email exists but cannot be joined to this sign-in. Ask an admin.",
+  // An existing account is joined only after its owner signs in with the password (lib/identity/sso-linking.ts).
+  link_required: "An account with this email exists: sign in with your password to link single sign-on.",
+  account_not_linked: "An account with this email exists: sign in with your password to link single sign-on.",
   unable_to_link_account: "An account with this email exists but cannot be joined to this sign-in. Ask an admin.",
   signup_disabled: "New accounts cannot be made through single sign-on.",
 };
