@@ -6,11 +6,11 @@
 // provider did not grant, and every link and unlink is in the audit log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAuth } from "../auth/auth";
-import { signUp } from "../auth/accounts";
+import { signUp, unlinkSso } from "../auth/accounts";
 import { db } from "../db/client";
 import { startOidcProvider, type RunningOidcProvider } from "../../test/support/oidc-provider";
 import { APP_BASE, Browser, loginAtProvider } from "../../test/support/sso-flow";
-import { DRIVERS, startTestApp } from "../../test/support/test-app";
+import { DRIVERS, rejection, startTestApp } from "../../test/support/test-app";
 import { addGroupRule } from "./group-rules";
 import { ssoErrorMessage } from "./sign-in-errors";
 import { saveSsoProvider, ssoProviderSchema } from "./sso-provider";
@@ -54,6 +54,7 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
   let first: string;
   let engineering: string;
   let bobsTeam: string;
+  let actor: { user: { id: string }; team: { id: string } };
 
   const idpUser = (sub: string, email: string, groups: string[], emailVerified = true) => ({ sub, password: "pw-" + sub, email, name: sub, groups, emailVerified });
 
@@ -78,7 +79,7 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
     first = (await prisma.team.create({ data: { name: "First", memberships: { create: { userId: ada, role: "admin" } } } })).id;
     engineering = (await prisma.team.create({ data: { name: "Engineering" } })).id;
     bobsTeam = (await prisma.team.create({ data: { name: "Bob's team", memberships: { create: { userId: bob, role: "member" } } } })).id;
-    const actor = { user: { id: ada }, team: { id: first } };
+    actor = { user: { id: ada }, team: { id: first } };
     await saveSsoProvider(
       actor,
       ssoProviderSchema.parse({ name: "Acme ID", issuer: idp.issuer, ...CLIENT, scopes: "email profile groups", groupsClaim: "groups", trustedDomains: "trusted.test" }),
@@ -181,5 +182,27 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
     const row = await user("newbie@example.com");
     expect(await roleIn("newbie@example.com", engineering)).toBe("member");
     expect(await events("sso.link", row!.id)).toMatchObject([{ teamId: first, data: { how: "new-account", subject: "idp-newbie" } }]);
+  });
+
+  it.skipIf(driver.skip)("an account made by single sign-on cannot unlink its only way in", async () => {
+    const newbie = await user("newbie@example.com");
+    const refused = await rejection(unlinkSso(newbie!.id, new Headers()));
+    expect(refused.status).toBe(409);
+    expect(await ssoAccounts("newbie@example.com")).toHaveLength(1);
+  });
+
+  it.skipIf(driver.skip)("an admin can let the group rules manage every membership, then a membership an admin made follows the groups too", async () => {
+    const prisma = await db();
+    const carol = await user("carol@trusted.test");
+    await prisma.membership.create({ data: { teamId: engineering, userId: carol!.id, role: "member" } });
+    await signInAs("idp-carol");
+    expect(await roleIn("carol@trusted.test", engineering)).toBe("member");
+    await saveSsoProvider(
+      actor,
+      ssoProviderSchema.parse({ name: "Acme ID", issuer: idp.issuer, clientId: CLIENT.clientId, scopes: "email profile groups", trustedDomains: "trusted.test", rulesManageAll: "on" }),
+    );
+    await signInAs("idp-carol");
+    expect(await roleIn("carol@trusted.test", engineering)).toBeNull();
+    expect(await events("sso.membership", carol!.id)).toMatchObject([{ teamId: engineering, data: { from: "member", to: null } }]);
   });
 });
