@@ -7,7 +7,6 @@
 // is an audit event in the first team (where instance admins read single sign-on's events).
 import { APIError, getOAuthState } from "better-auth/api";
 import { db } from "../db/client";
-import { firstTeamId } from "../teams/instance-admin";
 import { passwordSignInAllowed } from "./sign-in-methods";
 import { SSO_PROVIDER_ID, ssoSettings } from "./sso-provider";
 
@@ -66,8 +65,10 @@ async function decide(account: AccountRow, ctx: HookContext): Promise<LinkHow> {
 
 async function record(action: "sso.link" | "sso.unlink", account: AccountRow, data: Record<string, string>) {
   const prisma = await db();
+  // The first team, as lib/teams/instance-admin.ts names it (lib/identity may not import lib/teams).
+  const first = await prisma.team.findFirst({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
   await prisma.auditEvent.create({
-    data: { teamId: await firstTeamId(), actorId: account.userId, action, targetType: "user", targetId: account.userId, data: { ...data, subject: account.accountId } },
+    data: { teamId: first?.id ?? null, actorId: account.userId, action, targetType: "user", targetId: account.userId, data: { ...data, subject: account.accountId } },
   });
 }
 
