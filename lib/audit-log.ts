@@ -60,6 +60,8 @@ const ACTIONS: Record<string, string> = {
   "sso.password_sign_in.off": "Turned password sign-in off",
   "sso.membership": "Membership set by single sign-on groups",
   "sso.membership.kept": "Kept a team's last admin despite their groups",
+  "sso.link": "Linked single sign-on to an account",
+  "sso.unlink": "Unlinked single sign-on from an account",
 };
 
 export function actionLabel(action: string): string {

@@ -1,8 +1,10 @@
 "use client";
 // The single sign-on provider (OpenID Connect): name, issuer, client id, client secret (write-only:
-// the form says whether one is set, an empty field keeps it), scopes and the groups claim.
-// "Test discovery" fetches the issuer's discovery document with the issuer in the form, saves
-// nothing, and says what it found or what is wrong.
+// the form says whether one is set, an empty field keeps it), scopes, the groups claim, the token
+// endpoint's server when it is not the issuer's (it receives the secret), the email domains trusted
+// for joining existing accounts, and whether group rules manage every membership. "Test discovery"
+// fetches the issuer's discovery document with the issuer in the form, saves nothing, and says what
+// it found or what is wrong.
 import { useActionState, useState } from "react";
 import { Loader2, Search } from "lucide-react";
 import type { FormAction } from "@/components/ui/action-form";
@@ -28,6 +30,9 @@ export function SsoProviderForm({ provider, save, test }: { provider: SsoProvide
   const [clientId, setClientId] = useState(v?.clientId ?? provider?.clientId ?? "");
   const [scopes, setScopes] = useState(v?.scopes ?? provider?.scopes ?? "openid email profile");
   const [groupsClaim, setGroupsClaim] = useState(v?.groupsClaim ?? provider?.groupsClaim ?? "groups");
+  const [tokenOrigin, setTokenOrigin] = useState(v?.tokenOrigin ?? provider?.tokenOrigin ?? "");
+  const [trustedDomains, setTrustedDomains] = useState(v?.trustedDomains ?? provider?.trustedDomains ?? "");
+  const [manageAll, setManageAll] = useState(v ? v.rulesManageAll === "on" : (provider?.rulesManageAll ?? false));
   const f = { ...(testState.fields ?? {}), ...(state.fields ?? {}) };
   return (
     <form action={saveAction} className="flex flex-col gap-4" aria-label="Single sign-on provider" noValidate>
@@ -62,6 +67,32 @@ export function SsoProviderForm({ provider, save, test }: { provider: SsoProvide
       </div>
       <Field label="Scopes" name="scopes" value={scopes} onChange={(e) => setScopes(e.target.value)} error={f.scopes} maxLength={500} hint="Separated by spaces; openid is always asked for. Add the scope that releases groups if your provider needs one." />
       <Field label="Groups claim" name="groupsClaim" value={groupsClaim} onChange={(e) => setGroupsClaim(e.target.value)} error={f.groupsClaim} maxLength={100} hint="The claim that lists a person's groups (a dotted path such as realm_access.roles works too)." />
+      <Field
+        label="Token endpoint's server"
+        name="tokenOrigin"
+        value={tokenOrigin}
+        onChange={(e) => setTokenOrigin(e.target.value)}
+        error={f.tokenOrigin}
+        maxLength={300}
+        placeholder="Only when it differs from the issuer's, e.g. https://oauth2.example.com"
+        hint="The client secret is sent to the token endpoint. Parley sends it only to the issuer's own server, or to the server entered here."
+      />
+      <Field
+        label="Trusted email domains"
+        name="trustedDomains"
+        value={trustedDomains}
+        onChange={(e) => setTrustedDomains(e.target.value)}
+        error={f.trustedDomains}
+        maxLength={1000}
+        placeholder="example.com"
+        hint="Leave empty unless the provider alone decides addresses at these domains. A verified address there that is exactly an existing account's signs in to it; otherwise the account's owner links single sign-on from their profile after signing in with their password."
+      />
+      <CheckboxField
+        name="rulesManageAll"
+        label="Group rules also change and remove memberships made by invites and admins"
+        checked={manageAll}
+        onChange={(e) => setManageAll(e.target.checked)}
+      />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pendingText="Saving…">{provider ? "Save single sign-on" : "Turn on single sign-on"}</SubmitButton>
         <Button type="submit" variant="secondary" formAction={testAction} disabled={testing} aria-busy={testing || undefined}>

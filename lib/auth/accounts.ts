@@ -1,9 +1,11 @@
 // Account actions that run on the server through better-auth's API (sessions are set as cookies by
-// the nextCookies plugin). Errors come back as AppErrors with field messages; a failed sign-in never
-// says whether the email exists. Sign-in limits and password strength are better-auth hooks
-// (lib/auth/guards.ts), so they hold on its HTTP endpoints as well as here.
+// the nextCookies plugin): sign-up, sign-in, sign-out, and starting, linking and unlinking single
+// sign-on. Errors come back as AppErrors with field messages; a failed sign-in never says whether the
+// email exists. Sign-in limits and password strength are better-auth hooks (lib/auth/guards.ts), so
+// they hold on its HTTP endpoints as well as here.
 import { isAPIError } from "better-auth/api";
 import { z } from "zod";
+import { db } from "../db/client";
 import { SSO_PROVIDER_ID } from "../identity/sso-provider";
 import { AppError, Conflict, Invalid, TooMany } from "../errors";
 import { withClientAddress } from "../security/client-address";
@@ -84,5 +86,41 @@ export async function startSsoSignIn(next: string, headers: Headers): Promise<{ 
   } catch (err) {
     if (isAPIError(err) && err.statusCode < 500) throw new AppError("SsoUnavailable", err.statusCode, body(err).message ?? "Single sign-on is not available.");
     throw err;
+  }
+}
+
+/** "Link single sign-on" on the profile: the provider's login page, from where it comes back to the profile. */
+export async function startSsoLink(headers: Headers): Promise<{ url: string }> {
+  const auth = await getAuth();
+  try {
+    const res = await auth.api.linkSocialAccount({
+      body: { provider: SSO_PROVIDER_ID, callbackURL: "/profile?sso=linked", errorCallbackURL: "/profile" },
+      headers: withClientAddress(headers),
+    });
+    if (!res.url) throw new AppError("SsoUnavailable", 422, "Single sign-on did not return where to go.");
+    return { url: res.url };
+  } catch (err) {
+    if (isAPIError(err) && err.statusCode < 500) throw new AppError("SsoUnavailable", err.statusCode, body(err).message ?? "Single sign-on is not available.");
+    throw err;
+  }
+}
+
+/** "Unlink single sign-on": removes the caller's link (audited by lib/identity/sso-linking.ts). */
+export async function unlinkSso(userId: string, headers: Headers): Promise<void> {
+  const prisma = await db();
+  const links = await prisma.account.findMany({ where: { userId, providerId: SSO_PROVIDER_ID }, select: { id: true } });
+  if (!links.length) return;
+  if (!(await prisma.account.count({ where: { userId, providerId: "credential" } }))) {
+    throw Conflict("Single sign-on is your only way to sign in: your account has no password to sign in with instead.");
+  }
+  const auth = await getAuth();
+  for (const { id } of links) {
+    try {
+      await auth.api.unlinkAccount({ body: { accountId: id }, headers: withClientAddress(headers) });
+    } catch (err) {
+      if (isAPIError(err) && body(err).code === "SESSION_NOT_FRESH") throw new AppError("SessionNotFresh", 403, "Sign in again, then unlink.");
+      if (isAPIError(err) && err.statusCode < 500) throw new AppError("UnlinkRefused", 409, body(err).message ?? "Single sign-on could not be unlinked.");
+      throw err;
+    }
   }
 }

@@ -34,9 +34,10 @@ async function build() {
     // The session and its user in one query (through Prisma's relationJoins), on every request.
     // The client's address as app/api/auth and lib/auth/accounts.ts work it out (never a header a client chose).
     advanced: { database: { joins: true }, ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
-    // A single sign-on provider's email is trusted for linking to an existing account (accounts are
-    // only made by admins and invites here, so nobody can plant one to be taken over later).
-    account: { accountLinking: { requireLocalEmailVerified: false } },
+    // Which account a single sign-on identity may join is decided by lib/identity/sso-linking.ts (its
+    // account hooks): a new account, an existing one only after its owner signs in and links (the
+    // provider's address may then differ), or by an exact verified address at a domain the admin trusts.
+    account: { accountLinking: { requireLocalEmailVerified: false, allowDifferentEmails: true } },
     // Failed single sign-on callbacks land on the sign-in page with ?error=<code>.
     onAPIError: { errorURL: "/sign-in" },
     // Sign-in limits and password strength on every path (lib/auth/guards.ts), single sign-on with its

@@ -1,10 +1,14 @@
 // OpenID Connect discovery of an issuer, for "Test discovery" and before each (re)build of the
 // sign-in provider: fetches `<issuer>/.well-known/openid-configuration` through the outbound guard
 // (lib/security/outbound-fetch.ts) with a timeout, and checks what sign-in needs (the issuer it
-// names is the one configured, endpoints, keys, the code flow with PKCE). Every failure is a 4xx
-// AppError whose message says what is wrong, so an admin can fix it.
+// names is the one configured, endpoints, keys, the code flow with PKCE). The endpoints Parley itself
+// calls (token, keys, userinfo) pass the address policy for provider URLs (lib/security), and the
+// token endpoint, which receives the client secret, must be on the issuer's own origin or on the one
+// origin the admin confirmed. Every failure is a 4xx AppError whose message says what is wrong.
+import { config } from "../config";
 import { AppError } from "../errors";
-import { outboundFetch } from "../security/outbound-fetch";
+import { judgeUrl } from "../security/address-policy";
+import { checkTarget, outboundFetch } from "../security/outbound-fetch";
 
 export const DISCOVERY_TIMEOUT_MS = 8_000;
 const MAX_DOCUMENT_BYTES = 256_000;
@@ -17,6 +21,8 @@ export type DiscoveredIssuer = {
   jwksUri: string;
   scopesSupported: string[];
   claimsSupported: string[];
+  /** The ID token signing algorithms offered (empty: the JOSE default check). */
+  signingAlgorithms: string[];
   /** How Parley authenticates at the token endpoint: basic (the OpenID default) unless only post is offered. */
   tokenEndpointAuth: "basic" | "post";
 };
@@ -31,6 +37,22 @@ export function normaliseIssuer(issuer: string): string {
 
 export function discoveryUrl(issuer: string): string {
   return `${normaliseIssuer(issuer)}/.well-known/openid-configuration`;
+}
+
+export type DiscoveryOptions = {
+  /** Another origin the admin confirmed for the token endpoint (it receives the client secret). */
+  tokenOrigin?: string | null;
+  fetcher?: typeof fetch;
+};
+
+/** An origin as admins type it (scheme://host[:port]), or null when it is not one. */
+export function originOf(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
@@ -67,8 +89,31 @@ async function fetchDocument(url: string, fetcher: typeof fetch): Promise<Record
   throw unusable(`${url} did not return a JSON discovery document.`);
 }
 
+/** An endpoint Parley calls itself: refused when the address policy refuses its host, typed or resolved. */
+async function checkEndpoint(key: string, url: string): Promise<void> {
+  const typed = judgeUrl(url, config().PARLEY_ALLOW_PRIVATE_URLS);
+  if (!typed.ok) throw unusable(`The discovery document's ${key} (${url}) is refused: ${typed.reason}`);
+  try {
+    await checkTarget(url);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (e.name === "OutboundRefused") throw unusable(`The discovery document's ${key} (${url}) is refused: ${e.message}`);
+    throw unreachable(`The discovery document's ${key} (${url}) cannot be reached (${e.code ?? e.message}).`);
+  }
+}
+
+/** The token endpoint gets the client secret: only on the issuer's origin or the one the admin confirmed. */
+function checkTokenOrigin(issuer: string, tokenEndpoint: string, confirmed: string | null | undefined) {
+  const origin = new URL(tokenEndpoint).origin;
+  if (origin === new URL(issuer).origin || (confirmed && originOf(confirmed) === origin)) return;
+  throw new AppError("DiscoveryFailed", 422, `The token endpoint (${tokenEndpoint}) is on another server (${origin}) than the issuer, and Parley sends the client secret there. If that server belongs to your provider, enter ${origin} as the token endpoint's server.`, {
+    tokenOrigin: `Enter ${origin} to confirm this server, if it belongs to your provider.`,
+  });
+}
+
 /** Fetches and checks the issuer's discovery document; throws a 4xx AppError saying what is wrong. */
-export async function discoverIssuer(issuer: string, fetcher: typeof fetch = outboundFetch()): Promise<DiscoveredIssuer> {
+export async function discoverIssuer(issuer: string, options: DiscoveryOptions = {}): Promise<DiscoveredIssuer> {
+  const fetcher = options.fetcher ?? outboundFetch();
   const expected = normaliseIssuer(issuer);
   const doc = await fetchDocument(discoveryUrl(expected), fetcher);
   const named = typeof doc.issuer === "string" ? doc.issuer : "";
@@ -80,14 +125,22 @@ export async function discoverIssuer(issuer: string, fetcher: typeof fetch = out
   const challenge = strings(doc.code_challenge_methods_supported);
   if (challenge.length && !challenge.includes("S256")) throw unusable("The provider does not support PKCE with S256.");
   const authMethods = strings(doc.token_endpoint_auth_methods_supported);
+  const tokenEndpoint = httpUrl(doc, "token_endpoint", true)!;
+  const userinfoEndpoint = httpUrl(doc, "userinfo_endpoint", false);
+  const jwksUri = httpUrl(doc, "jwks_uri", true)!;
+  await checkEndpoint("token_endpoint", tokenEndpoint);
+  await checkEndpoint("jwks_uri", jwksUri);
+  if (userinfoEndpoint) await checkEndpoint("userinfo_endpoint", userinfoEndpoint);
+  checkTokenOrigin(expected, tokenEndpoint, options.tokenOrigin);
   return {
     issuer: named,
     authorizationEndpoint: httpUrl(doc, "authorization_endpoint", true)!,
-    tokenEndpoint: httpUrl(doc, "token_endpoint", true)!,
-    userinfoEndpoint: httpUrl(doc, "userinfo_endpoint", false),
-    jwksUri: httpUrl(doc, "jwks_uri", true)!,
+    tokenEndpoint,
+    userinfoEndpoint,
+    jwksUri,
     scopesSupported: strings(doc.scopes_supported),
     claimsSupported: strings(doc.claims_supported),
+    signingAlgorithms: strings(doc.id_token_signing_alg_values_supported),
     tokenEndpointAuth: authMethods.length && !authMethods.includes("client_secret_basic") && authMethods.includes("client_secret_post") ? "post" : "basic",
   };
 }

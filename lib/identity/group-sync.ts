@@ -1,8 +1,10 @@
 // Memberships follow the provider's group claim at every single sign-on: in each team some rule
 // names, the person's role becomes the highest one their groups give (admin over member), is added
-// when missing, and is removed when no group gives one. Teams no rule names are left alone (invites
-// and admins manage those). A team's last admin is never demoted or removed by a claim: the change
-// is skipped and recorded. One transaction, team rows locked, each change an audit event.
+// when missing (marked as granted by single sign-on), and is removed when no group gives one. Only
+// memberships the rules granted change: those from setup, invites and admins are left alone, unless
+// an instance admin lets the rules manage every membership. Teams no rule names are left alone too.
+// A team's last admin is never demoted or removed by a claim: the change is skipped and recorded.
+// One transaction, team rows locked, each change an audit event.
 import { db } from "../db/client";
 import type { Prisma, TeamRole } from "../db/generated/client";
 
@@ -34,13 +36,17 @@ async function isLastAdmin(tx: Tx, teamId: string): Promise<boolean> {
   return (await tx.membership.count({ where: { teamId, role: "admin" } })) <= 1;
 }
 
-async function applyOne(tx: Tx, userId: string, teamId: string, to: TeamRole | null): Promise<GroupSyncChange | null> {
+/** Marks the memberships group rules grant (Membership.source). */
+export const SSO_SOURCE = "sso";
+
+async function applyOne(tx: Tx, userId: string, teamId: string, to: TeamRole | null, manageAll: boolean): Promise<GroupSyncChange | null> {
   await tx.$queryRaw`SELECT "id" FROM "Team" WHERE "id" = ${teamId} FOR UPDATE`;
   const current = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
   const from = current?.role ?? null;
   if (from === to) return null;
+  if (current && current.source !== SSO_SOURCE && !manageAll) return null;
   if (from === "admin" && (await isLastAdmin(tx, teamId))) return { teamId, from, to, kept: "last-admin" };
-  if (!current) await tx.membership.create({ data: { teamId, userId, role: to! } });
+  if (!current) await tx.membership.create({ data: { teamId, userId, role: to!, source: SSO_SOURCE } });
   else if (to === null) await tx.membership.delete({ where: { id: current.id } });
   else await tx.membership.update({ where: { id: current.id }, data: { role: to } });
   return { teamId, from, to };
@@ -51,9 +57,10 @@ export async function syncGroups(userId: string, groups: string[]): Promise<Grou
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const rules = await tx.ssoRule.findMany({ select: { group: true, teamId: true, role: true } });
+    const manageAll = (await tx.ssoProvider.findFirst({ select: { rulesManageAll: true } }))?.rulesManageAll ?? false;
     const changes: GroupSyncChange[] = [];
     for (const [teamId, to] of wantedRoles(rules, new Set(groups))) {
-      const change = await applyOne(tx, userId, teamId, to);
+      const change = await applyOne(tx, userId, teamId, to, manageAll);
       if (change) changes.push(change);
     }
     for (const c of changes) {

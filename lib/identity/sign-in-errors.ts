@@ -1,5 +1,6 @@
 // What a failed single sign-on means to the person: better-auth sends them back to the sign-in page
-// with `?error=<code>`; this turns the code into a sentence (unknown codes get a general one).
+// (or the profile, for a failed link) with `?error=<code>`; this turns the code into a sentence
+// (unknown codes get a general one).
 const MESSAGES: Record<string, string> = {
   state_mismatch: "This sign-in link does not belong to this browser's sign-in, or it was used already. Start again.",
   state_not_found: "This sign-in response does not belong to a sign-in started here, or it was used already. Start again.",
@@ -13,8 +14,12 @@ const MESSAGES: Record<string, string> = {
   unable_to_get_user_info: "Your identity could not be verified with the sign-in provider.",
   email_not_found: "The sign-in provider did not share your email address.",
   email_not_verified: "The sign-in provider has not verified your email address.",
-  account_not_linked: "An account with this email exists but cannot be joined to this sign-in. Ask an admin.",
-  unable_to_link_account: "An account with this email exists but cannot be joined to this sign-in. Ask an admin.",
+  // An existing account is joined only after its owner signs in with the password (lib/identity/sso-linking.ts).
+  link_required: "An account with this email exists: sign in with your password to link single sign-on.",
+  account_not_linked: "An account with this email exists: sign in with your password to link single sign-on.",
+  unable_to_link_account: "This sign-in could not be linked to an account. Start again, or ask an admin.",
+  account_already_linked_to_different_user: "This single sign-on identity is linked to another Parley account already.",
+  email_does_not_match: "The email at the sign-in provider is not this account's.",
   signup_disabled: "New accounts cannot be made through single sign-on.",
 };
 

@@ -62,3 +62,14 @@ export async function removeSsoProvider(actor: Actor): Promise<void> {
     (count) => (count ? { action: "sso.provider.delete", targetType: "sso_provider", targetId: "oidc" } : null),
   );
 }
+
+/** The profile's single sign-on section: the provider's name, whether this user is linked, and whether they have a password. */
+export async function ssoLinkOf(userId: string): Promise<{ name: string | null; linked: boolean; hasPassword: boolean }> {
+  const prisma = await db();
+  const [name, linked, hasPassword] = await Promise.all([
+    ssoProviderName(),
+    hasSsoAccount(userId),
+    prisma.account.count({ where: { userId, providerId: "credential" } }).then((n) => n > 0),
+  ]);
+  return { name, linked, hasPassword };
+}

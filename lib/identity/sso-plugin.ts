@@ -1,18 +1,21 @@
 // Single sign-on inside better-auth. The provider is configured at run time (Admin → Sign-in, a
-// database row), so it cannot be given to better-auth at boot: before each sign-in start and each
-// callback this plugin checks the row's version and, when it changed, builds the provider with
-// better-auth's own generic OAuth plugin (discovery, PKCE, state, nonce, ID-token verification
-// against the issuer's keys) and puts it in the instance's provider list. After a successful
-// callback the person's memberships follow their group claim (group-sync.ts). It also refuses
-// password sign-in while an admin has turned it off.
+// database row), so it cannot be given to better-auth at boot: before each sign-in start, link start
+// and callback this plugin checks the row's version and, when it changed, discovers the issuer again
+// (discovery.ts: endpoints under the address policy, the secret only for the issuer's origin or the
+// confirmed one) and builds the provider (sso-client.ts: better-auth's generic OAuth plugin, every
+// server-side request through the outbound fetch). Which account an identity may join is decided in
+// the account hooks (sso-linking.ts). After a successful callback the person's memberships follow
+// their group claim (group-sync.ts). It also refuses password sign-in while an admin turned it off.
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { genericOAuth, type GenericOAuthUserInfo } from "better-auth/plugins/generic-oauth";
 import { db } from "../db/client";
 import { isAppError } from "../errors";
-import { discoverIssuer, discoveryUrl } from "./discovery";
+import { outboundFetch } from "../security/outbound-fetch";
+import { discoverIssuer } from "./discovery";
 import { groupsFromClaims, syncGroups } from "./group-sync";
+import { accountHooks, rememberClaims, takeClaims } from "./sso-linking";
 import { passwordSignInAllowed } from "./sign-in-methods";
+import { ssoClient } from "./sso-client";
 import { SSO_PROVIDER_ID, ssoSettings, ssoVersion } from "./sso-provider";
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
@@ -21,22 +24,6 @@ type SocialProvider = AuthContext["socialProviders"][number];
 
 /** The settings version each provider list holds (one list per better-auth instance). */
 const builtVersion = new WeakMap<object, string>();
-
-/** Groups seen in a verified profile, by subject, until the callback's after-hook takes them. */
-const CLAIMS_TTL_MS = 120_000;
-const pendingGroups = new Map<string, { groups: string[]; at: number }>();
-
-function remember(sub: string, groups: string[]) {
-  const now = Date.now();
-  for (const [k, v] of pendingGroups) if (now - v.at > CLAIMS_TTL_MS) pendingGroups.delete(k);
-  pendingGroups.set(sub, { groups, at: now });
-}
-
-function take(sub: string): string[] | undefined {
-  const entry = pendingGroups.get(sub);
-  pendingGroups.delete(sub);
-  return entry && Date.now() - entry.at <= CLAIMS_TTL_MS ? entry.groups : undefined;
-}
 
 function replaceProvider(list: SocialProvider[], provider: SocialProvider | null) {
   for (let i = list.length - 1; i >= 0; i--) if (list[i].id === SSO_PROVIDER_ID) list.splice(i, 1);
@@ -55,32 +42,16 @@ async function ensureProvider(context: AuthContext): Promise<boolean> {
   if (builtVersion.get(list) === version && list.some((p) => p.id === SSO_PROVIDER_ID)) return true;
   const settings = await ssoSettings();
   if (!settings) return false;
-  const discovered = await discoverIssuer(settings.issuer);
-  const plugin = genericOAuth({
-    config: [
-      {
-        providerId: SSO_PROVIDER_ID,
-        name: settings.name,
-        discoveryUrl: discoveryUrl(settings.issuer),
-        clientId: settings.clientId,
-        clientSecret: settings.clientSecret,
-        ...(settings.clientSecret ? { authentication: discovered.tokenEndpointAuth } : { tokenEndpointAuth: { method: "none" as const } }),
-        scopes: settings.scopes,
-        pkce: true,
-        requireIdTokenVerification: true,
-        mapProfileToUser(profile: GenericOAuthUserInfo) {
-          const sub = profile.sub ?? profile.id;
-          if (sub != null) remember(String(sub), groupsFromClaims(profile, settings.groupsClaim));
-          return {};
-        },
-      },
-    ],
+  const discovered = await discoverIssuer(settings.issuer, { tokenOrigin: settings.tokenOrigin });
+  const { plugin, finish } = ssoClient(SSO_PROVIDER_ID, settings, discovered, outboundFetch(), (profile) => {
+    const email = typeof profile.email === "string" ? profile.email : undefined;
+    rememberClaims(String(profile.sub), { email, emailVerified: profile.emailVerified === true, groups: groupsFromClaims(profile, settings.groupsClaim) });
   });
-  const built = (await plugin.init(context)) as { context: { socialProviders: SocialProvider[]; genericOAuthPendingDiscovery: Map<string, unknown> } };
-  if (built.context.genericOAuthPendingDiscovery.has(SSO_PROVIDER_ID)) {
-    throw new APIError("UNPROCESSABLE_ENTITY", { code: "SSO_PROVIDER_UNAVAILABLE", message: "The sign-in provider's settings could not be loaded. Try again in a moment." });
-  }
-  replaceProvider(list, built.context.socialProviders.find((p) => p.id === SSO_PROVIDER_ID) ?? null);
+  const built = (await plugin.init(context)) as { context: { socialProviders: SocialProvider[] } };
+  const provider = built.context.socialProviders.find((p) => p.id === SSO_PROVIDER_ID);
+  if (!provider) throw new APIError("UNPROCESSABLE_ENTITY", { code: "SSO_PROVIDER_UNAVAILABLE", message: "The sign-in provider's settings could not be loaded. Try again in a moment." });
+  finish(provider as Parameters<typeof finish>[0]);
+  replaceProvider(list, provider);
   builtVersion.set(list, version);
   return true;
 }
@@ -90,6 +61,7 @@ function asApiError(err: unknown): never {
   throw err;
 }
 
+/** Before starting a sign-in or a link: the provider is built from the current settings. */
 const beforeSignIn = createAuthMiddleware(async (ctx) => {
   if (ctx.body?.provider !== SSO_PROVIDER_ID) return;
   const ready = await ensureProvider(ctx.context).catch(asApiError);
@@ -112,8 +84,8 @@ const afterCallback = createAuthMiddleware(async (ctx) => {
   if (!session) return;
   const prisma = await db();
   const account = await prisma.account.findFirst({ where: { userId: session.user.id, providerId: SSO_PROVIDER_ID }, select: { accountId: true } });
-  const groups = account && take(account.accountId);
-  if (groups) await syncGroups(session.user.id, groups);
+  const claims = account && takeClaims(account.accountId);
+  if (claims) await syncGroups(session.user.id, claims.groups);
 });
 
 const refusePassword = createAuthMiddleware(async () => {
@@ -124,9 +96,10 @@ const refusePassword = createAuthMiddleware(async () => {
 export const parleySso = () =>
   ({
     id: "parley-sso",
+    init: () => ({ options: { databaseHooks: { account: accountHooks } } }),
     hooks: {
       before: [
-        { matcher: (ctx) => ctx.path === "/sign-in/social", handler: beforeSignIn },
+        { matcher: (ctx) => ctx.path === "/sign-in/social" || ctx.path === "/link-social", handler: beforeSignIn },
         { matcher: (ctx) => ctx.path === "/callback/:id", handler: beforeCallback },
         { matcher: (ctx) => ctx.path === "/sign-in/email", handler: refusePassword },
       ],

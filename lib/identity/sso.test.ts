@@ -182,7 +182,14 @@ describe.each(DRIVERS)("single sign-on on $name", (driver) => {
     expect(refused.status).toBe(409);
     expect(refused.message).toMatch(/Sign in once with single sign-on/);
     idp.setGroups("root", []);
-    await signInAs("root"); // links the SSO account to the existing admin (same verified email)
+    // The same verified email alone does not join the existing admin's account: they link it signed in.
+    const refusedSso = await signInAs("root");
+    expect(refusedSso.res.headers.get("location")).toMatch(/^\/sign-in\?error=link_required/);
+    const browser = new Browser(await getAuth());
+    await browser.passwordSignIn("root@example.com", PASSWORD);
+    const { url } = await browser.startLink("/profile");
+    expect((await browser.callback(await loginAtProvider(url!, "root", "pw-root"))).headers.get("location")).toBe("/profile");
+    await signInAs("root");
     expect(await roleIn("root@example.com", engineering)).toBe("admin");
     await setPasswordSignIn(actor, false);
     expect(await signInMethods()).toEqual({ password: false, sso: { name: "Acme ID" } });

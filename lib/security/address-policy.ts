@@ -2,8 +2,9 @@
 // Always refused: cloud-metadata services and link-local, unspecified, multicast and broadcast
 // addresses. Allowed: public addresses and loopback (local model servers such as Ollama). Private
 // and other internal ranges (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10, reserved ranges) only
-// when the operator opts in with PARLEY_ALLOW_PRIVATE_URLS=1. Checked on the typed URL when saving
-// and on every resolved address at connect time (outbound-fetch.ts).
+// when the operator opts in with PARLEY_ALLOW_PRIVATE_URLS=1. An IPv6 address that carries an IPv4
+// address (mapped, compatible, SIIT, NAT64, 6to4, Teredo) is refused when the IPv4 address would be.
+// Checked on the typed URL when saving and on every resolved address at connect time (outbound-fetch.ts).
 import ipaddr from "ipaddr.js";
 
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
@@ -21,11 +22,36 @@ const refused = (address: string) => ({
   reason: `${address} is a cloud-metadata or link-local address; Parley never connects there.`,
 });
 
-/** The verdict for one IP address (IPv4-mapped IPv6 is judged as the IPv4 address it carries). */
+const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+
+/** The IPv4 addresses an IPv6 address carries by a standard embedding (RFC 4291, 6145, 6052, 8215, 3056, 4380). */
+export function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = ip.parts;
+  const zero = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  const found: ipaddr.IPv4[] = [];
+  // ::a.b.c.d (compatible; not :: or ::1 themselves), ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (SIIT).
+  if (zero(0, 5) && ((p[5] === 0 && p[6] !== 0) || p[5] === 0xffff)) found.push(v4(p[6], p[7]));
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) found.push(v4(p[6], p[7]));
+  // NAT64: 64:ff9b::/96 and the local-use 64:ff9b:1::/48 (its usual /96 layout).
+  if (p[0] === 0x64 && p[1] === 0xff9b && (zero(2, 6) || p[2] === 1)) found.push(v4(p[6], p[7]));
+  // 6to4: 2002:AABB:CCDD::/48.
+  if (p[0] === 0x2002) found.push(v4(p[1], p[2]));
+  // Teredo: 2001:0:SERVER:SERVER:flags:port:~CLIENT:~CLIENT.
+  if (p[0] === 0x2001 && p[1] === 0) found.push(v4(p[2], p[3]), v4(~p[6] & 0xffff, ~p[7] & 0xffff));
+  return found;
+}
+
+/** The verdict for one IP address (IPv6 that carries an IPv4 address is judged by that address too). */
 export function judgeAddress(address: string, allowPrivate: boolean): AddressVerdict {
   if (!ipaddr.isValid(address)) return { ok: false, reason: `${address} is not an IP address.` };
   const ip = ipaddr.process(address);
   const text = ip.toString();
+  if (ip.kind() === "ipv6") {
+    for (const inner of embeddedIpv4(ip as ipaddr.IPv6)) {
+      const verdict = judgeAddress(inner.toString(), allowPrivate);
+      if (!verdict.ok) return { ok: false, reason: `${text} carries the IPv4 address ${inner.toString()}: ${verdict.reason}` };
+    }
+  }
   if (METADATA_ADDRESSES.has(text)) return refused(text);
   const range = ip.range();
   if (ALWAYS_REFUSED.has(range)) return refused(text);

@@ -1,6 +1,7 @@
 // A real OpenID provider on loopback for tests: `oidc-provider` (a certified implementation) with
 // our own small login page (user name and password, checked), configurable clients, and users whose
-// claims (email, name, groups) a test can change between sign-ins. Consent is granted with the
+// claims (email, name, groups) a test can change between sign-ins, and a discovery document a test
+// can make hostile (another token endpoint, say). Consent is granted with the
 // login, so a sign-in is one form. Not imported by the app.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,11 +26,15 @@ export type OidcProviderOptions = {
   /** Put the user's claims in the ID token too (many providers do); default false (userinfo only). */
   claimsInIdToken?: boolean;
 };
+/** Fields that replace the provider's own in its discovery document (a hostile or misconfigured issuer). */
+export type DiscoveryOverrides = Record<string, unknown>;
 export type RunningOidcProvider = {
   issuer: string;
   port: number;
   /** Changes a user's groups at the provider (seen at their next sign-in). */
   setGroups(sub: string, groups: string[]): void;
+  /** Serves a discovery document with these fields replaced (e.g. another token_endpoint); {} restores it. */
+  setDiscovery(overrides: DiscoveryOverrides): void;
   /** Every request path the provider answered, in order (e.g. to see a token exchange happened). */
   requests: string[];
   stop(): Promise<void>;
@@ -62,6 +67,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   const groupsClaim = options.groupsClaim ?? "groups";
   const users = new Map(options.users.map((u) => [u.sub, { ...u, groups: [...u.groups] }]));
   const requests: string[] = [];
+  let discovery: DiscoveryOverrides = {};
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -107,6 +113,13 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   server.on("request", (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
     requests.push(url.pathname);
+    if (url.pathname === "/.well-known/openid-configuration" && Object.keys(discovery).length && !req.headers["x-own-document"]) {
+      // The provider's own document (asked of itself) with the test's fields put in.
+      void fetch(`${issuer}${url.pathname}`, { headers: { "x-own-document": "1" } })
+        .then((r) => r.json() as Promise<Record<string, unknown>>)
+        .then((own) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...own, ...discovery })));
+      return;
+    }
     const m = /^\/interaction\/([^/]+)(\/login)?$/.exec(url.pathname);
     if (!m) return void callback(req, res);
     void (async () => {
@@ -137,6 +150,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
     issuer,
     port,
     requests,
+    setDiscovery(overrides) {
+      discovery = { ...overrides };
+    },
     setGroups(sub, groups) {
       const user = users.get(sub);
       if (!user) throw new Error(`No test user ${sub}`);

@@ -1,7 +1,8 @@
 // Test helper: a single sign-on as a browser does it, against Parley's better-auth handler and a real
 // OpenID provider (test/support/oidc-provider.ts): start at /sign-in/social, sign in on the
-// provider's login page, come back to /callback/sso. Each "browser" keeps its own cookies, so a test
-// can mix up two sign-ins (state or PKCE mismatch) or replay a callback. Not imported by the app.
+// provider's login page, come back to /callback/sso; or sign in with a password and link the
+// provider. Each "browser" keeps its own cookies, so a test can mix up two sign-ins (state or PKCE
+// mismatch) or replay a callback. Not imported by the app.
 import type { Auth } from "../../lib/auth/auth";
 
 export const APP_BASE = "http://localhost:3000";
@@ -51,6 +52,26 @@ export class Browser {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ provider: "sso", callbackURL, errorCallbackURL: "/sign-in" }),
+    });
+    const body = (await res.clone().json().catch(() => ({}))) as { url?: string };
+    return { res, url: body.url };
+  }
+
+  /** Signs in with email and password (POST /sign-in/email), as the password form does. */
+  async passwordSignIn(email: string, password: string): Promise<Response> {
+    return this.request("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+  }
+
+  /** POST /link-social for the SSO provider while signed in: the provider's authorization URL (or the error response). */
+  async startLink(callbackURL = "/profile"): Promise<{ res: Response; url?: string }> {
+    const res = await this.request("/api/auth/link-social", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ provider: "sso", callbackURL, errorCallbackURL: "/profile" }),
     });
     const body = (await res.clone().json().catch(() => ({}))) as { url?: string };
     return { res, url: body.url };

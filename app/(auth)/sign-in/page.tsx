@@ -17,6 +17,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { next, reset, error } = await searchParams;
   const methods = await signInMethods();
   const ssoError = ssoErrorMessage(typeof error === "string" ? error : undefined);
+  // Told to prove an existing account first: after the password, the profile offers "Link single sign-on".
+  const afterPassword = next ?? (error === "link_required" || error === "account_not_linked" ? "/profile" : undefined);
   return (
     <>
       <h1 className="mb-5 text-lg font-semibold">Sign in</h1>
@@ -28,7 +30,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           or with email and password
         </p>
       )}
-      {methods.password && <SignInForm action={signInAction} next={next} />}
+      {methods.password && <SignInForm action={signInAction} next={afterPassword} />}
       {methods.password && (
         <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
           Forgot your password? Parley sends no email: ask an admin of your team for a password reset link.

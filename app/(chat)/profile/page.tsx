@@ -1,9 +1,13 @@
 import { InstructionsForm, NameForm, PasswordForm, PersonalModelForm } from "@/components/account/profile-forms";
+import { SsoLink } from "@/components/account/sso-link";
+import { FormMessage } from "@/components/ui/field";
 import { MAX_INSTRUCTIONS_CHARS, profileOf } from "@/lib/auth/profile";
+import { ssoErrorMessage } from "@/lib/identity/sign-in-errors";
+import { ssoLinkOf } from "@/lib/identity/sign-in-methods";
 import { pickerModels } from "@/lib/providers/models";
 import { teamPage } from "@/lib/teams/page-guards";
 import { personalModelOf } from "@/lib/teams/personal-model";
-import { changePasswordAction, instructionsAction, personalModelAction, renameAction } from "./actions";
+import { changePasswordAction, instructionsAction, linkSsoAction, personalModelAction, renameAction, unlinkSsoAction } from "./actions";
 
 export const metadata = { title: "Profile" };
 
@@ -19,9 +23,12 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
   );
 }
 
-export default async function ProfilePage() {
+export default async function ProfilePage({ searchParams }: { searchParams: Promise<{ sso?: string; error?: string }> }) {
   const ctx = await teamPage("/profile");
-  const [profile, personalModel, models] = await Promise.all([profileOf(ctx.user.id), personalModelOf(ctx), pickerModels(ctx.team.id)]);
+  const [profile, personalModel, models, sso] = await Promise.all([profileOf(ctx.user.id), personalModelOf(ctx), pickerModels(ctx.team.id), ssoLinkOf(ctx.user.id)]);
+  // Where "Link single sign-on" comes back to: ?sso=linked, or ?error=<code> when the link failed.
+  const { sso: linkedNow, error } = await searchParams;
+  const linkError = ssoErrorMessage(typeof error === "string" ? error : undefined);
   const teamDefault = models.groups.flatMap((g) => g.models).find((m) => m.id === models.defaultModelId);
   return (
     <div className="mx-auto max-w-2xl px-4 pb-10 pt-14 md:pt-6">
@@ -33,6 +40,13 @@ export default async function ProfilePage() {
       <Section id="profile-password" title="Password" intro="Changing it signs you out everywhere else.">
         <PasswordForm action={changePasswordAction} />
       </Section>
+      {(sso.name || sso.linked) && (
+        <Section id="profile-sso" title="Single sign-on" intro={sso.name ? `Sign in with ${sso.name} instead of your password.` : undefined}>
+          {linkError && <FormMessage className="mb-3" message={`Linking failed: ${linkError}`} />}
+          {linkedNow === "linked" && sso.linked && <FormMessage ok className="mb-3" message={`Single sign-on linked. You can now sign in with ${sso.name ?? "it"}.`} />}
+          <SsoLink name={sso.name ?? "single sign-on"} linked={sso.linked} hasPassword={sso.hasPassword} link={linkSsoAction} unlink={unlinkSsoAction} />
+        </Section>
+      )}
       <Section id="profile-model" title="Default model" intro={`The model your new chats in ${ctx.team.name} start with. You can still pick another in any chat.`}>
         <PersonalModelForm action={personalModelAction} groups={models.groups} value={personalModel ?? ""} teamDefault={teamDefault?.name} />
       </Section>

@@ -6,7 +6,7 @@ import { revalidatePath } from "next/cache";
 import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
 import { addGroupRule, groupRuleSchema, removeGroupRule, removeRuleSchema } from "@/lib/identity/group-rules";
 import { removeSsoProvider, setPasswordSignIn } from "@/lib/identity/sign-in-methods";
-import { issuerField, saveSsoProvider, ssoProviderSchema, testDiscovery } from "@/lib/identity/sso-provider";
+import { issuerField, saveSsoProvider, ssoProviderSchema, testDiscovery, tokenOriginField } from "@/lib/identity/sso-provider";
 import type { DiscoveredIssuer } from "@/lib/identity/discovery";
 import { requireInstanceAdmin } from "@/lib/teams/instance-admin";
 import { parseForm } from "@/lib/validation";
@@ -26,8 +26,8 @@ export async function testDiscoveryAction(_prev: ActionState, form: FormData): P
   if (refused) return refused;
   return run(async () => {
     await requireInstanceAdmin();
-    const { issuer } = parseForm(z.object({ issuer: issuerField }), form);
-    return { ok: true, message: found(await testDiscovery(issuer)) };
+    const { issuer, tokenOrigin } = parseForm(z.object({ issuer: issuerField, tokenOrigin: tokenOriginField }), form);
+    return { ok: true, message: found(await testDiscovery(issuer, tokenOrigin)) };
   }, form);
 }
 

@@ -57,8 +57,9 @@ export default async function SignInSettingsPage() {
           Group rules
         </h2>
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          At every single sign-on, a person&apos;s membership in each team named below follows their groups: added, changed or removed. A team&apos;s last admin is
-          never removed this way. Teams without a rule are left alone.
+          At every single sign-on, a person&apos;s membership in each team named below follows their groups: added, changed or removed. Only memberships the rules
+          granted change, unless the provider&apos;s settings above let the rules manage every membership. A team&apos;s last admin is never removed this way. Teams
+          without a rule are left alone.
         </p>
         <GroupRules rules={rules} teams={teams} add={addGroupRuleAction} remove={removeGroupRuleAction} />
       </section>
