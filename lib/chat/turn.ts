@@ -37,7 +37,7 @@ import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
 import { systemPrompt } from "./system-prompt";
-import { streamRegistry, type Registry } from "./stream-registry";
+import { streamRegistry, type LocalTurn, type Registry } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
@@ -124,12 +124,25 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // Stop reaches the turn from the moment it holds its chat (while its tools are still gathered, which
     // can take a while on a cold server), not only once it streams.
     let ended!: () => void;
-    const local = { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) };
+    /** The server stops (lib/shutdown.ts): the answer ends as interrupted, not as stopped. */
+    let interrupted = false;
+    const local: LocalTurn = {
+      abort: (reason) => {
+        interrupted ||= reason === "shutdown";
+        controller.abort();
+      },
+      ended: new Promise<void>((r) => (ended = r)),
+      chatId: loaded.chat.id,
+      messageId: loaded.assistantId,
+    };
     const unregister = () => {
       if (registry.local.get(loaded.chat.id) === local) registry.local.delete(loaded.chat.id);
       ended();
     };
-    void claiming.then(() => registry.local.set(loaded.chat.id, local), () => {});
+    void claiming.then(
+      (c) => registry.local.set(loaded.chat.id, Object.assign(local, { messageId: c.assistantId })),
+      () => {},
+    );
     let continuedId: string | undefined;
     release = () => {
       controller.abort();
@@ -221,6 +234,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         continued,
         reservationId: hold.reservationId,
         afterBlocks: (prisma) => markApprovalRequests(prisma, assistantId, verdicts),
+        interrupted: () => interrupted,
       },
       deps.store,
     );
@@ -285,6 +299,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           store: feed,
           stored,
           open,
+          interrupted: () => interrupted,
           cap: answerCap(deps.maxAnswerChars(), () => controller.abort()),
           toolMetadata: (name) => prepared.tools?.[name]?.metadata,
           title: loaded.firstTitle ? chatTitle(loaded, loaded.firstTitle, deps.nameChat) : undefined,
