@@ -3,7 +3,7 @@
 // polls on keep-alive connections, a live answer's stream, kept it waiting for minutes) and exits
 // 143, so it is turned off (NEXT_MANUAL_SIG_HANDLE) and this runs instead, once:
 //   1. the HTTP server stops accepting connections; idle ones close now, busy ones after their response;
-//   2. the app ends its work (lib/shutdown.ts, which registers under STOP_HOOK): answers that are
+//   2. the app ends its work (stopServer in lib/startup.ts, found under STOP_HOOK): answers that are
 //      running are kept as far as they were shown, the block writers flushed, the database closed;
 //   3. connections still open (live streams of answers another instance runs) are closed: the
 //      browser reconnects, or reads the stored answer;

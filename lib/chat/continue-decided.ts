@@ -2,7 +2,7 @@
 // turn's stream itself (the member's open chat follows it from the database, a reload resumes it):
 // - an answer whose waiting calls were all decided somewhere other than the member's chat (an admin in
 //   the inbox, a time limit);
-// - an answer another instance was writing when it stopped (lib/shutdown.ts): stored as far as it was
+// - an answer another instance was writing when it stopped (stop-turns.ts): stored as far as it was
 //   shown and marked interrupted there, it is continued here as Continue would.
 import { db } from "../db/client";
 import { AppError } from "../errors";

@@ -41,7 +41,7 @@ export type StoreTarget = {
   reservationId?: string | null;
   /** Runs once the blocks are stored, before the message is finalised (who decides waiting calls). */
   afterBlocks?: (prisma: PrismaClient) => Promise<void>;
-  /** Whether an abort is the server stopping (lib/shutdown.ts): the answer is then `interrupted`. */
+  /** Whether an abort is the server stopping (stop-turns.ts): the answer is then `interrupted`. */
   interrupted?: () => boolean;
 };
 

@@ -1,7 +1,7 @@
 // Live turns: their resumable streams and their stop signals. With REDIS_URL the streams and stop
 // signals go through Redis (`resumable-stream`), so any app instance can resume or stop a turn that
 // another instance runs; without it an in-process publisher/subscriber serves one instance. An
-// instance that stops hands its running answers over through Redis (lib/shutdown.ts): another
+// instance that stops hands its running answers over through Redis (stop-turns.ts): another
 // instance continues them.
 import { EventEmitter } from "node:events";
 import { config } from "../config";

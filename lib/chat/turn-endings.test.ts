@@ -95,7 +95,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       const done = storedTurn();
       const res = await runTurn(ctx, { chatId: chat.id, text: "end: shutdown" }, { tools, onStored: done.onStored });
       const { rest } = await readUntil(res, (c) => c.some((x) => x.type === "tool-input-available" && x.toolCallId === "c_down"));
-      // What lib/shutdown.ts does to each turn of a stopping instance.
+      // What lib/chat/stop-turns.ts does to each turn of a stopping instance.
       (await streamRegistry()).local.get(chat.id)!.abort("shutdown");
       const chunks = await rest;
       // The browser hears it live: interrupted, not stopped by a person.

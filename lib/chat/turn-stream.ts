@@ -46,7 +46,7 @@ export type TurnStreamOptions = {
   stored: Promise<StoredTurn>;
   /** Calls already open when the stream starts (an answer continued after decisions). */
   open?: readonly OpenCall[];
-  /** Whether an abort is the server stopping (lib/shutdown.ts) rather than a person's Stop. */
+  /** Whether an abort is the server stopping (stop-turns.ts) rather than a person's Stop. */
   interrupted?: () => boolean;
   /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
   cap?: AnswerCap;

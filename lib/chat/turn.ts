@@ -124,7 +124,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // Stop reaches the turn from the moment it holds its chat (while its tools are still gathered, which
     // can take a while on a cold server), not only once it streams.
     let ended!: () => void;
-    /** The server stops (lib/shutdown.ts): the answer ends as interrupted, not as stopped. */
+    /** The server stops (stop-turns.ts): the answer ends as interrupted, not as stopped. */
     let interrupted = false;
     const local: LocalTurn = {
       abort: (reason) => {
