@@ -75,7 +75,8 @@ function runCluster(count) {
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
+      if (code) process.exitCode = code;
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(process.exitCode ?? 0);
       return;
     }
     if (!booted.has(worker)) {
@@ -94,7 +95,8 @@ function runCluster(count) {
     process.on(sig, () => {
       if (stopping) return;
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.kill(sig);
+      // To the process itself: worker.kill() would first wait for its connections to end (as next start did).
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(sig);
       if (!Object.keys(cluster.workers ?? {}).length) process.exit(process.exitCode ?? 0);
       setTimeout(() => {
         for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGKILL");
