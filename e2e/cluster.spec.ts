@@ -1,7 +1,7 @@
 // Several server processes on one port (scripts/start.mjs, PARLEY_PROCESSES=2) on PostgreSQL and
 // Redis: requests are spread over both, they count one user's messages together, and a process that
-// dies is replaced while the other keeps answering. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI
-// sets both); skipped without them.
+// dies is replaced while the other keeps answering, and SIGTERM stops them all in time with a signed-in
+// tab open. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both); skipped without them.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -144,4 +144,25 @@ test("a process that dies is replaced, and the other keeps answering meanwhile",
   await expect.poll(() => workers().filter((pid) => !before.includes(pid)).length, { timeout: 30_000 }).toBe(1);
   expect(workers()).toHaveLength(2);
   expect(server.exitCode).toBeNull();
+});
+
+test("SIGTERM with a signed-in tab open: every process stops, and the server exits 0 within 10 s", async ({ page }) => {
+  await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: ORIGIN })));
+  await page.goto(`${ORIGIN}/chat`);
+  await expect(page.getByRole("heading", { name: "New chat", level: 1 })).toBeVisible();
+  const pids = workers();
+  const exited = new Promise<number | null>((r) => server.once("exit", (code) => r(code)));
+  const at = Date.now();
+  server.kill("SIGTERM");
+  expect(await exited).toBe(0);
+  expect(Date.now() - at).toBeLessThan(10_000);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  expect(pids.filter(alive)).toEqual([]);
 });
