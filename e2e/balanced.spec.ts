@@ -241,8 +241,13 @@ test("a member's rate limit counts across both instances", async ({ page, browse
 
 test("a rolling restart: the instance writing an answer stops within 10 s, and the other one finishes the answer", async ({ page }) => {
   test.setTimeout(180_000);
+  if (!cookie) await signedIn(page); // run on its own (-g)
   const chat = await newChatId();
   const turn = await startSlowTurn(chat);
+  // A tab follows the answer live (whichever instance serves it).
+  await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: LB })));
+  await page.goto(`/chat/${chat}`);
+  await expect(answer(page)).toContainText("Number 3.");
   const stopping = instances.get(turn.instance)!;
   const at = Date.now();
   await stopping.stop("SIGTERM");
@@ -253,10 +258,11 @@ test("a rolling restart: the instance writing an answer stops within 10 s, and t
   await turn.done;
   const shown = Math.max(...[...answerText(turn.text()).matchAll(/Number (\d+)\./g)].map((m) => Number(m[1])));
   expect(shown).toBeLessThan(119);
-  // The other instance goes on with the answer from where it was shown, and finishes it.
-  await expect.poll(() => status(turn.messageId), { timeout: 60_000 }).toBe("done");
-  await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: LB })));
-  await page.goto(`/chat/${chat}`);
+  // The other instance goes on with the answer from where it was shown, and finishes it; the tab follows.
+  await expect(answer(page)).toContainText("Number 120. That is all.", { timeout: 30_000 });
+  await expect(answer(page)).not.toContainText("interrupted");
+  await expect.poll(() => status(turn.messageId), { timeout: 30_000 }).toBe("done");
+  await page.reload();
   await expect(answer(page)).toContainText(`Number ${shown}.`);
   await expect(answer(page)).toContainText("Number 120. That is all.");
   await expect(answer(page)).not.toContainText("interrupted");
