@@ -19,7 +19,7 @@ export async function endTurns(registry: Registry, deadline: number): Promise<vo
   const allEnded = () => Promise.all(turns().map((t) => t.ended));
   if (registry.kind === "redis") await Promise.race([allEnded(), until(deadline - STOP_TURNS_MS)]);
   const running = turns();
-  for (const turn of running) turn.abort("shutdown");
+  for (const turn of running) turn.abort(registry.kind === "redis" ? "handoff" : "shutdown");
   await Promise.race([allEnded(), until(deadline)]);
   if (!running.length) return;
   if (registry.kind !== "redis") return console.log(`[shutdown] ${running.length} running answer(s) kept as interrupted`);

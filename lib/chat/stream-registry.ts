@@ -11,6 +11,12 @@ import { createResumableStreamContext, type Publisher, type ResumableStreamConte
 const STOP_CHANNEL = "parley:stop";
 const HANDOFF_CHANNEL = "parley:handoff";
 
+/**
+ * Why a turn is stopped other than by a person: the server stops, and the answer is kept as
+ * interrupted (`shutdown`), to be continued by another instance (`handoff`).
+ */
+export type StopReason = "shutdown" | "handoff";
+
 /** An answer an instance that stopped left interrupted, for another instance to continue. */
 export type Handoff = { chatId: string; messageId: string };
 
@@ -54,10 +60,9 @@ export class LocalPubSub implements Publisher, Subscriber {
 }
 
 /**
- * A turn running in this process: how to stop it (`shutdown`: the server stops, the answer is kept as
- * interrupted), when it has ended (stored, chat and slot free), and its answer.
+ * A turn running in this process: how to stop it, when it has ended (stored, chat and slot free), and its answer.
  */
-export type LocalTurn = { abort(reason?: "shutdown"): void; ended: Promise<unknown>; chatId: string; messageId: string };
+export type LocalTurn = { abort(reason?: StopReason): void; ended: Promise<unknown>; chatId: string; messageId: string };
 
 export type Registry = {
   streams: ResumableStreamContext;

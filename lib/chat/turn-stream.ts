@@ -46,8 +46,8 @@ export type TurnStreamOptions = {
   stored: Promise<StoredTurn>;
   /** Calls already open when the stream starts (an answer continued after decisions). */
   open?: readonly OpenCall[];
-  /** Whether an abort is the server stopping (stop-turns.ts) rather than a person's Stop. */
-  interrupted?: () => boolean;
+  /** Why an abort is the server stopping (stop-turns.ts) rather than a person's Stop; undefined for a Stop. */
+  interrupted?: () => "shutdown" | "handoff" | undefined;
   /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
   cap?: AnswerCap;
   /** The metadata of a tool the turn offers, by the name the model calls it. */
@@ -109,7 +109,7 @@ export function turnStream({ notices, stepLimit, store, stored, open: initiallyO
         out.push({ type: "data-error", data: { code: err.code, message: err.message } });
       } else if (type === "abort" && interrupted?.()) {
         closeCalls(out, "interrupted", false);
-        out.push({ type: "message-metadata", messageMetadata: { status: "interrupted" } });
+        out.push({ type: "message-metadata", messageMetadata: { status: "interrupted", ...(interrupted() === "handoff" ? { handedOver: true } : {}) } });
       } else if (type === "abort") {
         closeCalls(out, "stopped", false);
         out.push(notice("Stopped", "Stopped."));

@@ -37,7 +37,7 @@ import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
 import { systemPrompt } from "./system-prompt";
-import { streamRegistry, type LocalTurn, type Registry } from "./stream-registry";
+import { streamRegistry, type LocalTurn, type Registry, type StopReason } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
@@ -125,10 +125,10 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // can take a while on a cold server), not only once it streams.
     let ended!: () => void;
     /** The server stops (stop-turns.ts): the answer ends as interrupted, not as stopped. */
-    let interrupted = false;
+    let interrupted: StopReason | undefined;
     const local: LocalTurn = {
       abort: (reason) => {
-        interrupted ||= reason === "shutdown";
+        interrupted ??= reason;
         controller.abort();
       },
       ended: new Promise<void>((r) => (ended = r)),
@@ -234,7 +234,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         continued,
         reservationId: hold.reservationId,
         afterBlocks: (prisma) => markApprovalRequests(prisma, assistantId, verdicts),
-        interrupted: () => interrupted,
+        interrupted: () => !!interrupted,
       },
       deps.store,
     );
