@@ -63,7 +63,9 @@ async function stop(signal: NodeJS.Signals): Promise<{ code: number | null; ms: 
   const code = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 3 * LIMIT_MS))]);
   if (code === "running") return { code: null, ms: Infinity };
   server = undefined;
-  return { code, ms: Date.now() - at };
+  const ms = Date.now() - at;
+  test.info().annotations.push({ type: `${signal} to exit`, description: `${ms} ms` });
+  return { code, ms };
 }
 
 const highest = (text: string | null) => Math.max(0, ...[...(text ?? "").matchAll(/Number (\d+)\./g)].map((m) => Number(m[1])));
