@@ -48,7 +48,6 @@ function track(server) {
   });
 }
 
-
 /** Ends the connections still open; those that do not close within `ms` are cut. */
 async function closeConnections(ms) {
   const open = [...sockets.keys()];
