@@ -3,6 +3,7 @@
 // polls on keep-alive connections, a live answer's stream, kept it waiting for minutes) and exits
 // 143, so it is turned off (NEXT_MANUAL_SIG_HANDLE) and this runs instead, once:
 //   1. the HTTP server stops accepting connections; idle ones close now, busy ones after their response;
+//      requests under way get up to ANSWERED_MS to be answered (streams go on meanwhile);
 //   2. the app ends its work (stopServer in lib/startup.ts, found under STOP_HOOK): answers that are
 //      running are kept as far as they were shown, the block writers flushed, the database closed;
 //   3. connections still open (live streams of answers another instance runs) are closed: the
@@ -16,6 +17,8 @@ export const STOP_HOOK = Symbol.for("parley.shutdown.hook");
 export const DEFAULT_SHUTDOWN_MS = 10_000;
 /** Left at the end of PARLEY_SHUTDOWN_MS for closing connections and exiting (the app's work ends before). */
 const MARGIN_MS = 500;
+/** How long requests under way may take to be answered before the app closes the database under them. */
+const ANSWERED_MS = 1_000;
 
 /** PARLEY_SHUTDOWN_MS, or the default when unset (lib/config.ts refuses a bad value at start-up). */
 export function shutdownMs(env = process.env) {
@@ -27,6 +30,9 @@ export function shutdownMs(env = process.env) {
 const servers = new Set();
 /** Open connections, each with how many of its requests are not answered yet. */
 const sockets = new Map();
+/** Responses not yet sent whole, and who waits for there being none. */
+const pending = new Set();
+let allAnswered;
 let stopping = false;
 
 function track(server) {
@@ -40,12 +46,21 @@ function track(server) {
     sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
     // Stopping: this answer is the connection's last (Connection: close).
     if (stopping) res.shouldKeepAlive = false;
+    pending.add(res);
     res.once("close", () => {
+      pending.delete(res);
+      if (!pending.size) allAnswered?.();
       const left = (sockets.get(socket) ?? 1) - 1;
       if (sockets.has(socket)) sockets.set(socket, left);
       if (stopping && left <= 0) socket.end();
     });
   });
+}
+
+/** Resolves when every request under way is answered, or after `ms` (a live stream is not done by then). */
+function answered(ms) {
+  if (!pending.size) return Promise.resolve();
+  return Promise.race([new Promise((r) => (allAnswered = r)), new Promise((r) => setTimeout(r, ms))]);
 }
 
 /** Ends the connections still open; those that do not close within `ms` are cut. */
@@ -69,6 +84,7 @@ async function stop(signal) {
   console.log(`[parley] ${signal}: stopping (within ${ms / 1000} s)…`);
   for (const server of servers) server.close();
   for (const [socket, busy] of sockets) if (busy <= 0) socket.end();
+  await answered(ANSWERED_MS);
   try {
     await globalThis[STOP_HOOK]?.({ deadline: startedAt + ms - 4 * MARGIN_MS });
   } catch (err) {
