@@ -2,7 +2,8 @@
 // balancer (nginx, round-robin, no sticky sessions), as the README's deployment example runs them:
 // a turn started on one instance is resumed by a reload served by the other, stopped from it, and a
 // pending approval is decided through it; killing an instance mid-turn leaves its answer marked
-// interrupted while the other serves everything; a member's rate limit counts across both.
+// interrupted while the other serves everything; a member's rate limit counts across both; a rolling
+// restart (SIGTERM to the instance running an answer) loses no answer: the other instance finishes it.
 // Needs TEST_DATABASE_URL, TEST_REDIS_URL and nginx (CI installs Debian's package); skipped without.
 // Ports: E2E_BALANCER_PORT (the balancer) and the next two (the instances).
 import fs from "node:fs";
@@ -31,6 +32,8 @@ const SLOW_FIXTURE = {
   chunkSize: 6,
   streamingProfile: { ttft: 100, tps: 4 },
 };
+/** How the answer goes on when the instance that wrote it stopped and another continues it. */
+const RESUMED_FIXTURE = { match: { userMessage: "Continue your previous answer exactly where it stopped" }, response: { content: "Number 119. Number 120. That is all." } };
 /**
  * Messages per member per minute on both instances: the admin sends five in the first two tests (the
  * third test's fresh member then sends one more than this and is refused).
@@ -116,7 +119,7 @@ test.beforeAll(async () => {
   nginx = startNginx(dir, LB_PORT, PORTS);
   await expect.poll(async () => (await call(LB, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 30_000 }).toBe(200);
   await startEverything();
-  await setUpstreamFixtures(UPSTREAM_ORIGIN, [SLOW_FIXTURE]);
+  await setUpstreamFixtures(UPSTREAM_ORIGIN, [SLOW_FIXTURE, RESUMED_FIXTURE]);
 });
 
 test.afterAll(async () => {
@@ -239,6 +242,35 @@ test("a member's rate limit counts across both instances", async ({ page, browse
   expect(new Set(served.slice(0, RATE_LIMIT)).size).toBe(2);
   // Budgets are counted in the database the same way; lib/usage/budgets.test.ts shows two processes
   // on one PostgreSQL holding a team budget together.
+});
+
+test("a rolling restart: the instance writing an answer stops within 10 s, and the other one finishes the answer", async ({ page }) => {
+  test.setTimeout(180_000);
+  if (!cookie) await signedIn(page); // run on its own (-g)
+  const chat = await newChatId();
+  const turn = await startSlowTurn(chat);
+  // A tab follows the answer live (whichever instance serves it).
+  await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: LB })));
+  await page.goto(`/chat/${chat}`);
+  await expect(answer(page)).toContainText("Number 3.");
+  const stopping = instances.get(turn.instance)!;
+  const at = Date.now();
+  await stopping.stop("SIGTERM");
+  const took = Date.now() - at;
+  instances.delete(turn.instance);
+  expect(stopping.child.exitCode).toBe(0);
+  expect(took).toBeLessThan(10_000);
+  await turn.done;
+  const shown = Math.max(...[...answerText(turn.text()).matchAll(/Number (\d+)\./g)].map((m) => Number(m[1])));
+  expect(shown).toBeLessThan(119);
+  // The other instance goes on with the answer from where it was shown, and finishes it; the tab follows.
+  await expect(answer(page)).toContainText("Number 120. That is all.", { timeout: 30_000 });
+  await expect(answer(page)).not.toContainText("interrupted");
+  await expect.poll(() => status(turn.messageId), { timeout: 30_000 }).toBe("done");
+  await page.reload();
+  await expect(answer(page)).toContainText(`Number ${shown}.`);
+  await expect(answer(page)).toContainText("Number 120. That is all.");
+  await expect(answer(page)).not.toContainText("interrupted");
 });
 
 /** An instance's environment: the same for both (as a deployment's), each with a data directory of its own. */

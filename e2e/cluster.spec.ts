@@ -1,13 +1,13 @@
 // Several server processes on one port (scripts/start.mjs, PARLEY_PROCESSES=2) on PostgreSQL and
 // Redis: requests are spread over both, they count one user's messages together, and a process that
-// dies is replaced while the other keeps answering. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI
-// sets both); skipped without them.
+// dies is replaced while the other keeps answering, and SIGTERM stops them all in time with a signed-in
+// tab open. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both); skipped without them.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { SIGNED_OUT } from "./helpers";
 
@@ -102,7 +102,8 @@ test.afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("two processes share one port and count a user's messages together", async ({ page }) => {
+/** The admin, created through setup; signed in on `page`. */
+async function setUp(page: Page) {
   await page.goto(`${ORIGIN}/setup`);
   await page.getByLabel("Your name").fill("Cluster Admin");
   await page.getByLabel("Email").fill("cluster@example.com");
@@ -111,6 +112,10 @@ test("two processes share one port and count a user's messages together", async 
   await page.getByRole("button", { name: "Create admin and team" }).click();
   await page.waitForURL(/\/chat$/);
   cookie = (await page.context().cookies(ORIGIN)).map((c) => `${c.name}=${c.value}`).join("; ");
+}
+
+test("two processes share one port and count a user's messages together", async ({ page }) => {
+  await setUp(page);
 
   const chats: string[] = [];
   for (let i = 0; i <= RATE_LIMIT; i++) {
@@ -144,4 +149,27 @@ test("a process that dies is replaced, and the other keeps answering meanwhile",
   await expect.poll(() => workers().filter((pid) => !before.includes(pid)).length, { timeout: 30_000 }).toBe(1);
   expect(workers()).toHaveLength(2);
   expect(server.exitCode).toBeNull();
+});
+
+test("SIGTERM with a signed-in tab open: every process stops, and the server exits 0 within 10 s", async ({ page }) => {
+  test.setTimeout(120_000);
+  if (cookie) await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: ORIGIN })));
+  else await setUp(page); // run on its own (-g)
+  await page.goto(`${ORIGIN}/chat`);
+  await expect(page.getByRole("heading", { name: "New chat", level: 1 })).toBeVisible();
+  const pids = workers();
+  const exited = new Promise<number | null>((r) => server.once("exit", (code) => r(code)));
+  const at = Date.now();
+  server.kill("SIGTERM");
+  expect(await exited).toBe(0);
+  expect(Date.now() - at).toBeLessThan(10_000);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  expect(pids.filter(alive)).toEqual([]);
 });

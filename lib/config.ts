@@ -74,6 +74,8 @@ const schema = z.object({
   PARLEY_MAX_TOOL_RESULT_CHARS: int(1_000_000, 1_000, 100_000_000),
   PARLEY_MAX_ANSWER_CHARS: int(1_000_000, 1_000, 100_000_000),
   PARLEY_HEARTBEAT_MS: int(30_000, 100),
+  // How long SIGTERM/SIGINT may take (scripts/graceful-stop.mjs reads it too, before the app starts).
+  PARLEY_SHUTDOWN_MS: int(10_000, 1_000, 600_000),
   PARLEY_MAX_ATTACHMENT_BYTES: int(10 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
   PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES: int(20 * 1024 * 1024, 1_024, 500 * 1024 * 1024),
   // Operators: /api/metrics answers only with this bearer token (unset: the endpoint is off).

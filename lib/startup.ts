@@ -1,7 +1,8 @@
 // What must hold before the first request: the settings are valid, the database is open and migrated,
 // the secret key is the one this database's secrets were written with, and sign-in is set up.
 // Memoised per process; instrumentation.ts runs it at boot (Next serves no request before it ends)
-// and exits on failure. Start-up depends on the parts it starts; none of them imports it.
+// and exits on failure. Start-up depends on the parts it starts; none of them imports it. Its
+// counterpart, stopServer, is what scripts/graceful-stop.mjs runs on SIGTERM/SIGINT (installStop).
 import cluster from "node:cluster";
 import { getAuth, forgetAuth } from "./auth/auth";
 import { config } from "./config";
@@ -11,6 +12,9 @@ import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migra
 import { initKeyring } from "./security/keyring";
 import { heartbeatMs, markInterrupted } from "./chat/recovery";
 import { startTimeoutSweep } from "./chat/approval-timeouts";
+import { endTurns, takeHandoffs } from "./chat/stop-turns";
+import { currentStreamRegistry, streamRegistry } from "./chat/stream-registry";
+import { processTurnSlots } from "./chat/turn-slots";
 import { seedAllTeams } from "./providers/seed-env";
 import { RETENTION_SWEEP_MS, sweepRetention } from "./retention/retention";
 import { needsSetup } from "./teams/setup";
@@ -67,6 +71,28 @@ export async function shutdown(): Promise<void> {
   holder[TIMEOUTS]?.();
   delete holder[TIMEOUTS];
   await closeDatabase();
+}
+
+/**
+ * The app's part of an orderly stop, by `deadline` (ms since the epoch), once the server takes no new
+ * connections: no new turn starts (503, try again), the running ones end with what was shown stored
+ * (stop-turns.ts), the sweeps stop and the database closes (freeing the embedded one's data directory).
+ */
+export async function stopServer({ deadline }: { deadline: number }): Promise<void> {
+  processTurnSlots().close();
+  const registry = await currentStreamRegistry()?.catch(() => undefined);
+  if (registry) await endTurns(registry, deadline);
+  await shutdown();
+  await registry?.close().catch(() => {});
+}
+
+/** Where scripts/graceful-stop.mjs looks for the app's stop. */
+const STOP_HOOK = Symbol.for("parley.shutdown.hook");
+
+/** For instrumentation.ts, once started: lets graceful-stop.mjs call stopServer; takes answers other instances hand over. */
+export async function installStop(): Promise<void> {
+  (globalThis as { [STOP_HOOK]?: typeof stopServer })[STOP_HOOK] = stopServer;
+  if (config().REDIS_URL) takeHandoffs(await streamRegistry(), processTurnSlots());
 }
 
 /** For instrumentation.ts: start, or stop the process with the reason (not a server answering 500s). */

@@ -11,6 +11,9 @@
 // streams, stop signals and rate limits); without them this refuses to start, and says why.
 // A process that dies is replaced; one that dies before it booted (a failed start: a wrong secret
 // key, a database that is down) stops the whole server with its exit code.
+//
+// SIGTERM and SIGINT stop the server in order within PARLEY_SHUTDOWN_MS (graceful-stop.mjs, in each
+// server process); with several processes, this one passes the signal on, waits for them and exits 0.
 import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
 import fs from "node:fs";
@@ -18,12 +21,15 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { asyncContextNote } from "./async-context-note.mjs";
+import { installGracefulStop, shutdownMs } from "./graceful-stop.mjs";
 import { sourceHash } from "./source-hash.mjs";
 
 const require = createRequire(import.meta.url);
 const NEXT = require.resolve("next/dist/bin/next");
 // Stamps each request with its connection's address, for sign-in limits (see the file).
 const STAMP = new URL("./connection-address.mjs", import.meta.url).href;
+// The orderly stop on SIGTERM and SIGINT (see the file).
+const GRACEFUL = new URL("./graceful-stop.mjs", import.meta.url).href;
 const args = ["start", ...process.argv.slice(2)];
 
 /** How many processes PARLEY_PROCESSES asks for, or an error message. */
@@ -46,11 +52,12 @@ function processCount(env = process.env) {
 async function runNextHere() {
   process.argv = [process.argv[0], NEXT, ...args];
   await import(STAMP);
+  installGracefulStop();
   require(NEXT);
 }
 
 function runCluster(count) {
-  cluster.setupPrimary({ exec: NEXT, args, execArgv: [...process.execArgv, "--import", STAMP] });
+  cluster.setupPrimary({ exec: NEXT, args, execArgv: [...process.execArgv, "--import", STAMP, "--import", GRACEFUL] });
   const booted = new WeakSet();
   let stopping = false;
   let first = true;
@@ -68,7 +75,8 @@ function runCluster(count) {
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
+      if (code) process.exitCode = code;
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(process.exitCode ?? 0);
       return;
     }
     if (!booted.has(worker)) {
@@ -82,10 +90,18 @@ function runCluster(count) {
     console.error(`[parley] server process ${worker.process.pid} ended (${signal ?? `exit ${code}`}); starting another.`);
     fork();
   });
+  // Each process stops in order (graceful-stop.mjs); one that has not by PARLEY_SHUTDOWN_MS is killed.
   for (const sig of ["SIGINT", "SIGTERM"]) {
     process.on(sig, () => {
+      if (stopping) return;
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.kill(sig);
+      // To the process itself: worker.kill() would first wait for its connections to end (as next start did).
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(sig);
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(process.exitCode ?? 0);
+      setTimeout(() => {
+        for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGKILL");
+        process.exit(1);
+      }, shutdownMs()).unref();
     });
   }
   console.log(`[parley] starting ${count} server processes on one port`);

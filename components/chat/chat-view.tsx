@@ -296,17 +296,22 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   );
 
   // An answer the server is still writing while this page does not follow its stream (the page was
-  // rendered while the turn was being finalised, or another tab's decision continues it): the stored
-  // answer is read again until it ends, each read shown as it is.
-  const staleId = (status === "ready" || status === "error") && last?.role === "assistant" && last.metadata?.status === "streaming" ? last.id : undefined;
+  // rendered while the turn was being finalised, another tab's decision continues it, or the instance
+  // that wrote it stopped and handed it to another): the stored answer is read again until it ends,
+  // each read shown as it is. A handed-over answer is interrupted until the other instance takes it.
+  const handedOver = last?.metadata?.status === "interrupted" && last.metadata.handedOver === true;
+  const staleId = (status === "ready" || status === "error") && last?.role === "assistant" && (last.metadata?.status === "streaming" || handedOver) ? last.id : undefined;
   useEffect(() => {
     if (!staleId) return;
     let tries = 0;
     let timer: ReturnType<typeof setTimeout>;
+    const handed = messagesRef.current.at(-1)?.metadata?.handedOver === true;
     const refresh = async () => {
       const fresh = await storedMessage(chatId, staleId);
-      if (fresh) setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
-      if ((!fresh || fresh.metadata?.status === "streaming") && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
+      // Handed over: stored as interrupted until the other instance takes it (a few looks), shown as it is meanwhile.
+      const handing = handed && fresh?.metadata?.status === "interrupted" && tries < 10;
+      if (fresh && !handing) setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
+      if ((!fresh || fresh.metadata?.status === "streaming" || handing) && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
     };
     timer = setTimeout(refresh, 300);
     return () => clearTimeout(timer);

@@ -19,6 +19,8 @@ export type ParleyMetadata = {
   providerId?: string;
   /** The fallback took over: turn-stream.ts turns this into a `FellBack` notice and removes it. */
   fellBack?: NoticeData;
+  /** Sent live with `interrupted` when the server that wrote the answer stopped and another instance goes on with it (stop-turns.ts). */
+  handedOver?: boolean;
   /** This message's place among its versions (branches.ts), when it has more than one. */
   versions?: { index: number; count: number };
 };

@@ -41,6 +41,8 @@ export type StoreTarget = {
   reservationId?: string | null;
   /** Runs once the blocks are stored, before the message is finalised (who decides waiting calls). */
   afterBlocks?: (prisma: PrismaClient) => Promise<void>;
+  /** Whether an abort is the server stopping (stop-turns.ts): the answer is then `interrupted`. */
+  interrupted?: () => boolean;
 };
 
 const METADATA_CHUNKS = new Set(["start", "finish", "message-metadata"]);
@@ -76,13 +78,13 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     clearInterval(heartbeat);
   }
   const ending = failed ? "error" : feed.ending;
-  const status: MessageStatus = ending === "finish" ? "done" : ending === "abort" ? "stopped" : "error";
+  const status: MessageStatus = ending === "finish" ? "done" : ending !== "abort" ? "error" : t.interrupted?.() ? "interrupted" : "stopped";
   const last: ParleyUIMessage | undefined = touched ? fold.message : undefined;
   const meta = last?.metadata;
   if (last && status !== "done") {
     // Text cut short by a stop or an error is final: it no longer streams; nor does any tool call.
     const closed = last.parts.map((p) => ((p.type === "text" || p.type === "reasoning") && p.state === "streaming" ? { ...p, state: "done" as const } : p));
-    writer.update(abortOpenCalls(closed, status === "stopped" ? "stopped" : "failed"));
+    writer.update(abortOpenCalls(closed, status === "stopped" || status === "interrupted" ? status : "failed"));
   }
   const saved = await writer.flush().then(
     () => true,
@@ -109,7 +111,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
       status,
       // The model that answered (the fallback's when it took over).
       ...(meta?.model ? { model: meta.model } : {}),
-      finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "stopped" ? "stopped" : "error",
+      finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : status,
       inputTokens: add(priorUsage?.inputTokens, usage?.inputTokens),
       outputTokens: add(priorUsage?.outputTokens, usage?.outputTokens),
       cachedInputTokens: add(priorUsage?.cachedInputTokens, usage?.cachedInputTokens),

@@ -1,12 +1,24 @@
 // Live turns: their resumable streams and their stop signals. With REDIS_URL the streams and stop
 // signals go through Redis (`resumable-stream`), so any app instance can resume or stop a turn that
-// another instance runs; without it an in-process publisher/subscriber serves one instance.
+// another instance runs; without it an in-process publisher/subscriber serves one instance. An
+// instance that stops hands its running answers over through Redis (stop-turns.ts): another
+// instance continues them.
 import { EventEmitter } from "node:events";
 import { config } from "../config";
 import { processOnce } from "../process-once";
 import { createResumableStreamContext, type Publisher, type ResumableStreamContext, type Subscriber } from "resumable-stream/generic";
 
 const STOP_CHANNEL = "parley:stop";
+const HANDOFF_CHANNEL = "parley:handoff";
+
+/**
+ * Why a turn is stopped other than by a person: the server stops, and the answer is kept as
+ * interrupted (`shutdown`), to be continued by another instance (`handoff`).
+ */
+export type StopReason = "shutdown" | "handoff";
+
+/** An answer an instance that stopped left interrupted, for another instance to continue. */
+export type Handoff = { chatId: string; messageId: string };
 
 /** A Redis-like publisher and subscriber inside this process (key/value with expiry, and channels). */
 export class LocalPubSub implements Publisher, Subscriber {
@@ -47,8 +59,10 @@ export class LocalPubSub implements Publisher, Subscriber {
   }
 }
 
-/** A turn running in this process: how to stop it, and when it has ended (stored, chat and slot free). */
-type LocalTurn = { abort(): void; ended: Promise<unknown> };
+/**
+ * A turn running in this process: how to stop it, when it has ended (stored, chat and slot free), and its answer.
+ */
+export type LocalTurn = { abort(reason?: StopReason): void; ended: Promise<unknown>; chatId: string; messageId: string };
 
 export type Registry = {
   streams: ResumableStreamContext;
@@ -57,6 +71,10 @@ export type Registry = {
   /** Turns running in this process, by chat. */
   local: Map<string, LocalTurn>;
   kind: "memory" | "redis";
+  /** Offers an interrupted answer to the other instances (none without Redis). */
+  publishHandoff(chatId: string, messageId: string): Promise<void>;
+  /** Called with each answer another instance hands over. */
+  onHandoff(take: (handoff: Handoff) => void): void;
   close(): Promise<void>;
 };
 
@@ -66,6 +84,14 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
   const local = new Map<string, LocalTurn>();
   // abort() without a reason: the AI SDK recognises the AbortError and ends the stream with `abort`.
   const onStop = (chatId: string) => local.get(chatId)?.abort();
+  let take: ((handoff: Handoff) => void) | undefined;
+  const onHandoff = (message: string) => {
+    try {
+      take?.(JSON.parse(message) as Handoff);
+    } catch {
+      /* not a handoff */
+    }
+  };
   const url = redisUrl;
   if (url) {
     const { createClient } = await import("redis");
@@ -74,6 +100,7 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
     for (const c of [publisher, subscriber]) c.on("error", (err) => console.error("[redis]", err.message));
     await Promise.all([publisher.connect(), subscriber.connect()]);
     await subscriber.subscribe(STOP_CHANNEL, onStop);
+    await subscriber.subscribe(HANDOFF_CHANNEL, onHandoff);
     return {
       kind: "redis",
       local,
@@ -85,6 +112,12 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
       }),
       async publishStop(chatId) {
         await publisher.publish(STOP_CHANNEL, chatId);
+      },
+      async publishHandoff(chatId, messageId) {
+        await publisher.publish(HANDOFF_CHANNEL, JSON.stringify({ chatId, messageId }));
+      },
+      onHandoff(fn) {
+        take = fn;
       },
       async close() {
         await Promise.all([publisher.quit(), subscriber.quit()]);
@@ -100,6 +133,9 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
     async publishStop(chatId) {
       await pubsub.publish(STOP_CHANNEL, chatId);
     },
+    // One instance: nobody to hand over to.
+    async publishHandoff() {},
+    onHandoff() {},
     async close() {},
   };
 }
@@ -108,4 +144,9 @@ const registry = processOnce("parley.streamRegistry", () => buildRegistry());
 
 export function streamRegistry(): Promise<Registry> {
   return registry.get();
+}
+
+/** The registry if this process made one (nothing is made). */
+export function currentStreamRegistry(): Promise<Registry> | undefined {
+  return registry.current();
 }

@@ -12,6 +12,7 @@ import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn
 import { loadMessagePage } from "./history";
 import { markInterrupted } from "./recovery";
 import { FINAL_STATES, type ToolState } from "./tool-states";
+import { streamRegistry } from "./stream-registry";
 import { stopTurn } from "./turn";
 
 let mock: LLMock;
@@ -86,6 +87,26 @@ describe.each(DATABASES)("on $name", (driver) => {
       const parts = await reloadedToolParts(chat.id);
       expect(parts.map((p) => p.state)).toEqual(["output-error", "output-error"]);
       expect(parts.map((p) => p.errorText)).toEqual(expect.arrayContaining(["[ERROR:Aborted] Stopped before it ran."]));
+    });
+
+    it("the server stops (SIGTERM) while a call runs: the answer is kept, marked interrupted, the call 'Interrupted'", async () => {
+      mock.addFixture({ match: { userMessage: "end: shutdown" }, response: { toolCalls: [{ name: "slow", arguments: '{"q":"z"}', id: "c_down" }] } });
+      const { ctx, chat } = await teamWithProvider(mock.url);
+      const done = storedTurn();
+      const res = await runTurn(ctx, { chatId: chat.id, text: "end: shutdown" }, { tools, onStored: done.onStored });
+      const { rest } = await readUntil(res, (c) => c.some((x) => x.type === "tool-input-available" && x.toolCallId === "c_down"));
+      // What lib/chat/stop-turns.ts does to each turn of a stopping instance.
+      (await streamRegistry()).local.get(chat.id)!.abort("shutdown");
+      const chunks = await rest;
+      // The browser hears it live: interrupted, not stopped by a person.
+      expect(chunks.filter((c) => c.type === "tool-output-error").map((c) => [c.toolCallId, c.errorText])).toEqual([["c_down", expect.stringContaining("[ERROR:Aborted] Interrupted: the server stopped while this call ran")]]);
+      expect(chunks).toContainEqual({ type: "message-metadata", messageMetadata: { status: "interrupted" } });
+      expect(chunks.some((c) => c.type === "data-notice" && (c.data as { code: string }).code === "Stopped")).toBe(false);
+      expect((await done.promise).status).toBe("interrupted");
+      const answer = await storedAnswer(chat.id);
+      expect(answer).toMatchObject({ status: "interrupted", finishReason: "interrupted" });
+      expect(open(answer.blocks)).toEqual([]);
+      expect((await reloadedToolParts(chat.id)).map((p) => [p.state, p.errorText])).toEqual([["output-error", expect.stringContaining("Interrupted: the server stopped while this call ran")]]);
     });
 
     it("stop while the turn still gathers its tools (a slow MCP server): it stops, and the model is never asked", async () => {

@@ -17,6 +17,9 @@ export type TurnSlots = {
   /** Turns running and waiting now. */
   readonly running: number;
   readonly waiting: number;
+  /** The server is stopping: every take from now on is refused (503). */
+  close(): void;
+  readonly closed: boolean;
 };
 
 type SlotLimits = { max: number; queueMs: number };
@@ -26,8 +29,11 @@ const fromConfig = (): SlotLimits => ({ max: config().PARLEY_MAX_ACTIVE_TURNS, q
 /** Slots with these limits (read at each take, so a changed setting applies to the next turn). */
 function turnSlots(limits: () => SlotLimits = fromConfig): TurnSlots {
   const queue = new PQueue({ concurrency: limits().max });
+  let closed = false;
+  const restarting = () => Busy("The server is restarting. Try again in a few seconds.", 5);
   return {
     async take() {
+      if (closed) throw restarting();
       const { max, queueMs } = limits();
       if (queue.concurrency !== max) queue.concurrency = max;
       // The line is left when the wait is over; once the turn runs, nothing aborts it (the signal
@@ -48,6 +54,10 @@ function turnSlots(limits: () => SlotLimits = fromConfig): TurnSlots {
           .catch(() => reject(Busy("The server is answering as many chats as it can right now. Try again in a few seconds.", 5)));
       });
       await admitted;
+      if (closed) {
+        release();
+        throw restarting();
+      }
       return { release: () => release() };
     },
     get running() {
@@ -55,6 +65,12 @@ function turnSlots(limits: () => SlotLimits = fromConfig): TurnSlots {
     },
     get waiting() {
       return queue.size;
+    },
+    close() {
+      closed = true;
+    },
+    get closed() {
+      return closed;
     },
   };
 }

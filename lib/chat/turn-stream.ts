@@ -7,8 +7,8 @@
 //   instead of "Faults · explode"; the metadata is added here from the turn's tools;
 // - makes every ending a part that is stored like any other, so a turn never ends in silence: an
 //   upstream error becomes a `data-error` part, a stop a `data-notice`, an empty answer a notice,
-//   and a turn cut by its step limit says so (the limit counts every step of the answer, those before
-//   its approvals too: answer-steps.ts);
+//   a turn cut by its step limit says so (the limit counts every step of the answer, those before
+//   its approvals too: answer-steps.ts), and one the server's stop ended is `interrupted`;
 // - ends every tool call still open when the turn ends (stop, error, step limit) with an aborted
 //   `tool-output-error` (tool-states.ts), so no card is left waiting or running; calls waiting for a
 //   person at a normal finish stay waiting, but not at the step limit: the answer has no step left
@@ -51,6 +51,8 @@ export type TurnStreamOptions = {
   stored: Promise<StoredTurn>;
   /** Calls already open when the stream starts (an answer continued after decisions). */
   open?: readonly OpenCall[];
+  /** Why an abort is the server stopping (stop-turns.ts) rather than a person's Stop; undefined for a Stop. */
+  interrupted?: () => "shutdown" | "handoff" | undefined;
   /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
   cap?: AnswerCap;
   /** The metadata of a tool the turn offers, by the name the model calls it. */
@@ -71,7 +73,7 @@ const notice = (code: string, message: string): Chunk => ({ type: "data-notice",
 const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored, open: initiallyOpen = [], cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored, open: initiallyOpen = [], interrupted, cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   /** The model's title, asked for when the answer starts so that it is usually ready by its end. */
   let naming: Promise<string | undefined> | undefined;
@@ -108,6 +110,9 @@ export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored,
         closeCalls(out, "failed", false);
         const err = parseTurnErrorText(chunk.errorText);
         out.push({ type: "data-error", data: { code: err.code, message: err.message } });
+      } else if (type === "abort" && interrupted?.()) {
+        closeCalls(out, "interrupted", false);
+        out.push({ type: "message-metadata", messageMetadata: { status: "interrupted", ...(interrupted() === "handoff" ? { handedOver: true } : {}) } });
       } else if (type === "abort") {
         closeCalls(out, "stopped", false);
         out.push(notice("Stopped", "Stopped."));

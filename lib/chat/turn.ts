@@ -38,7 +38,7 @@ import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
 import { systemPrompt } from "./system-prompt";
-import { streamRegistry, type Registry } from "./stream-registry";
+import { streamRegistry, type LocalTurn, type Registry, type StopReason } from "./stream-registry";
 import { classifyTurnError, turnErrorText } from "./turn-errors";
 import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type TurnRequest } from "./turn-load";
 import { fallbackNews, prepareTurn } from "./turn-model";
@@ -125,12 +125,25 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // Stop reaches the turn from the moment it holds its chat (while its tools are still gathered, which
     // can take a while on a cold server), not only once it streams.
     let ended!: () => void;
-    const local = { abort: () => controller.abort(), ended: new Promise<void>((r) => (ended = r)) };
+    /** The server stops (stop-turns.ts): the answer ends as interrupted, not as stopped. */
+    let interrupted: StopReason | undefined;
+    const local: LocalTurn = {
+      abort: (reason) => {
+        interrupted ??= reason;
+        controller.abort();
+      },
+      ended: new Promise<void>((r) => (ended = r)),
+      chatId: loaded.chat.id,
+      messageId: loaded.assistantId,
+    };
     const unregister = () => {
       if (registry.local.get(loaded.chat.id) === local) registry.local.delete(loaded.chat.id);
       ended();
     };
-    void claiming.then(() => registry.local.set(loaded.chat.id, local), () => {});
+    void claiming.then(
+      (c) => registry.local.set(loaded.chat.id, Object.assign(local, { messageId: c.assistantId })),
+      () => {},
+    );
     let continuedId: string | undefined;
     release = () => {
       controller.abort();
@@ -228,8 +241,12 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         afterBlocks: async (prisma) => {
           await markApprovalRequests(prisma, assistantId, verdicts, new Date(), { teamId: ctx.team.id, userId: ctx.user.id, chatId: loaded.chat.id });
           const trace = traceToStore(traced.span);
-          if (trace) await prisma.message.update({ where: { id: assistantId }, data: { metadata: { trace } } });
+          if (!trace) return;
+          // Beside what else the answer keeps there (answer-steps.ts's stepsFrom).
+          const row = await prisma.message.findUnique({ where: { id: assistantId }, select: { metadata: true } });
+          await prisma.message.update({ where: { id: assistantId }, data: { metadata: { ...((row?.metadata as Record<string, unknown> | null) ?? {}), trace } } });
         },
+        interrupted: () => !!interrupted,
       },
       deps.store,
     );
@@ -301,6 +318,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           store: feed,
           stored,
           open,
+          interrupted: () => interrupted,
           cap: answerCap(deps.maxAnswerChars(), () => controller.abort()),
           toolMetadata: (name) => prepared.tools?.[name]?.metadata,
           title: loaded.firstTitle ? chatTitle(loaded, loaded.firstTitle, deps.nameChat) : undefined,

@@ -70,12 +70,21 @@ export function lockDataDir(dir: string): () => void {
   throw new Error(`Could not take the lock on ${dir}`);
 }
 
+/** The database in `dir`, locked for this process until it is closed (or the process ends). */
 export async function openPGlite(dir: string): Promise<PGlite> {
-  lockDataDir(dir);
+  const unlock = lockDataDir(dir);
   const dbDir = path.join(dir, "pglite");
   fs.mkdirSync(dbDir, { recursive: true });
   const { PGlite } = await import("@electric-sql/pglite");
   const db = new PGlite(dbDir);
   await db.waitReady;
+  const close = db.close.bind(db);
+  db.close = async () => {
+    try {
+      await close();
+    } finally {
+      unlock();
+    }
+  };
   return db;
 }
