@@ -27,7 +27,12 @@ export function useAttachments() {
     }
   }, []);
 
-  const remove = useCallback((key: string) => setFiles((all) => all.filter((f) => f.key !== key)), []);
+  // A removed upload is deleted on the server too, so it no longer counts against the member's unsent limit.
+  const remove = (key: string) => {
+    const id = files.find((f) => f.key === key)?.id;
+    if (id) void fetch(`/api/attachments/${id}`, { method: "DELETE" }).catch(() => undefined);
+    setFiles((all) => all.filter((f) => f.key !== key));
+  };
   const clear = useCallback(() => setFiles([]), []);
   const ready = files.filter((f) => f.state === "ready");
   /** The file parts of the message (the server reads only their ids). */
