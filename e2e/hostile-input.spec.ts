@@ -204,7 +204,7 @@ test("the auth library's endpoints and server actions' malformed multipart bodie
   const authPosts = AUTH_POSTS.map((p) => `/api/auth${p}`);
   for (const path of authPosts)
     for (const who of ["member", "anonymous"] as const)
-      for (const [label, body] of authBodies()) requests.push({ who, label: `auth: ${label}`, method: "POST", path, body, headers: { "content-type": "application/json" } });
+      for (const [label, body] of authBodies()) requests.push({ who, label: `auth: ${label}`, method: "POST", path, body, headers: { "content-type": "application/json", origin: baseURL! } });
   for (const path of AUTH_GETS) requests.push({ who: "member", label: "auth: NUL in the query", method: "GET", path: `/api/auth${path}` });
 
   // Every server action, with multipart bodies its decoder cannot read.
