@@ -11,6 +11,7 @@ test.use({ storageState: ADMIN_STATE });
 const CAP = 20;
 
 test("past the unsent-upload cap the composer says why, and Remove frees a place", async ({ page, browser }) => {
+  test.setTimeout(180_000);
   // A new member, so no other spec's uploads count against the cap.
   const { page: member, context } = await joinWithNewAccount(browser, await createInvite(page));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-e2e-caps-"));
@@ -24,7 +25,7 @@ test("past the unsent-upload cap the composer says why, and Remove frees a place
   await member.locator('input[type="file"]').setInputFiles(Array.from({ length: CAP + 1 }, (_, i) => file(i)));
   const waiting = member.getByRole("list", { name: "Files to send" }).getByRole("listitem");
   await expect(waiting).toHaveCount(CAP + 1);
-  await expect(waiting.and(member.locator('[data-state="uploading"]'))).toHaveCount(0, { timeout: 30_000 });
+  await expect(waiting.and(member.locator('[data-state="uploading"]'))).toHaveCount(0, { timeout: 90_000 });
   // Exactly one was refused, and it says why.
   const refused = waiting.and(member.locator('[data-state="failed"]'));
   await expect(refused).toHaveCount(1);

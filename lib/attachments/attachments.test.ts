@@ -104,6 +104,14 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     }
   });
 
+  it("uploads picked together never pass the cap: the first 20 are taken, the 21st refused", async () => {
+    const { ctx } = await teamWithProvider(mock.url);
+    const res = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => uploadAttachment(ctx, { name: `n${i}.md`, bytes: Buffer.from(`# Note ${i}\n`) })));
+    expect(res.filter((r) => r.status === "fulfilled")).toHaveLength(20);
+    const refused = res.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    expect(refused).toEqual([expect.objectContaining({ status: 409, message: expect.stringContaining("20 files are waiting to be sent") })]);
+  });
+
   it("a vision model receives the image itself; the question shows its files after a reload; only those who see the chat fetch them", async () => {
     const { ctx, chat, model } = await teamWithProvider(mock.url);
     const prisma = await db();

@@ -51,7 +51,8 @@ export async function uploadAttachment(ctx: Caller, file: { name: string; bytes:
       data: { teamId: ctx.team.id, userId: ctx.user.id, name, mediaType: type.mediaType, size: file.bytes.byteLength, data, text },
       select: { id: true, name: true, mediaType: true, size: true },
     });
-  });
+    // Uploads picked together arrive together, and PGlite runs one transaction at a time: they queue.
+  }, { maxWait: 60_000, timeout: 60_000 });
   return { ...row, url: attachmentUrl(row.id) };
 }
 
