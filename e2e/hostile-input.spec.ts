@@ -6,7 +6,7 @@
 // always-allowed tools, providers, the audit log) is the same before and after.
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
-import { FIELD_NAMES, FORGED_ID, HOSTILE_SEGMENTS, INVALID_STRINGS, ODD_STRINGS, generated, hostileActionBodies, jsonBody, multipart, multipartAction, serverActions } from "./hostile";
+import { AUTH_GETS, AUTH_POSTS, FIELD_NAMES, FORGED_ID, HOSTILE_SEGMENTS, MALFORMED_MULTIPART, authBodies, INVALID_STRINGS, ODD_STRINGS, generated, hostileActionBodies, jsonBody, multipart, multipartAction, serverActions } from "./hostile";
 
 test.use({ storageState: ADMIN_STATE });
 test.setTimeout(Number(process.env.FUZZ_TIMEOUT_MS || 180_000));
@@ -179,6 +179,55 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   // Nothing was written, as users see it.
   expect(await snapshot(admin, member, page, { teamId, adminChat, memberChat })).toEqual(before);
   // And the cast is still signed in (no hostile request signed anyone out).
+  expect((await member.get("/api/chats")).status()).toBe(200);
+  expect((await admin.get("/api/chats")).status()).toBe(200);
+  await joined.context.close();
+});
+
+// better-auth's own endpoints and the multipart decoding of server actions: each malformed request
+// is refused with a 4xx (a NUL byte reaching PostgreSQL, or a multipart body Next cannot decode, was a 500).
+test("the auth library's endpoints and server actions' malformed multipart bodies get 4xx and write nothing", async ({ page, browser, baseURL }) => {
+  const invite = await createInvite(page, "member");
+  const joined = await joinWithNewAccount(browser, invite);
+  const admin = await playwrightRequest.newContext({ baseURL, storageState: ADMIN_STATE });
+  const member = await playwrightRequest.newContext({ baseURL, storageState: await joined.context.storageState() });
+  const anonymous = await playwrightRequest.newContext({ baseURL });
+  const adminChat = (await (await admin.post("/api/chats")).json()).id as string;
+  const memberChat = (await (await member.post("/api/chats")).json()).id as string;
+  await page.goto(`/chat/${adminChat}`);
+  const teamId = await page.getByLabel("Team").inputValue();
+  const before = await snapshot(admin, member, page, { teamId, adminChat, memberChat });
+  const as = { member, admin, anonymous } as const;
+  const requests: Req[] = [];
+
+  // The auth library's endpoints that take a body (not those that sign out or end sessions).
+  const authPosts = AUTH_POSTS.map((p) => `/api/auth${p}`);
+  for (const path of authPosts)
+    for (const who of ["member", "anonymous"] as const)
+      for (const [label, body] of authBodies()) requests.push({ who, label: `auth: ${label}`, method: "POST", path, body, headers: { "content-type": "application/json", origin: baseURL! } });
+  for (const path of AUTH_GETS) requests.push({ who: "member", label: "auth: NUL in the query", method: "GET", path: `/api/auth${path}` });
+
+  // Every server action, with multipart bodies its decoder cannot read.
+  for (const action of serverActions())
+    for (const [label, body, contentType] of MALFORMED_MULTIPART)
+      requests.push({ who: "member", label: `${action.name}: ${label}`, method: "POST", path: action.page, body, headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType } });
+  // The same without the Next-Action header (a form posted without JavaScript), where the form cannot
+  // be read at all (an empty form with no action fields is a plain POST to the page, which renders it).
+  for (const [label, body, contentType] of MALFORMED_MULTIPART.filter(([l]) => !/^(empty multipart|no arguments)/.test(l))) requests.push({ who: "member", label: `no-JS form: ${label}`, method: "POST", path: "/chat", body, headers: { "content-type": contentType } });
+
+  const results = await pool(requests, 8, async (r): Promise<Result> => {
+    try {
+      const res = await as[r.who as keyof typeof as].fetch(r.path, { method: r.method, headers: r.headers, data: r.body, maxRedirects: 0, failOnStatusCode: false, timeout: 30_000 });
+      await res.dispose();
+      return { ...r, status: res.status() };
+    } catch (err) {
+      return { ...r, status: 599, label: `${r.label} (${String(err).split("\n")[0]})` };
+    }
+  });
+  const not4xx = results.filter((r) => r.status < 400 || r.status >= 500).map((r) => `${r.status} ${r.who} ${r.method} ${r.path.slice(0, 60)} — ${r.label}`);
+  expect(not4xx).toEqual([]);
+
+  expect(await snapshot(admin, member, page, { teamId, adminChat, memberChat })).toEqual(before);
   expect((await member.get("/api/chats")).status()).toBe(200);
   expect((await admin.get("/api/chats")).status()).toBe(200);
   await joined.context.close();

@@ -141,3 +141,48 @@ export function serverActions(distDir = process.env.NEXT_DIST_DIR || ".next"): S
     return { id, name: entry.exportedName ?? id, page };
   });
 }
+
+/** better-auth's endpoints that read a body, except those that end sessions (the cast stays signed in). */
+export const AUTH_POSTS = [
+  "/update-user", "/change-password", "/change-email", "/revoke-session", "/request-password-reset", "/reset-password",
+  "/verify-password", "/sign-in/social", "/sign-in/email", "/link-social", "/unlink-account", "/get-access-token",
+  "/refresh-token", "/update-session", "/send-verification-email", "/delete-user",
+];
+
+/** better-auth's endpoints that read a query, each with a NUL byte in it. */
+export const AUTH_GETS = [
+  "/verify-email?token=%00",
+  "/reset-password/abc?callbackURL=%2F%00",
+  "/account-info?accountId=%00",
+  "/delete-user/callback?token=%00",
+  "/get-session?disableCookieCache=%00",
+  "/list-accounts?x=%00",
+];
+
+/** JSON bodies no better-auth endpoint may take: NUL bytes (PostgreSQL stores none), broken JSON, deep nesting. */
+export function authBodies(): [label: string, body: string | Buffer][] {
+  const nul = (s: string) => `${s}\0`;
+  return [
+    ["NUL in a name", JSON.stringify({ name: nul("x") })],
+    ["NUL in every string", JSON.stringify({ name: nul("x"), email: nul("a@b.c"), newEmail: nul("n@b.c"), password: nul("plover quarry"), currentPassword: nul("p"), newPassword: nul("lantern plover quarry"), token: nul("t"), provider: nul("p"), providerId: nul("p"), accountId: nul("a"), callbackURL: nul("/"), image: nul("i") })],
+    ["NUL in a key", '{"na\\u0000me":"x"}'],
+    ["broken JSON", '{"name": "x", '],
+    ["deep nesting", '{"name":'.repeat(2000) + '"x"' + "}".repeat(2000)],
+    ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])],
+  ];
+}
+
+const part = (boundary: string, name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+/** Multipart bodies no decoder can read as an action's arguments: empty, truncated, wrong or no boundary, no arguments. */
+export const MALFORMED_MULTIPART: [label: string, body: string, contentType: string][] = [
+  ["empty multipart (--b--)", "--b--", "multipart/form-data; boundary=b"],
+  ["empty multipart with a line end", "--b--\r\n", "multipart/form-data; boundary=b"],
+  ["no body at all", "", "multipart/form-data; boundary=b"],
+  ["truncated in a value", '--b\r\nContent-Disposition: form-data; name="0"\r\n\r\n[{"ok":fal', "multipart/form-data; boundary=b"],
+  ["truncated in a header", "--b\r\nContent-Disposition: form-da", "multipart/form-data; boundary=b"],
+  ["truncated before the closing boundary", part("b", "0", "[]") + "--b", "multipart/form-data; boundary=b"],
+  ["wrong boundary", part("c", "0", "[]") + "--c--\r\n", "multipart/form-data; boundary=b"],
+  ["no boundary parameter", part("b", "0", "[]") + "--b--\r\n", "multipart/form-data"],
+  ["no arguments field", part("b", "_1_name", "x") + "--b--\r\n", "multipart/form-data; boundary=b"],
+  ["a part without a name", "--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n", "multipart/form-data; boundary=b"],
+];

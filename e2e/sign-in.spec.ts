@@ -119,7 +119,7 @@ test.describe("password guessing", () => {
     }
     const checked = results.filter((r) => r.status === 401).length;
     const refused = results.filter((r) => r.status === 429);
-    // Five free failures, then waits of 1, 2, 4 … seconds (and better-auth's own 3 per 10 s per address):
+    // Five free failures, then waits of 1, 2, 4 … seconds:
     // within E seconds at most 5 + log2(E + 1) guesses are checked. Bounded by the time the loop took, so a
     // slow machine (whose waits run out while it sends) cannot make the limit look broken.
     const seconds = (Date.now() - started) / 1000;

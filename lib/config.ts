@@ -78,6 +78,8 @@ const schema = z.object({
   PARLEY_SHUTDOWN_MS: int(10_000, 1_000, 600_000),
   PARLEY_MAX_ATTACHMENT_BYTES: int(10 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
   PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES: int(20 * 1024 * 1024, 1_024, 500 * 1024 * 1024),
+  PARLEY_MAX_UNSENT_ATTACHMENTS: int(20, 1, 1_000),
+  PARLEY_MAX_UNSENT_ATTACHMENT_BYTES: int(100 * 1024 * 1024, 1_024, 10 * 1024 * 1024 * 1024),
   // Operators: /api/metrics answers only with this bearer token (unset: the endpoint is off).
   METRICS_TOKEN: z.preprocess(unsetIfBlank, z.string().min(16, "must be at least 16 characters").optional()),
   // Traces over OTLP/HTTP when set (the exporter reads the other OTEL_EXPORTER_OTLP_* variables itself).

@@ -41,7 +41,7 @@ async function start(): Promise<void> {
   if (interrupted) console.log(`[recovery] ${interrupted} unfinished message(s) marked interrupted`);
   // Shared PostgreSQL: turns of crashed peers are found once their heartbeat goes stale.
   if (!exclusive) holder[SWEEP] = setInterval(() => void markInterrupted(db.prisma, { exclusive }).catch(() => {}), heartbeatMs()).unref();
-  // Retention (lib/retention): chats past their team's days, and uploads never sent, now and hourly.
+  // Retention (lib/retention): chats past their team's days, and uploads never sent, now and every 15 minutes.
   const sweep = () => void sweepRetention(db.prisma).catch((err: unknown) => console.error("[retention] sweep failed:", err));
   sweep();
   holder[RETENTION] = setInterval(sweep, RETENTION_SWEEP_MS).unref();

@@ -27,7 +27,12 @@ export function useAttachments() {
     }
   }, []);
 
-  const remove = useCallback((key: string) => setFiles((all) => all.filter((f) => f.key !== key)), []);
+  // A removed upload is deleted on the server too, so it no longer counts against the member's unsent limit.
+  const remove = (key: string) => {
+    const id = files.find((f) => f.key === key)?.id;
+    if (id) void fetch(`/api/attachments/${id}`, { method: "DELETE" }).catch(() => undefined);
+    setFiles((all) => all.filter((f) => f.key !== key));
+  };
   const clear = useCallback(() => setFiles([]), []);
   /** Puts files back (a message the server refused): those not waiting again already. */
   const restore = useCallback((back: PendingFile[]) => setFiles((all) => [...back.filter((b) => !all.some((f) => f.key === b.key)), ...all]), []);

@@ -12,7 +12,8 @@ import { makeUser } from "@/test/support/test-app";
 import { readChunks, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { tinyPdf } from "@/test/support/tiny-pdf";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
-import { questionFiles, readAttachment, uploadAttachment } from "./store";
+import { sweepRetention } from "../retention/retention";
+import { claimAttachments, deleteUnsentAttachment, questionFiles, readAttachment, uploadAttachment } from "./store";
 import { sniff } from "./sniff";
 
 let mock: LLMock;
@@ -59,6 +60,56 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
       delete process.env.PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES;
     }
     expect(await prisma.attachment.count({ where: { userId: ctx.user.id, name: { in: ["x.exe", "big.txt"] } } })).toBe(0);
+  });
+
+  it("caps a member's unsent uploads by count and bytes (a 4xx saying so), frees them when removed or sent, and purges them after an hour", async () => {
+    const { ctx, chat } = await teamWithProvider(mock.url);
+    const prisma = await db();
+    const other = await memberOf(ctx.team.id, "Other");
+    process.env.PARLEY_MAX_UNSENT_ATTACHMENTS = "3";
+    process.env.PARLEY_MAX_UNSENT_ATTACHMENT_BYTES = "5000";
+    try {
+      const text = (n: number, c = 97) => ({ name: `f${n}.txt`, bytes: Buffer.alloc(n, c) });
+      const [a, b] = [await uploadAttachment(ctx, text(2000)), await uploadAttachment(ctx, text(2000))];
+      // Bytes: 4,000 are waiting; 1,001 more would pass the 5,000.
+      const bytes = await uploadAttachment(ctx, text(1001)).catch((e: unknown) => e);
+      expect(bytes).toMatchObject({ status: 413, message: expect.stringMatching(/waiting to be sent.*5 KB/) });
+      const c = await uploadAttachment(ctx, text(1000));
+      // Count: three are waiting.
+      const count = await uploadAttachment(ctx, text(10)).catch((e: unknown) => e);
+      expect(count).toMatchObject({ status: 409, message: expect.stringMatching(/3 files are waiting to be sent/) });
+      // Another member's allowance is their own.
+      await uploadAttachment(other, text(10));
+      // Removing one (only the uploader can, only while unsent) frees its place.
+      await expect(deleteUnsentAttachment(other, a.id)).rejects.toMatchObject({ status: 404 });
+      await deleteUnsentAttachment(ctx, a.id);
+      expect(await prisma.attachment.count({ where: { id: a.id } })).toBe(0);
+      const d = await uploadAttachment(ctx, text(10));
+      // Sending frees them too; a sent one cannot be deleted this way.
+      await prisma.message.create({ data: { id: `m-${chat.id}`, chatId: chat.id, role: "user" } });
+      await prisma.$transaction((tx) => claimAttachments(tx, ctx, chat.id, `m-${chat.id}`, [b, c, d].map((x) => ({ type: "file" as const, mediaType: x.mediaType, url: x.url, filename: x.name }))));
+      await expect(deleteUnsentAttachment(ctx, b.id)).rejects.toMatchObject({ status: 404 });
+      const e = await uploadAttachment(ctx, text(10));
+      // Unsent for over an hour: purged by the sweep, and not counted meanwhile.
+      await prisma.attachment.update({ where: { id: e.id }, data: { createdAt: new Date(Date.now() - 61 * 60_000) } });
+      await uploadAttachment(ctx, text(10));
+      await uploadAttachment(ctx, text(10));
+      await uploadAttachment(ctx, text(10));
+      expect((await sweepRetention(prisma)).uploads).toBeGreaterThanOrEqual(1);
+      expect(await prisma.attachment.count({ where: { id: e.id } })).toBe(0);
+      expect(await prisma.attachment.count({ where: { id: b.id } })).toBe(1);
+    } finally {
+      delete process.env.PARLEY_MAX_UNSENT_ATTACHMENTS;
+      delete process.env.PARLEY_MAX_UNSENT_ATTACHMENT_BYTES;
+    }
+  });
+
+  it("uploads picked together never pass the cap: the first 20 are taken, the 21st refused", async () => {
+    const { ctx } = await teamWithProvider(mock.url);
+    const res = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => uploadAttachment(ctx, { name: `n${i}.md`, bytes: Buffer.from(`# Note ${i}\n`) })));
+    expect(res.filter((r) => r.status === "fulfilled")).toHaveLength(20);
+    const refused = res.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    expect(refused).toEqual([expect.objectContaining({ status: 409, message: expect.stringContaining("20 files are waiting to be sent") })]);
   });
 
   it("a vision model receives the image itself; the question shows its files after a reload; only those who see the chat fetch them", async () => {

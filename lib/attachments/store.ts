@@ -2,7 +2,10 @@
 // sent; claimed by that message when it is stored (its file blocks point at /api/attachments/<id>);
 // fetched only by people who may see the chat (lib/sharing/access.ts), or by the uploader while unsent.
 // Limits: per file (PARLEY_MAX_ATTACHMENT_BYTES) and per message (PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES),
-// both 413. Types are sniffed from the bytes (sniff.ts), 415 for anything else.
+// both 413; per member, unsent uploads of the last hour (PARLEY_MAX_UNSENT_ATTACHMENTS files, 409, and
+// PARLEY_MAX_UNSENT_ATTACHMENT_BYTES, 413); older unsent ones are swept (lib/retention). The uploader
+// removes an unsent one (deleteUnsentAttachment). Types are sniffed from the bytes (sniff.ts), 415 for
+// anything else.
 import { config } from "../config";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
@@ -21,6 +24,8 @@ export type FilePart = { type: "file"; mediaType: string; url: string; filename:
 
 /** Attachments a message may carry at most. */
 export const MAX_ATTACHMENTS = 10;
+/** How long an upload waits for the message that carries it before it is swept. */
+export const UNSENT_MS = 60 * 60 * 1000;
 
 export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
 
@@ -39,11 +44,37 @@ export async function uploadAttachment(ctx: Caller, file: { name: string; bytes:
   if (!type) throw new AppError("UnsupportedMediaType", 415, "This kind of file cannot be attached. Attach images (PNG, JPEG, GIF, WebP), PDF documents, or text and code files.");
   const text = await extractText(file.bytes, type);
   const prisma = await db();
-  const row = await prisma.attachment.create({
-    data: { teamId: ctx.team.id, userId: ctx.user.id, name, mediaType: type.mediaType, size: file.bytes.byteLength, data: Buffer.from(file.bytes), text },
-    select: { id: true, name: true, mediaType: true, size: true },
-  });
+  const row = await prisma.$transaction(async (tx) => {
+    await withinUnsentLimits(tx, ctx.user.id, file.bytes.byteLength);
+    const data = Buffer.from(file.bytes.buffer as ArrayBuffer, file.bytes.byteOffset, file.bytes.byteLength);
+    return tx.attachment.create({
+      data: { teamId: ctx.team.id, userId: ctx.user.id, name, mediaType: type.mediaType, size: file.bytes.byteLength, data, text },
+      select: { id: true, name: true, mediaType: true, size: true },
+    });
+    // Uploads picked together arrive together, and PGlite runs one transaction at a time: they queue.
+  }, { maxWait: 60_000, timeout: 60_000 });
   return { ...row, url: attachmentUrl(row.id) };
+}
+
+/** Refuses an upload of `size` bytes past the member's unsent limits (one upload of theirs checks at a time). */
+async function withinUnsentLimits(tx: Tx, userId: string, size: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`parley:unsent:${userId}`}))`;
+  const { PARLEY_MAX_UNSENT_ATTACHMENTS: maxFiles, PARLEY_MAX_UNSENT_ATTACHMENT_BYTES: maxBytes } = config();
+  const waiting = await tx.attachment.aggregate({
+    where: { userId, chatId: null, messageId: null, createdAt: { gte: new Date(Date.now() - UNSENT_MS) } },
+    _count: true,
+    _sum: { size: true },
+  });
+  const then = "Send them, or remove some, before adding more.";
+  if (waiting._count >= maxFiles) throw new AppError("TooManyUnsent", 409, `${maxFiles} files are waiting to be sent. ${then}`);
+  if ((waiting._sum.size ?? 0) + size > maxBytes) throw new AppError("TooLarge", 413, `The files waiting to be sent would add up to more than ${formatBytes(maxBytes)}. ${then}`);
+}
+
+/** Removes one of the caller's own unsent uploads (the composer's Remove); 404 for any other. */
+export async function deleteUnsentAttachment(ctx: Caller, id: string): Promise<void> {
+  const prisma = await db();
+  const res = await prisma.attachment.deleteMany({ where: { id, teamId: ctx.team.id, userId: ctx.user.id, chatId: null, messageId: null } });
+  if (res.count === 0) throw NotFound("No such attachment.");
 }
 
 /** The attachment's bytes when the caller may see it: the uploader while unsent, else whoever may see its chat. 404 otherwise. */

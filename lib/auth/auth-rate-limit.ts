@@ -1,8 +1,10 @@
 // better-auth's own limit per client address on its HTTP endpoints (100 requests a minute; its
-// stricter defaults, such as 3 a 10 s on sign-in and password changes, stay), counted in the shared
+// stricter defaults, such as 3 a 10 s on password changes, stay), counted in the shared
 // store (Redis with REDIS_URL, else this process). Keyed by the address lib/security/client-address.ts
 // worked out (app/api/auth sets it as CLIENT_HEADER); when it is unknown, this limit is off rather
-// than one bucket shared by everyone — the sign-in limits per account still hold.
+// than one bucket shared by everyone — the sign-in limits per account still hold. Password sign-in
+// has none of it: one guesser behind an office's address would use up that address's allowance for
+// everyone there; lib/auth/sign-in-limits.ts limits it by account and by account and address instead.
 import type { BetterAuthOptions } from "better-auth";
 import { CLIENT_HEADER } from "../security/client-address";
 import { counter, RateLimiterRes, retryAfterSeconds, type Counter } from "../security/rate-limit";
@@ -19,7 +21,7 @@ export const authRateLimit = {
   enabled: true,
   window: 60,
   max: 100,
-  customRules: { "/**": (req, rule) => (req.headers.get(CLIENT_HEADER) ? rule : false) },
+  customRules: { "/sign-in/email": false, "/**": (req, rule) => (req.headers.get(CLIENT_HEADER) ? rule : false) },
   customStorage: {
     async consume(key, rule) {
       try {

@@ -1,4 +1,5 @@
 // better-auth hooks that hold on every path into it, HTTP endpoint or server call alike:
+// - a body or query holding a NUL byte (PostgreSQL stores none) or nested deeper than 32: 400;
 // - sign-in limits (lib/auth/sign-in-limits.ts) on /sign-in/email, by account and real client address;
 // - password strength (lib/security/password-strength.ts) wherever a password is set;
 // - a name, when one is changed, follows the rule of the forms (lib/validation.ts).
@@ -7,7 +8,7 @@ import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "b
 import { isAppError } from "../errors";
 import { clientAddress } from "../security/client-address";
 import { passwordWeakness } from "../security/password-strength";
-import { nameField } from "../validation";
+import { hasNulOrTooDeep, nameField } from "../validation";
 import { admitSignIn, signInSucceeded } from "./sign-in-limits";
 
 const SIGN_IN = "/sign-in/email";
@@ -52,6 +53,12 @@ const strongPassword = createAuthMiddleware(async (ctx) => {
   if (weakness) throw new APIError("BAD_REQUEST", { message: weakness, code: "PASSWORD_TOO_WEAK" });
 });
 
+const wellFormed = createAuthMiddleware(async (ctx) => {
+  if (hasNulOrTooDeep(ctx.body) || hasNulOrTooDeep(ctx.query)) {
+    throw new APIError("BAD_REQUEST", { message: "The request contains a NUL byte or is nested too deeply.", code: "INVALID_INPUT" });
+  }
+});
+
 const validName = createAuthMiddleware(async (ctx) => {
   if (ctx.body?.name === undefined) return;
   const parsed = nameField.safeParse(ctx.body.name);
@@ -63,6 +70,7 @@ export const parleyGuards = () =>
     id: "parley-guards",
     hooks: {
       before: [
+        { matcher: () => true, handler: wellFormed },
         { matcher: (ctx) => ctx.path === SIGN_IN, handler: limitSignIn },
         { matcher: (ctx) => !!ctx.path && Object.hasOwn(SETS_PASSWORD, ctx.path), handler: strongPassword },
         { matcher: (ctx) => ctx.path === "/update-user", handler: validName },

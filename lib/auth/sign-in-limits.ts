@@ -5,9 +5,13 @@
 //   2 s, 4 s … up to 60 s after the previous one. A success clears it.
 // - Per account, from every address: past 20 failures in 15 minutes the account is under attack and
 //   every address must wait 10 s between its attempts on it, from its first failure on.
-// - Per client address, over all accounts: 50 attempts (less successes) per 15 minutes.
+// - Per client address, over all accounts (spraying): past 300 failures in an hour the address gets no
+//   free failures on any account: after each failure there, its next attempt on that account waits at
+//   least 10 s (growing as above, to 60 s). The address is never refused outright: one guesser
+//   behind an office's NAT must not lock the office out.
 // Nobody's failures refuse the owner outright: a correct password from an address with no failures
-// on the account is checked at once, and after a mistake the owner waits at most 60 s.
+// on the account is checked at once, and after a mistake the owner waits at most 60 s. better-auth's
+// own per-address limit is off for this endpoint (lib/auth/auth-rate-limit.ts): these rules replace it.
 // When the client's address is unknown (see lib/security/client-address.ts) only the per-account
 // rules apply, keyed by the account alone.
 import { TooMany } from "../errors";
@@ -18,20 +22,24 @@ export const FREE_FAILURES = 5;
 export const MAX_WAIT_S = 60;
 export const UNDER_ATTACK_FAILURES = 20;
 export const UNDER_ATTACK_WAIT_S = 10;
-export const ADDRESS_ATTEMPTS = 50;
+export const ADDRESS_FAILURES = 300;
 const QUARTER_HOUR = 15 * 60;
+const HOUR = 60 * 60;
 
 /** Failures per account and address (an attempt counts as one until it succeeds). */
-const pairFailures = counter({ name: "sign-in-pair", points: 1_000_000, durationSec: 60 * 60 });
+const pairFailures = counter({ name: "sign-in-pair", points: 1_000_000, durationSec: HOUR });
 /** Opened by an attempt for the wait the next one must keep; an attempt while it is open is refused. */
 const pairTurn = counter({ name: "sign-in-turn", points: 1, durationSec: 1 });
 const accountFailures = counter({ name: "sign-in-account", points: 1_000_000, durationSec: QUARTER_HOUR });
-const addressAttempts = counter({ name: "sign-in-address", points: ADDRESS_ATTEMPTS, durationSec: QUARTER_HOUR });
+const addressFailures = counter({ name: "sign-in-address-failures", points: 1_000_000, durationSec: HOUR });
 
-/** Seconds the next attempt must wait once `failures` attempts (this one included) have failed. */
-function waitSeconds(failures: number, underAttack: boolean): number {
-  const backoff = failures >= FREE_FAILURES ? Math.min(2 ** (failures - FREE_FAILURES), MAX_WAIT_S) : 0;
-  return Math.max(backoff, underAttack && failures > 0 ? UNDER_ATTACK_WAIT_S : 0);
+/**
+ * Seconds the next attempt must wait once `failures` attempts (this one included) have failed: with
+ * `free` failures free, then 1 s, 2 s, 4 s … up to MAX_WAIT_S; at least UNDER_ATTACK_WAIT_S when wary.
+ */
+function waitSeconds(failures: number, free: number, wary: boolean): number {
+  const backoff = failures >= Math.max(free, 1) ? Math.min(2 ** (failures - Math.max(free, 1)), MAX_WAIT_S) : 0;
+  return Math.max(backoff, wary && failures > 0 ? UNDER_ATTACK_WAIT_S : 0);
 }
 
 const refusal = (res: RateLimiterRes) => {
@@ -52,18 +60,11 @@ const keys = (email: string, address: string | undefined): Keys => {
  */
 export async function admitSignIn(email: string, address: string | undefined): Promise<void> {
   const k = keys(email, address);
-  if (k.address) {
-    try {
-      await addressAttempts.consume(k.address);
-    } catch (err) {
-      if (err instanceof RateLimiterRes) throw refusal(err);
-      throw err;
-    }
-  }
   // This attempt's number among the pair's unsuccessful ones (atomic: a burst gets 1, 2, 3 …).
   const failures = (await pairFailures.consume(k.pair)).consumedPoints;
   const underAttack = ((await accountFailures.get(k.account))?.consumedPoints ?? 0) >= UNDER_ATTACK_FAILURES;
-  const wait = waitSeconds(failures, underAttack);
+  const spraying = !!k.address && ((await addressFailures.get(k.address))?.consumedPoints ?? 0) >= ADDRESS_FAILURES;
+  const wait = waitSeconds(failures, spraying ? 0 : FREE_FAILURES, underAttack || spraying);
   if (wait > 0) {
     try {
       // Refused while the previous attempt's wait runs; otherwise opens the wait for the next one.
@@ -74,7 +75,7 @@ export async function admitSignIn(email: string, address: string | undefined): P
       throw err;
     }
   }
-  await accountFailures.consume(k.account);
+  await Promise.all([accountFailures.consume(k.account), k.address ? addressFailures.consume(k.address) : undefined]);
 }
 
 /** The password was right: this address's failures on the account are forgotten. */
@@ -84,6 +85,6 @@ export async function signInSucceeded(email: string, address: string | undefined
     pairFailures.delete(k.pair),
     pairTurn.delete(k.pair),
     accountFailures.reward(k.account),
-    k.address ? addressAttempts.reward(k.address) : undefined,
+    k.address ? addressFailures.reward(k.address) : undefined,
   ]);
 }

@@ -2,12 +2,13 @@
 // A chat untouched for longer is deleted with everything in it: its messages, blocks, citations,
 // attachments and shares go by the database's cascades (prisma/schema.prisma), so nothing is left
 // behind; usage records stay (their link to the message is cleared). A chat whose turn is running is
-// kept until it ends. Uploads never sent with a message are deleted after a day. The sweep runs at
-// start-up and then hourly (lib/startup.ts); each team's change is an audit event, and so is each
-// sweep that deletes a team's chats (`retention.sweep`: how many, kept for how many days, the cut-off),
-// with a log line.
+// kept until it ends. Uploads never sent with a message are deleted after an hour. The sweep runs at
+// start-up and then every 15 minutes (lib/startup.ts); each team's change is an audit event, and so is
+// each sweep that deletes a team's chats (`retention.sweep`: how many, kept for how many days, the
+// cut-off), with a log line.
 import { z } from "zod";
 import { audit, audited } from "../audit";
+import { UNSENT_MS } from "../attachments/store";
 import { db } from "../db/client";
 import type { PrismaClient } from "../db/generated/client";
 import type { TeamContext } from "../teams/context";
@@ -15,9 +16,7 @@ import type { TeamContext } from "../teams/context";
 export const retentionSchema = z.object({ days: z.number().int().min(1, "At least 1 day.").max(3650, "At most 3650 days.").nullable() }).strict();
 
 const DAY_MS = 86_400_000;
-/** How long an upload may wait for the message that carries it. */
-const UNSENT_MS = DAY_MS;
-export const RETENTION_SWEEP_MS = 60 * 60 * 1000;
+export const RETENTION_SWEEP_MS = 15 * 60 * 1000;
 
 export async function setRetention(ctx: TeamContext, days: number | null): Promise<void> {
   retentionSchema.parse({ days });

@@ -37,6 +37,9 @@ export async function actionBodyProblem(body: ArrayBuffer, r: ActionRequestInfo)
     } catch {
       return invalid("the form data cannot be parsed");
     }
+    // React's reply: field "0" holds the arguments; without it Next's decoder waits for it until the
+    // body ends and answers 500 (an empty `--b--` body parses as a form with no fields).
+    if (r.nextAction !== null && !form.has("0")) return invalid("the form data holds no arguments");
     // Fields named by a (hex) number hold the encoded arguments and their parts (React's reply format).
     const parts = new Set([...form.keys()].filter((k) => /^[0-9a-f]+$/.test(k)).map((k) => parseInt(k, 16)));
     for (const [name, value] of form.entries()) {

@@ -1,8 +1,9 @@
 // GET: an attachment's bytes, for the people who may see its chat (or its uploader before it is sent);
 // 404 for anyone else. Served with its sniffed type, never sniffed again by the browser, and as a
 // download unless it is an image or a PDF; in a sandbox, so nothing in it runs on this origin.
+// DELETE: the uploader removes it while it is unsent (the composer's Remove); 404 otherwise.
 import { handle, idParams } from "@/lib/http";
-import { readAttachment } from "@/lib/attachments/store";
+import { deleteUnsentAttachment, readAttachment } from "@/lib/attachments/store";
 import { requireTeam } from "@/lib/teams/context";
 
 const INLINE = /^(image\/(png|jpeg|gif|webp)|application\/pdf)$/;
@@ -21,4 +22,10 @@ export const GET = handle(async (_req: Request, { params }: { params: Promise<{ 
       "cache-control": "private, max-age=3600",
     },
   });
+});
+
+export const DELETE = handle(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const ctx = await requireTeam();
+  await deleteUnsentAttachment(ctx, (await idParams(params)).id);
+  return new Response(null, { status: 204 });
 });
