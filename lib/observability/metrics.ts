@@ -5,7 +5,7 @@
 // (pending approvals, MCP server health) are read when Prometheus scrapes (scrape.ts).
 // Providers and MCP servers are labelled by id on every series (a rename keeps their history in one
 // series); their names come once each in info series, parley_provider_info{provider,name} and
-// parley_mcp_server_info{server,name} (value 1), for a query to join: `... * on(provider)
+// parley_mcp_server_info{server,name} (value 1), for a query to join: `... * on(instance, provider)
 // group_left(name) parley_provider_info`.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
