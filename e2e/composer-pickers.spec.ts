@@ -4,15 +4,14 @@
 // picks, Escape closes) and never sends the half-typed command as a message.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, deleteMcpServer, newChat, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, deleteMcpServer, ensureMcpServer, newChat } from "./helpers";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 let server: ChildProcess | undefined;
 
-test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE, viewport: { width: 1280, height: 860 } });
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
   server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
@@ -21,6 +20,7 @@ test.beforeAll(async () => {
       resolve();
     });
   });
+  await ensureMcpServer(browser, "pickers", `http://127.0.0.1:${MCP_PORT}/mcp`);
 });
 test.afterAll(async ({ browser }) => {
   await deleteMcpServer(browser, "pickers");
@@ -35,11 +35,6 @@ async function tabTo(page: Page, target: Locator, key = "Tab", max = 8) {
   for (let i = 0; i < max && !(await target.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press(key);
   await expect(target).toBeFocused();
 }
-
-test("an admin adds the server", async ({ page }) => {
-  await addMcpServer(page, "pickers", `http://127.0.0.1:${MCP_PORT}/mcp`);
-  await expect(await testMcpConnection(page)).toContainText("echo");
-});
 
 test("Attach opens above the message box, wholly inside the window, and works from the keyboard", async ({ page }) => {
   await newChat(page);
@@ -70,6 +65,20 @@ test("Attach opens above the message box, wholly inside the window, and works fr
   await page.keyboard.press("Enter");
   await expect(page.getByRole("list", { name: "Attached resources" })).toContainText("pickers · Read me");
   await expect(menu).toHaveCount(0);
+});
+
+test("/ then ArrowDown and Enter, or Tab, never sends the half-typed command nor makes a chat", async ({ page }) => {
+  await newChat(page);
+  const before = await chatIds(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.pressSequentially("/");
+  await expect(page.getByText("Review code")).toBeVisible();
+  await box.press("ArrowDown");
+  await box.press("Enter");
+  await expect(page.getByLabel(/^language/)).toBeFocused(); // the prompt's argument form, not a sent message
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/chat$/);
+  expect(await chatIds(page)).toEqual(before);
 });
 
 test("/ lists the prompts as a combobox: ArrowDown and Enter pick one, Escape closes, nothing is sent", async ({ page }) => {
