@@ -97,7 +97,9 @@ export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }:
     setProblem(undefined);
     if (query === undefined) setChosen(undefined);
   }
-  const open = query !== undefined;
+  // No list when the team's servers offer no prompt at all: "/" is then just text.
+  const none = !!catalog.servers && catalog.servers.every((s) => !s.prompts.length);
+  const open = query !== undefined && !none;
   const shown = open ? promptsFor(catalog, query) : [];
   const optionId = (i: number) => `${id}-option-${i}`;
   const listId = `${id}-list`;
