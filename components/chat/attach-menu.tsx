@@ -52,6 +52,12 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
   const servers = (catalog.servers ?? []).filter((s) => s.resources.length || s.templates.length || s.error);
   const server = servers.find((s) => s.id === serverId);
   const trigger = useRef<HTMLButtonElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  /** Opens a server's resources (or goes back to all servers) with focus on the first button there, not lost with the one pressed. */
+  const show = (id: string | undefined) => {
+    setServerId(id);
+    requestAnimationFrame(() => content.current?.querySelector<HTMLElement>("button")?.focus());
+  };
   // The whole composer (the trigger's form), so the popover opens above the message box.
   const anchor = useMemo(() => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }), []);
   const attach = (a: Attached) => {
@@ -75,7 +81,7 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
           </Button>
         </PopoverTrigger>
       </Tooltip>
-      <PopoverContent side="top" aria-label="Attach a resource" className="flex w-[min(20rem,calc(100vw-1rem))] flex-col gap-1">
+      <PopoverContent ref={content} side="top" aria-label="Attach a resource" className="flex w-[min(20rem,calc(100vw-1rem))] flex-col gap-1">
         {catalog.loading && (
           <p className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
             <Loader2 className="size-4 animate-spin" aria-hidden /> Loading resources…
@@ -85,14 +91,14 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
         {catalog.servers && !servers.length && <p className="text-zinc-600 dark:text-zinc-400">No server of your team offers resources.</p>}
         {!server &&
           servers.map((s) => (
-            <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => setServerId(s.id)}>
+            <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => show(s.id)}>
               {s.name}
               {s.error ? <span className="text-xs text-red-700 dark:text-red-400"> (unavailable)</span> : <span className="text-xs text-zinc-600 dark:text-zinc-400"> {s.resources.length + s.templates.length}</span>}
             </Button>
           ))}
         {server && (
           <>
-            <Button variant="ghost" size="xs" className="self-start" onClick={() => setServerId(undefined)}>
+            <Button variant="ghost" size="xs" className="self-start" onClick={() => show(undefined)}>
               ← All servers
             </Button>
             <p className="px-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{server.name}</p>

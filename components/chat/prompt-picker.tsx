@@ -138,7 +138,8 @@ export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }:
     "aria-activedescendant": listShown && active >= 0 && active < shown.length ? optionId(active) : undefined,
   };
 
-  const virtualAnchor = { current: { getBoundingClientRect: () => anchor.current?.getBoundingClientRect() ?? new DOMRect() } };
+  // One object for the popover's whole life (a new one each render would move its anchor each time).
+  const [virtualAnchor] = useState(() => ({ current: { getBoundingClientRect: () => anchor.current?.getBoundingClientRect() ?? new DOMRect() } }));
   const inComposer = (target: EventTarget | null) => target instanceof Node && !!anchor.current?.contains(target);
 
   const popover = (
