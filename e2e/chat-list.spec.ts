@@ -87,7 +87,7 @@ test("search, pin, archive and restore from each chat's keyboard-operable menu; 
   await expect(sidebar(member).getByRole("navigation", { name: "Chats" }).getByRole("link")).toHaveCount(4);
 
   // Pin, with the keyboard: the chat moves to Pinned, on top, and focus stays on its menu button.
-  const menuOf = (title: string) => sidebar(member).getByRole("listitem").filter({ has: member.getByRole("link", { name: title, exact: true }) }).getByRole("button", { name: "Chat options" });
+  const menuOf = (title: string) => sidebar(member).getByRole("button", { name: `Chat options for ${title}`, exact: true });
   await menuOf("Kayak repair checklist").focus();
   await member.keyboard.press("Enter");
   const menu = member.getByRole("menu");

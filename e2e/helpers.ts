@@ -138,3 +138,18 @@ export async function deleteMcpServer(browser: Browser, name: string) {
   }
   await context.close();
 }
+
+/**
+ * The current team's MCP server of this name, added (and its connection tested, so its tools are
+ * stored) unless it is there already: for specs whose tests each need the server, whatever ran before.
+ */
+export async function ensureMcpServer(browser: Browser, name: string, url: string) {
+  const context = await browser.newContext({ storageState: ADMIN_STATE });
+  const page = await context.newPage();
+  await page.goto("/admin/mcp");
+  if (!(await page.getByRole("link", { name, exact: true }).count())) {
+    await addMcpServer(page, name, url);
+    await expect(await testMcpConnection(page)).toContainText("echo");
+  }
+  await context.close();
+}

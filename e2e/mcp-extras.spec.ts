@@ -1,6 +1,6 @@
 // MCP beyond tools, in the browser, against our MCP server (e2e/mcp-test-server.mjs): a server's
 // question during a call is a form in the tool's block that survives a reload and is checked on the
-// server; a resource attached with "Attach" reaches the model; a prompt picked with "/" fills the
+// server; a resource attached with "Attach a server resource" reaches the model; a prompt picked with "/" fills the
 // message box; an image a tool returns shows in its block.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
@@ -83,7 +83,7 @@ test("a server's question is a form in the tool's block: it survives a reload, b
 
 test("a resource attached with Attach goes with the message as a chip and reaches the model", async ({ page }) => {
   await chatWithTools(page);
-  await page.getByRole("button", { name: "Attach" }).click();
+  await page.getByRole("button", { name: "Attach a server resource" }).click();
   const menu = page.getByRole("dialog", { name: "Attach a resource" });
   await menu.getByRole("button", { name: /^extras/ }).click();
   await menu.getByRole("button", { name: /Read me/ }).click();
@@ -105,8 +105,8 @@ test("typing / lists the servers' prompts; one with arguments fills the message 
   await chatWithTools(page);
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("/rev");
-  const prompts = page.getByRole("region", { name: "Prompts" });
-  await prompts.getByRole("button", { name: /Review code/ }).click();
+  const prompts = page.getByRole("dialog", { name: "Prompts" });
+  await prompts.getByRole("option", { name: /Review code/ }).click();
   await prompts.getByLabel(/^language/).fill("Rust");
   await prompts.getByRole("button", { name: "Insert prompt" }).click();
   await expect(box).toHaveValue("Review this Rust code.");

@@ -45,9 +45,9 @@ test("an admin adds server-everything, tests the connection and sees its tools",
   await expect(tools).toContainText("Echoes back the input string");
   await expect(tools).toContainText("trigger-long-running-operation");
   await expect(page.getByLabel("Status")).toContainText("Connected");
-  // The stored tool list, with per-tool switches.
+  // The stored tool list, each tool with its one control (its policy; "Never offer" switches it off).
   await page.reload();
-  await expect(page.getByRole("checkbox", { name: "Enable echo", exact: true })).toBeChecked();
+  await expect(page.getByLabel("Approval policy of echo").locator("option:checked")).not.toHaveText("Never offer");
   // Tools ask unless the admin trusts what this server says of them (echo says it is read-only).
   await trustReadOnlyHints(page);
 

@@ -55,16 +55,17 @@ test("a project's instructions reach its chats; chats move in and out; export an
   const chats = page.getByRole("list", { name: "Chats", exact: true });
   await expect(chats.locator(`a[href="/chat/${chatId}"]`)).toHaveCount(1);
 
-  // Export as Markdown and as JSON from the chat's header.
+  // Export as Markdown and as JSON from the chat's header: the files are named after the chat.
   await page.goto(`/chat/${chatId}`);
   await expect(answer(page)).toContainText("keeper of the light");
+  const title = (await page.locator("header h1").textContent())!.replace(/[\\/:*?"<>|]+/g, " ").replace(/\s+/g, " ").trim();
   await page.getByRole("button", { name: "Export", exact: true }).click();
   const [markdown] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Markdown (.md)" }).click()]);
-  expect(markdown.suggestedFilename()).toBe(`chat-${chatId}.md`);
+  expect(markdown.suggestedFilename()).toBe(`${title}.md`);
   expect(await text(markdown)).toContain("Projects: who keeps the light");
   await page.getByRole("button", { name: "Export", exact: true }).click();
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "JSON (.json)" }).click()]);
-  expect(json.suggestedFilename()).toBe(`chat-${chatId}.json`);
+  expect(json.suggestedFilename()).toBe(`${title}.json`);
   expect(JSON.stringify(JSON.parse(await text(json)))).toContain("The keeper of the light, at your service.");
 
   // Move it out of the project.

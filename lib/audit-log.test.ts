@@ -77,6 +77,20 @@ describe("the audit log", () => {
     expect(second.hasMore).toBe(false);
   });
 
+  it("names a tool call that still exists by its tool, even when its event recorded no name; one deleted since reads so", async () => {
+    const prisma = await db();
+    const { team, ada } = await teamWithEvents();
+    const chat = await prisma.chat.create({ data: { teamId: team.id, userId: ada.id } });
+    const message = await prisma.message.create({ data: { id: `m_${chat.id}`, chatId: chat.id, role: "assistant" } });
+    await prisma.block.create({ data: { messageId: message.id, ordinal: 0, kind: "tool", status: "output-available", toolCallId: `call_${chat.id}`, toolName: "extras__ask" } });
+    const gone = await prisma.chat.create({ data: { teamId: team.id, userId: ada.id } });
+    const answered = (targetId: string, createdAt: string) => ({ teamId: team.id, actorId: ada.id, action: "elicitation.accept", targetType: "tool-call", targetId, data: { chatId: chat.id, mode: "form", fields: ["name"] }, createdAt: new Date(createdAt) });
+    await prisma.auditEvent.createMany({ data: [answered(`call_${chat.id}`, "2026-03-02T10:00:00Z"), answered(`call_${gone.id}`, "2026-03-01T10:00:00Z")] });
+    await prisma.chat.delete({ where: { id: gone.id } });
+    const { rows } = await listAuditEvents(team.id, { action: "elicitation.accept" });
+    expect(rows.map((r) => r.target)).toEqual(["extras__ask", "a tool call since removed"]);
+  });
+
   it("decisions on tool calls filter by tool and decision (a time limit's denial apart from a person's), and export as CSV", async () => {
     const prisma = await db();
     const { team, ada, bob } = await teamWithEvents();

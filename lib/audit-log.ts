@@ -122,13 +122,18 @@ function recordedName(data: Prisma.JsonValue | null): string | undefined {
 async function targetNames(teamId: string, events: { targetType: string | null; targetId: string | null }[]): Promise<Map<string, string>> {
   const prisma = await db();
   const ids = (type: string) => [...new Set(events.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId!))];
-  const [users, servers, tools, providers, models, teams] = await Promise.all([
+  const calls = ids("tool-call");
+  const [users, servers, tools, providers, models, teams, blocks] = await Promise.all([
     prisma.user.findMany({ where: { id: { in: ids("user") }, memberships: { some: { teamId } } }, select: { id: true, name: true } }),
     prisma.mcpServer.findMany({ where: { id: { in: ids("mcp-server") }, teamId }, select: { id: true, name: true } }),
     prisma.mcpTool.findMany({ where: { id: { in: [...ids("mcp-tool"), ...ids("tool")] }, server: { teamId } }, select: { id: true, name: true, server: { select: { name: true } } } }),
     prisma.provider.findMany({ where: { id: { in: ids("provider") }, OR: [{ teamId }, { teamId: null }] }, select: { id: true, name: true } }),
     prisma.model.findMany({ where: { id: { in: ids("model") }, provider: { OR: [{ teamId }, { teamId: null }] } }, select: { id: true, displayName: true } }),
     prisma.team.findMany({ where: { id: { in: ids("team").filter((id) => id === teamId) } }, select: { id: true, name: true } }),
+    // A tool call is its block (by the model's call id, else the block's own), while its chat lives.
+    calls.length
+      ? prisma.block.findMany({ where: { OR: [{ toolCallId: { in: calls } }, { id: { in: calls } }], kind: "tool", message: { chat: { teamId } } }, select: { id: true, toolCallId: true, toolName: true } })
+      : [],
   ]);
   return new Map([
     ...users.map((u) => [`user:${u.id}`, u.name] as const),
@@ -137,6 +142,7 @@ async function targetNames(teamId: string, events: { targetType: string | null; 
     ...providers.map((p) => [`provider:${p.id}`, p.name] as const),
     ...models.map((m) => [`model:${m.id}`, m.displayName] as const),
     ...teams.map((t) => [`team:${t.id}`, t.name] as const),
+    ...blocks.flatMap((b) => [b.toolCallId, b.id].filter((id): id is string => !!id && calls.includes(id)).map((id) => [`tool-call:${id}`, b.toolName ?? "a tool call"] as const)),
   ]);
 }
 

@@ -2,8 +2,10 @@
 // "Test connection": connects, initialises and refreshes the server's tools (listed once, in the
 // Tools section below), or shows exactly what failed (unreachable, HTTP status, protocol error,
 // timeout). Also shows the live status of the server, read again as soon as a test ends, so it
-// agrees with the test.
+// agrees with the test. A test that passed on a server just added drops the page's "Test the
+// connection" hint (`addedHint`: the page's ?created=1).
 import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
 import { Loader2, PlugZap } from "lucide-react";
 import type { McpStatus } from "@/lib/mcp/pool";
 import type { ProbeResult } from "@/lib/mcp/probe";
@@ -25,7 +27,8 @@ export function AnnotationBadges({ annotations }: { annotations?: Record<string,
   );
 }
 
-export function McpTestPanel({ serverId, test, status }: { serverId: string; test: (id: string) => Promise<ProbeResult>; status: McpStatus }) {
+export function McpTestPanel({ serverId, test, status, addedHint = false }: { serverId: string; test: (id: string) => Promise<ProbeResult>; status: McpStatus; addedHint?: boolean }) {
+  const router = useRouter();
   const [result, setResult] = useState<ProbeResult>();
   const [pending, start] = useTransition();
   const { statuses, refresh } = useMcpStatuses(`/api/mcp/servers/${serverId}`, { [serverId]: status });
@@ -34,8 +37,10 @@ export function McpTestPanel({ serverId, test, status }: { serverId: string; tes
       <div className="flex flex-wrap items-center gap-3">
         <Button variant="secondary" disabled={pending} onClick={() =>
             start(async () => {
-              setResult(await test(serverId));
+              const outcome = await test(serverId);
+              setResult(outcome);
               await refresh();
+              if (outcome.ok && addedHint) router.replace(`/admin/mcp/${serverId}`, { scroll: false });
             })
           }>
           {pending ? <Loader2 className="size-4 animate-spin" aria-hidden /> : <PlugZap className="size-4" aria-hidden />}

@@ -1,6 +1,7 @@
 "use client";
-// The server's tools as stored: enable or disable each one for the team (admins), set its approval
-// policy, with its description and annotations.
+// The server's tools as stored, each with one control for how it is offered (its approval policy:
+// "Never offer" is the way to switch a tool off; a tool switched off before shows as "Never offer"),
+// its description and annotations.
 import { useActionState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { McpToolView } from "@/lib/mcp/servers";
@@ -12,21 +13,9 @@ import { ToolApproval, type ToolApprovalActions, type ToolApprovalView } from ".
 
 type Approval = { views: Record<string, ToolApprovalView>; actions: ToolApprovalActions };
 
-function ToolRow({ tool, serverId, action, policyAction, approval }: { tool: McpToolView; serverId: string; action: (form: FormData) => void; policyAction: (form: FormData) => void; approval?: Approval }) {
+function ToolRow({ tool, serverId, policyAction, approval }: { tool: McpToolView; serverId: string; policyAction: (form: FormData) => void; approval?: Approval }) {
   return (
-    <li className="flex items-start gap-3 px-3 py-2 text-sm" data-tool={tool.name}>
-      <form action={action} className="pt-0.5">
-        <input type="hidden" name="serverId" value={serverId} />
-        <input type="hidden" name="toolId" value={tool.id} />
-        <input type="hidden" name="enabled" value={tool.enabled ? "false" : "true"} />
-        <input
-          type="checkbox"
-          checked={tool.enabled}
-          aria-label={`Enable ${tool.name}`}
-          onChange={(e) => e.currentTarget.form?.requestSubmit()}
-          className="size-4 accent-accent"
-        />
-      </form>
+    <li className="flex items-start gap-3 px-3 py-2 text-sm" data-tool={tool.name} data-offered={tool.enabled && tool.policy !== "deny"}>
       <div className="flex min-w-0 flex-col gap-1">
         <span className="flex flex-wrap items-center gap-2">
           <span className="font-mono text-xs font-semibold">{tool.name}</span>
@@ -39,7 +28,7 @@ function ToolRow({ tool, serverId, action, policyAction, approval }: { tool: Mcp
         <input type="hidden" name="serverId" value={serverId} />
         <input type="hidden" name="toolId" value={tool.id} />
         <PolicySelect
-          value={tool.policy}
+          value={tool.enabled ? tool.policy : "deny"}
           defaultLabel="Default (server's, else ask)"
           aria-label={`Approval policy of ${tool.name}`}
           size="xs"
@@ -49,17 +38,15 @@ function ToolRow({ tool, serverId, action, policyAction, approval }: { tool: Mcp
   );
 }
 
-export function McpToolsTable({ serverId, tools, setEnabled, setPolicy, approval }: { serverId: string; tools: McpToolView[]; setEnabled: FormAction; setPolicy: FormAction; approval?: Approval }) {
-  const [state, action] = useActionState(setEnabled, initialActionState);
+export function McpToolsTable({ serverId, tools, setPolicy, approval }: { serverId: string; tools: McpToolView[]; setPolicy: FormAction; approval?: Approval }) {
   const [policyState, policyAction] = useActionState(setPolicy, initialActionState);
   if (!tools.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools known yet: test the connection to list them.</p>;
   return (
     <div className="flex flex-col gap-2">
-      <FormMessage message={state.ok ? undefined : state.message} />
       <FormMessage message={policyState.message} ok={policyState.ok} />
       <ul aria-label="Tools" className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
         {tools.map((t) => (
-          <ToolRow key={t.id} tool={t} serverId={serverId} action={action} policyAction={policyAction} approval={approval} />
+          <ToolRow key={t.id} tool={t} serverId={serverId} policyAction={policyAction} approval={approval} />
         ))}
       </ul>
     </div>

@@ -1,6 +1,8 @@
 "use client";
 // The composer's "Add files" button (a paperclip) and the list of files waiting to be sent, each with
-// its state and a Remove button. Picking, pasting and dropping all end in `onFiles`.
+// its state, a thumbnail for an image, and a Remove button. Picking, pasting and dropping all end in
+// `onFiles`. "Add files" is for files from this device; "Attach a server resource" (attach-menu.tsx)
+// for what an MCP server offers.
 import { useRef } from "react";
 import { FileText, Loader2, Paperclip, X } from "lucide-react";
 import { Button } from "../ui/button";
@@ -14,7 +16,7 @@ export function AddFilesButton({ onFiles, disabled }: { onFiles: (files: File[])
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <Tooltip content="Add files (or paste, or drop them here)">
+      <Tooltip content="Add files from this device (or paste, or drop them here)">
         <Button size="xs" variant="ghost" aria-label="Add files" disabled={disabled} onClick={() => input.current?.click()} className="gap-1">
           <Paperclip className="size-4" aria-hidden /> Add files
         </Button>
@@ -42,7 +44,11 @@ export function PendingFiles({ files, onRemove }: { files: PendingFile[]; onRemo
     <ul aria-label="Files to send" className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2">
       {files.map((f) => (
         <li key={f.key} className="flex max-w-full items-center gap-1 rounded-md border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700" data-state={f.state}>
-          {f.state === "uploading" ? <Loader2 className="size-3 animate-spin" aria-label="Uploading" /> : <FileText className="size-3" aria-hidden />}
+          {f.preview && (
+            // eslint-disable-next-line @next/next/no-img-element -- a local object URL of the picked file
+            <img src={f.preview} alt={`Preview of ${f.name}`} className="size-8 shrink-0 rounded object-cover" />
+          )}
+          {f.state === "uploading" ? <Loader2 className="size-3 animate-spin" aria-label="Uploading" /> : !f.preview && <FileText className="size-3" aria-hidden />}
           <span className="max-w-48 truncate">{f.name}</span>
           {f.state === "failed" && <span className="text-red-700 dark:text-red-400">— {f.error}</span>}
           <Button size="xs" variant="ghost" aria-label={`Remove ${f.name}`} onClick={() => onRemove(f.key)} className="h-5 px-1">

@@ -1,9 +1,13 @@
 "use client";
 // The files waiting to go with the next message: each uploaded as soon as it is picked, pasted or
-// dropped (POST /api/attachments), with its state, or the server's reason for refusing it.
+// dropped (POST /api/attachments), with its state, or the server's reason for refusing it. An image
+// has a preview from the moment it is picked (an object URL, released when it leaves the list).
 import { useCallback, useState } from "react";
 
-export type PendingFile = { key: string; name: string; state: "uploading" | "ready" | "failed"; error?: string; id?: string; mediaType?: string; url?: string };
+export type PendingFile = { key: string; name: string; state: "uploading" | "ready" | "failed"; error?: string; id?: string; mediaType?: string; url?: string; preview?: string };
+
+const PREVIEWED = /^image\/(png|jpeg|gif|webp)$/;
+const release = (f: PendingFile) => f.preview && URL.revokeObjectURL(f.preview);
 
 let counter = 0;
 
@@ -14,7 +18,8 @@ export function useAttachments() {
   const add = useCallback((picked: File[]) => {
     for (const file of picked) {
       const key = `f${counter++}`;
-      setFiles((all) => [...all, { key, name: file.name, state: "uploading" }]);
+      const preview = PREVIEWED.test(file.type) ? URL.createObjectURL(file) : undefined;
+      setFiles((all) => [...all, { key, name: file.name, state: "uploading", preview }]);
       const form = new FormData();
       form.append("file", file);
       void fetch("/api/attachments", { method: "POST", body: form })
@@ -29,13 +34,25 @@ export function useAttachments() {
 
   // A removed upload is deleted on the server too, so it no longer counts against the member's unsent limit.
   const remove = (key: string) => {
-    const id = files.find((f) => f.key === key)?.id;
-    if (id) void fetch(`/api/attachments/${id}`, { method: "DELETE" }).catch(() => undefined);
+    for (const f of files.filter((f) => f.key === key)) {
+      release(f);
+      if (f.id) void fetch(`/api/attachments/${f.id}`, { method: "DELETE" }).catch(() => undefined);
+    }
     setFiles((all) => all.filter((f) => f.key !== key));
   };
-  const clear = useCallback(() => setFiles([]), []);
-  /** Puts files back (a message the server refused): those not waiting again already. */
-  const restore = useCallback((back: PendingFile[]) => setFiles((all) => [...back.filter((b) => !all.some((f) => f.key === b.key)), ...all]), []);
+  const clear = useCallback(
+    () =>
+      setFiles((all) => {
+        all.forEach(release);
+        return [];
+      }),
+    [],
+  );
+  /** Puts files back (a message the server refused): those not waiting again already, without their released previews. */
+  const restore = useCallback(
+    (back: PendingFile[]) => setFiles((all) => [...back.filter((b) => !all.some((f) => f.key === b.key)).map((f) => ({ ...f, preview: undefined })), ...all]),
+    [],
+  );
   const ready = files.filter((f) => f.state === "ready");
   /** The file parts of the message (the server reads only their ids). */
   const parts = ready.map((f) => ({ type: "file" as const, mediaType: f.mediaType!, url: f.url!, filename: f.name }));

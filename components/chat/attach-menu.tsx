@@ -1,13 +1,16 @@
 "use client";
 // "Attach" in the composer: the team's MCP servers and their resources (and resource templates, whose
 // arguments the member fills in); a chosen resource becomes a chip on the message, read by the server
-// when the message is sent and given to the model as context.
-import { useState } from "react";
-import { FileText, Loader2, Paperclip, X } from "lucide-react";
+// when the message is sent and given to the model as context. The popover opens where it fits: above
+// the whole composer (below it there is only a strip of the window), and Radix moves it if it must.
+// Named for what it adds ("a server resource"), beside "Add files" (uploads from this device).
+import { useMemo, useRef, useState } from "react";
+import { FileText, Library, Loader2, X } from "lucide-react";
 import type { CatalogServer } from "@/lib/chat/mcp-catalog";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
-import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Tooltip } from "../ui/tooltip";
 import type { Catalog } from "./use-mcp-catalog";
 
 export type Attached = { serverId: string; serverName: string; uri: string; label: string };
@@ -48,6 +51,15 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
   const [serverId, setServerId] = useState<string>();
   const servers = (catalog.servers ?? []).filter((s) => s.resources.length || s.templates.length || s.error);
   const server = servers.find((s) => s.id === serverId);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  /** Opens a server's resources (or goes back to all servers) with focus on the first button there, not lost with the one pressed. */
+  const show = (id: string | undefined) => {
+    setServerId(id);
+    requestAnimationFrame(() => content.current?.querySelector<HTMLElement>("button")?.focus());
+  };
+  // The whole composer (the trigger's form), so the popover opens above the message box.
+  const anchor = useMemo(() => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }), []);
   const attach = (a: Attached) => {
     onAttach(a);
     setOpen(false);
@@ -61,12 +73,15 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
         if (o) catalog.load();
       }}
     >
-      <PopoverTrigger asChild>
-        <Button variant="ghost" size="sm" disabled={disabled} className="gap-1">
-          <Paperclip className="size-4" aria-hidden /> Attach
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent aria-label="Attach a resource" className="flex flex-col gap-1">
+      <PopoverAnchor virtualRef={anchor} />
+      <Tooltip content="A document one of your team's MCP servers offers (Add files is for files from this device)">
+        <PopoverTrigger asChild>
+          <Button ref={trigger} variant="ghost" size="sm" disabled={disabled} className="gap-1" aria-label="Attach a server resource">
+            <Library className="size-4" aria-hidden /> Server resource
+          </Button>
+        </PopoverTrigger>
+      </Tooltip>
+      <PopoverContent ref={content} side="top" aria-label="Attach a resource" className="flex w-[min(20rem,calc(100vw-1rem))] flex-col gap-1">
         {catalog.loading && (
           <p className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
             <Loader2 className="size-4 animate-spin" aria-hidden /> Loading resources…
@@ -76,14 +91,14 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
         {catalog.servers && !servers.length && <p className="text-zinc-600 dark:text-zinc-400">No server of your team offers resources.</p>}
         {!server &&
           servers.map((s) => (
-            <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => setServerId(s.id)}>
+            <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => show(s.id)}>
               {s.name}
               {s.error ? <span className="text-xs text-red-700 dark:text-red-400"> (unavailable)</span> : <span className="text-xs text-zinc-600 dark:text-zinc-400"> {s.resources.length + s.templates.length}</span>}
             </Button>
           ))}
         {server && (
           <>
-            <Button variant="ghost" size="xs" className="self-start" onClick={() => setServerId(undefined)}>
+            <Button variant="ghost" size="xs" className="self-start" onClick={() => show(undefined)}>
               ← All servers
             </Button>
             <p className="px-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{server.name}</p>

@@ -1,7 +1,8 @@
 "use client";
 // The open chat's title and whether it is stored yet, shared by its header and its view: a draft
 // (New chat) is "New chat" until its first message stores it; the turn then names it (data-title
-// parts), and a rename from the sidebar reaches the header too.
+// parts), and a rename from the sidebar reaches the header too. A stored chat's title also names the
+// browser tab (the page's metadata sets it on load; this keeps it current).
 import { createContext, useContext, useEffect, useMemo, useState } from "react";
 import { onChats } from "../shell/chat-events";
 
@@ -13,6 +14,9 @@ export function ChatTitleProvider({ chatId, title: initial, stored: initiallySto
   const [title, setTitle] = useState(initial);
   const [stored, setStoredState] = useState(initiallyStored);
   useEffect(() => onChats((c) => c.id === chatId && c.title && setTitle(c.title)), [chatId]);
+  useEffect(() => {
+    if (stored && title) document.title = `${title} · Parley`;
+  }, [stored, title]);
   const value = useMemo(() => ({ chatId, title, stored, setTitle, setStored: () => setStoredState(true) }), [chatId, title, stored]);
   return <ChatTitleContext.Provider value={value}>{children}</ChatTitleContext.Provider>;
 }

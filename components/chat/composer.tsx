@@ -9,7 +9,7 @@ import { Button } from "../ui/button";
 import { Textarea } from "../ui/input";
 import { AttachedChips, AttachMenu, type Attached } from "./attach-menu";
 import { COMPOSER_ID } from "./focus-composer";
-import { PromptPicker } from "./prompt-picker";
+import { usePromptCombobox } from "./prompt-picker";
 import { useMcpCatalog } from "./use-mcp-catalog";
 
 export function Composer({
@@ -43,6 +43,20 @@ export function Composer({
   // "/" at the start of the box (and no space yet): the prompt list, filtered by what follows.
   const slash = !promptsClosed && /^\/\S*$/.test(text) ? text.slice(1) : undefined;
   const ref = useRef<HTMLTextAreaElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const prompts = usePromptCombobox({
+    catalog,
+    query: slash,
+    anchor: box,
+    onClose: () => {
+      setPromptsClosed(true);
+      ref.current?.focus();
+    },
+    onInsert: (inserted) => {
+      setText(inserted);
+      ref.current?.focus();
+    },
+  });
   const tooLong = text.length > maxChars;
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
   const canSend = !busy && !holdSend && text.trim().length > 0 && !tooLong;
@@ -63,23 +77,11 @@ export function Composer({
   }
 
   // The prompt list holds a form of its own (the prompt's arguments), so it sits outside the composer's
-  // form: a form inside a form would send the message when its "Insert prompt" is pressed.
+  // form (in a portal, and in React's tree too): a form inside a form would send the message when its
+  // "Insert prompt" is pressed.
   return (
-    <div className="border-t border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-950">
-      {slash !== undefined && (
-        <PromptPicker
-          catalog={catalog}
-          query={slash}
-          onClose={() => {
-            setPromptsClosed(true);
-            ref.current?.focus();
-          }}
-          onInsert={(inserted) => {
-            setText(inserted);
-            ref.current?.focus();
-          }}
-        />
-      )}
+    <div ref={box} className="border-t border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-950">
+      {prompts.popover}
     <form
       onSubmit={(e) => {
         e.preventDefault();
@@ -112,6 +114,7 @@ export function Composer({
           placeholder="Message"
           aria-invalid={tooLong || undefined}
           aria-describedby={tooLong ? "composer-too-long" : undefined}
+          {...prompts.inputProps}
           onChange={(e) => {
             setText(e.target.value);
             if (e.target.value === "/") setPromptsClosed(false);
@@ -119,6 +122,7 @@ export function Composer({
             if (/^\/\S*$/.test(e.target.value)) catalog.load();
           }}
           onKeyDown={(e) => {
+            if (prompts.onKeyDown(e)) return;
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               send();

@@ -1,15 +1,36 @@
 "use client";
 // Prompts as commands: typing "/" at the start of the message box lists the team's MCP prompts
-// (filtered by what follows the slash); choosing one asks for its arguments in a small form, and the
-// prompt's messages replace the "/…" text in the box, ready to edit and send.
-import { useState } from "react";
+// (filtered by what follows the slash) in a Radix popover above the composer. The message box stays
+// the focus and drives the list as a combobox (WAI-ARIA, aria-activedescendant): arrows move, Enter
+// or Tab picks, Escape closes; while the list is open Enter never sends the half-typed "/…".
+// A prompt with arguments asks for them in a small form (which takes focus); the prompt's messages
+// replace the "/…" text in the box, ready to edit and send.
+import { useId, useState } from "react";
 import { Loader2, SquareSlash } from "lucide-react";
 import type { CatalogServer } from "@/lib/chat/mcp-catalog";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
+import { Popover, PopoverAnchor, PopoverContent } from "../ui/popover";
 import type { Catalog } from "./use-mcp-catalog";
 
-type Prompt = CatalogServer["prompts"][number] & { serverId: string; serverName: string };
+export type Prompt = CatalogServer["prompts"][number] & { serverId: string; serverName: string };
+
+/** The prompts "/query" lists (at most 30). */
+export function promptsFor(catalog: Catalog, query: string): Prompt[] {
+  const q = query.toLowerCase();
+  return (catalog.servers ?? [])
+    .flatMap((s) => s.prompts.map((p) => ({ ...p, serverId: s.id, serverName: s.name })))
+    .filter((p) => `${p.name} ${p.title ?? ""}`.toLowerCase().includes(q))
+    .slice(0, 30);
+}
+
+/** The prompt's messages as text, with these arguments (an error's message when the server refuses). */
+async function loadPrompt(prompt: Prompt, args: Record<string, string>): Promise<string> {
+  const res = await fetch(`/api/mcp/servers/${encodeURIComponent(prompt.serverId)}/prompt`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: prompt.name, arguments: args }) });
+  const body = (await res.json().catch(() => null)) as { messages?: { role: string; text: string }[]; error?: { message?: string } } | null;
+  if (!res.ok || !body?.messages) throw new Error(body?.error?.message ?? "The prompt could not be loaded.");
+  return body.messages.map((m) => m.text).join("\n\n");
+}
 
 function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (text: string) => void; onBack: () => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
@@ -19,11 +40,7 @@ function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (te
     setBusy(true);
     setProblem(undefined);
     try {
-      const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-      const res = await fetch(`/api/mcp/servers/${encodeURIComponent(prompt.serverId)}/prompt`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: prompt.name, arguments: args }) });
-      const body = (await res.json().catch(() => null)) as { messages?: { role: string; text: string }[]; error?: { message?: string } } | null;
-      if (!res.ok || !body?.messages) throw new Error(body?.error?.message ?? "The prompt could not be loaded.");
-      onDone(body.messages.map((m) => m.text).join("\n\n"));
+      onDone(await loadPrompt(prompt, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""))));
     } catch (err) {
       setProblem((err as Error).message);
     } finally {
@@ -63,55 +80,135 @@ function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (te
   );
 }
 
-/** The "/" list above the message box; `query` is what follows the slash. */
-export function PromptPicker({ catalog, query, onInsert, onClose }: { catalog: Catalog; query: string; onInsert: (text: string) => void; onClose: () => void }) {
+/**
+ * The "/" combobox's state, for the message box: `inputProps` go on the box, `onKeyDown` runs first
+ * in its key handler (true: the key was the list's), `popover` is rendered beside the composer.
+ */
+export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }: { catalog: Catalog; query: string | undefined; anchor: React.RefObject<HTMLElement | null>; onInsert: (text: string) => void; onClose: () => void }) {
+  const id = useId();
+  const [active, setActive] = useState(-1);
   const [chosen, setChosen] = useState<Prompt>();
-  const prompts: Prompt[] = (catalog.servers ?? []).flatMap((s) => s.prompts.map((p) => ({ ...p, serverId: s.id, serverName: s.name })));
-  const q = query.toLowerCase();
-  const shown = prompts.filter((p) => `${p.name} ${p.title ?? ""}`.toLowerCase().includes(q)).slice(0, 30);
-  return (
-    <div
-      className="mx-auto mb-2 flex max-h-72 max-w-3xl flex-col gap-1 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-2 text-sm shadow-md dark:border-zinc-700 dark:bg-zinc-950"
-      role="region"
-      aria-label="Prompts"
-      onKeyDown={(e) => {
-        if (e.key === "Escape") onClose();
-      }}
-    >
-      {chosen ? (
-        <ArgumentsForm prompt={chosen} onBack={() => setChosen(undefined)} onDone={onInsert} />
-      ) : (
-        <>
-          {catalog.loading && (
-            <p className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
-              <Loader2 className="size-4 animate-spin" aria-hidden /> Loading prompts…
-            </p>
-          )}
-          {catalog.error && <p role="alert" className="text-red-700 dark:text-red-400">{catalog.error}</p>}
-          {catalog.servers && !shown.length && <p className="text-zinc-600 dark:text-zinc-400">No prompt matches “/{query}”.</p>}
-          {shown.map((p) => (
-            <Button
-              key={`${p.serverId}:${p.name}`}
-              variant="ghost"
-              size="sm"
-              className="h-auto justify-start py-1 text-left whitespace-normal"
-              onClick={() => (p.arguments.length ? setChosen(p) : void fetchInsert(p, onInsert))}
-            >
-              <SquareSlash className="size-4 shrink-0" aria-hidden />
-              <span>
-                {p.title ?? p.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">· {p.serverName}</span>
-                {p.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{p.description}</span>}
-              </span>
-            </Button>
-          ))}
-        </>
-      )}
-    </div>
-  );
-}
+  const [problem, setProblem] = useState<string>();
+  const [lastQuery, setLastQuery] = useState(query);
+  if (lastQuery !== query) {
+    // A new filter (or the list closed): start again from no active option.
+    setLastQuery(query);
+    setActive(-1);
+    setProblem(undefined);
+    if (query === undefined) setChosen(undefined);
+  }
+  // No list when the team's servers offer no prompt at all: "/" is then just text.
+  const none = !!catalog.servers && catalog.servers.every((s) => !s.prompts.length);
+  const open = query !== undefined && !none;
+  const shown = open ? promptsFor(catalog, query) : [];
+  const optionId = (i: number) => `${id}-option-${i}`;
+  const listId = `${id}-list`;
+  const listShown = open && !chosen;
 
-async function fetchInsert(p: Prompt, onInsert: (text: string) => void) {
-  const res = await fetch(`/api/mcp/servers/${encodeURIComponent(p.serverId)}/prompt`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: p.name, arguments: {} }) });
-  const body = (await res.json().catch(() => null)) as { messages?: { text: string }[] } | null;
-  if (res.ok && body?.messages) onInsert(body.messages.map((m) => m.text).join("\n\n"));
+  function pick(p: Prompt) {
+    if (p.arguments.length) return setChosen(p);
+    loadPrompt(p, {}).then(onInsert, (err: Error) => setProblem(err.message));
+  }
+  const close = () => {
+    setChosen(undefined);
+    onClose();
+  };
+
+  function onKeyDown(e: React.KeyboardEvent): boolean {
+    if (!listShown || e.nativeEvent.isComposing) return false;
+    const n = shown.length;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      if (n) setActive((i) => (e.key === "ArrowDown" ? (i + 1) % n : i <= 0 ? n - 1 : i - 1));
+    } else if (e.key === "Home" && n) setActive(0);
+    else if (e.key === "End" && n) setActive(n - 1);
+    else if ((e.key === "Enter" || e.key === "Tab") && !e.shiftKey) {
+      // Picks the active prompt (the first when none is); never sends "/…" as a message.
+      const p = shown[active >= 0 ? active : 0];
+      if (p) pick(p);
+      else if (e.key === "Tab") return false; // nothing to pick: Tab moves on
+    } else if (e.key === "Escape") close();
+    else return false;
+    e.preventDefault();
+    return true;
+  }
+
+  const inputProps = {
+    "aria-autocomplete": "list" as const,
+    "aria-controls": listShown ? listId : undefined,
+    "aria-activedescendant": listShown && active >= 0 && active < shown.length ? optionId(active) : undefined,
+  };
+
+  // One object for the popover's whole life (a new one each render would move its anchor each time).
+  const [virtualAnchor] = useState(() => ({ current: { getBoundingClientRect: () => anchor.current?.getBoundingClientRect() ?? new DOMRect() } }));
+  const inComposer = (target: EventTarget | null) => target instanceof Node && !!anchor.current?.contains(target);
+
+  const popover = (
+    <Popover open={open} modal={false}>
+      <PopoverAnchor virtualRef={virtualAnchor} />
+      <PopoverContent
+        side="top"
+        aria-label="Prompts"
+        className="flex max-h-[min(18rem,var(--radix-popover-content-available-height))] w-[min(48rem,calc(100vw-2rem))] flex-col gap-1"
+        onOpenAutoFocus={(e) => e.preventDefault()} // the message box keeps the focus
+        onCloseAutoFocus={(e) => {
+          e.preventDefault();
+          anchor.current?.querySelector("textarea")?.focus();
+        }}
+        onEscapeKeyDown={(e) => {
+          e.preventDefault();
+          close();
+          anchor.current?.querySelector("textarea")?.focus();
+        }}
+        onInteractOutside={(e) => {
+          if (inComposer(e.target)) e.preventDefault(); // typing on in the box keeps the list
+          else close();
+        }}
+      >
+        {chosen ? (
+          <ArgumentsForm
+            prompt={chosen}
+            onDone={onInsert}
+            onBack={() => {
+              setChosen(undefined);
+              anchor.current?.querySelector("textarea")?.focus();
+            }}
+          />
+        ) : (
+          <>
+            {catalog.loading && (
+              <p role="status" className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
+                <Loader2 className="size-4 animate-spin" aria-hidden /> Loading prompts…
+              </p>
+            )}
+            {catalog.error && <p role="alert" className="text-red-700 dark:text-red-400">{catalog.error}</p>}
+            {problem && <p role="alert" className="text-red-700 dark:text-red-400">{problem}</p>}
+            {catalog.servers && !shown.length && <p className="text-zinc-600 dark:text-zinc-400">No prompt matches “/{query}”.</p>}
+            <ul role="listbox" id={listId} aria-label="Prompts" className="flex flex-col gap-0.5">
+              {shown.map((p, i) => (
+                <li
+                  key={`${p.serverId}:${p.name}`}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={i === active}
+                  className="flex cursor-pointer items-start gap-2 rounded-md px-2 py-1 hover:bg-zinc-100 aria-selected:bg-zinc-100 aria-selected:outline-2 aria-selected:outline-accent dark:hover:bg-zinc-800 dark:aria-selected:bg-zinc-800"
+                  onMouseDown={(e) => e.preventDefault()} // the box keeps the focus
+                  onClick={() => {
+                    setActive(i);
+                    pick(p);
+                  }}
+                >
+                  <SquareSlash className="mt-0.5 size-4 shrink-0" aria-hidden />
+                  <span>
+                    {p.title ?? p.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">· {p.serverName}</span>
+                    {p.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{p.description}</span>}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </PopoverContent>
+    </Popover>
+  );
+  return { inputProps, onKeyDown, popover };
 }

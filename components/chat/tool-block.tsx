@@ -50,8 +50,9 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
     }
     case "image": {
       const b = block as { data: string; mimeType: string };
+      // At its own size, up to the column (self-start: the block's flex column would stretch it).
       // eslint-disable-next-line @next/next/no-img-element -- tool output, a data URL
-      return <img src={`data:${b.mimeType};base64,${b.data}`} alt="Image returned by the tool" className="max-h-80 max-w-full rounded-md" />;
+      return <img src={`data:${b.mimeType};base64,${b.data}`} alt="Image returned by the tool" className="h-auto max-h-80 w-auto max-w-full self-start rounded-md" />;
     }
     case "audio": {
       const b = block as { data: string; mimeType: string };

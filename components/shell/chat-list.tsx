@@ -3,6 +3,7 @@
 // server labels them (Pinned, Today, Yesterday, Previous 7 days, Previous 30 days, then by month),
 // "Show more" for older pages, and an "Archived" view to find and restore archived chats. Each chat
 // has its menu (chat-menu.tsx). What it shows is the frame's one list state (chat-list-state.tsx).
+// The search finds titles; under it, "Search messages for …" takes the words to the message search.
 import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -52,6 +53,11 @@ export function ChatList() {
           <Search className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-zinc-500" aria-hidden />
           <Input id="chat-search" ref={searchRef} type="search" size="sm" placeholder="Search chats" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} className="w-full pl-8" />
         </div>
+        {q.trim() && (
+          <Link href={`/search?${new URLSearchParams({ q: q.trim() })}`} className="mt-1 block truncate rounded px-1 text-xs text-accent-text underline-offset-2 hover:underline focus-visible:outline-2">
+            Search messages for “{q.trim()}”
+          </Link>
+        )}
       </div>
       <div className="flex items-center justify-between px-4 pb-1">
         {view === "archived" ? (

@@ -2,8 +2,7 @@
 // One chat's menu in the sidebar: Rename (a dialog), Pin / Unpin, Archive / Unarchive, Delete (behind
 // a confirmation). Keyboard: the menu button opens it, arrows move, Enter picks, Escape closes, and
 // focus comes back to the menu button, or to the search box when the chat left the list. The button
-// is named "Chat options" and described by the chat's link (its title), so no chat's title, whatever
-// it says, becomes the name of a button.
+// is named "Chat options for <title>", so a screen reader's list of buttons tells the chats apart.
 import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { Archive, ArchiveRestore, MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from "lucide-react";
@@ -54,7 +53,7 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
     <>
       <DropdownMenu modal={false}>
         <DropdownMenuTrigger asChild>
-          <Button ref={trigger} data-chat-menu={chat.id} size="icon" variant="ghost" className="size-7 shrink-0 text-zinc-600 dark:text-zinc-300" aria-label="Chat options" aria-describedby={`chat-link-${chat.id}`}>
+          <Button ref={trigger} data-chat-menu={chat.id} size="icon" variant="ghost" className="size-7 shrink-0 text-zinc-600 dark:text-zinc-300" aria-label={`Chat options for ${title}`}>
             <MoreHorizontal className="size-4" aria-hidden />
           </Button>
         </DropdownMenuTrigger>

@@ -30,6 +30,20 @@ describe("elicitation form", () => {
     expect(form.unsupported).toEqual(["nested"]);
   });
 
+  it("warns on a number only when it asks for a number that is itself a secret (a PIN), not for counts of tokens or a password's length", () => {
+    const form = formOf({
+      type: "object",
+      properties: {
+        maxTokens: { type: "integer", title: "Max tokens", description: "How many tokens the summary may use" },
+        length: { type: "integer", title: "Password length", minimum: 8 },
+        ratio: { type: "number", title: "Secret sauce ratio" },
+        pin: { type: "integer", title: "PIN" },
+        token: { type: "string", title: "Access token" },
+      },
+    });
+    expect(form.fields.filter((f) => f.secretLike).map((f) => f.key)).toEqual(["pin", "token"]);
+  });
+
   it("accepts a fitting answer and fills defaults; refuses bad formats, ranges and options per field", () => {
     expect(checkAnswer(schema, { email: "a@b.co", at: "2026-11-24T10:00:00.000Z", many: ["a"] })).toEqual({ ok: true, content: { email: "a@b.co", at: "2026-11-24T10:00:00.000Z", n: 2, many: ["a"] } });
     const bad = checkAnswer(schema, { email: "nope", site: "not a url", day: "2026-02-30", n: 2.5, legacy: "z", many: ["a", "a"] });

@@ -3,7 +3,8 @@
 // titles) read into fields the browser renders, and the check of an answer against it on the server
 // (types, formats, ranges, lengths, options, required fields; omitted fields take their defaults).
 // Fields whose name or description asks for a password or secret are flagged: MCP forbids servers to
-// ask for those in a form, and the form warns.
+// ask for those in a form, and the form warns. A number field is flagged only for a number that is a
+// secret itself (a PIN, a card number), not for "Max tokens" or "Password length".
 
 export type FieldOption = { value: string; label: string };
 
@@ -31,6 +32,8 @@ const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const FORMATS = ["email", "uri", "date", "date-time"] as const;
 const SECRET = /pass(word|phrase|code)?\b|passwd|secret|api[\s_-]?key|token|credential|private[\s_-]?key|\bpin\b|\bcvv\b|\bcvc\b|card[\s_-]?number|\bssn\b/i;
+/** A number asked for can be a secret only as one of these (a count of tokens or a password's length is not). */
+const SECRET_NUMBER = /passcode|\bpin\b|\bcvv\b|\bcvc\b|card[\s_-]?number|\bssn\b/i;
 
 /** The options of a single-select field: `enum` (with legacy `enumNames`) or `oneOf` of `{const, title}`. */
 function singleOptions(s: Schema): FieldOption[] | undefined {
@@ -68,8 +71,11 @@ export function formOf(schema: unknown): ElicitForm {
     }
     const label = str(raw.title) ?? key;
     const description = str(raw.description);
-    const base = { key, label, description, required: required.has(key), secretLike: SECRET.test(`${key} ${label} ${description ?? ""}`) };
     const type = raw.type;
+    const words = `${key} ${label} ${description ?? ""}`;
+    // A tick box or a list of options holds no typed secret.
+    const secretLike = type === "string" ? SECRET.test(words) : type === "number" || type === "integer" ? SECRET_NUMBER.test(words) : false;
+    const base = { key, label, description, required: required.has(key), secretLike };
     if (type === "string") {
       const options = singleOptions(raw);
       if (options) {

@@ -213,6 +213,11 @@ export function poolHealth(): { serverId: string; state: McpState }[] {
   return [...pool().entries.values()].map((e) => ({ serverId: e.serverId, state: e.state }));
 }
 
+/** The tools the server's shared session lists now (undefined without a live session). */
+export function liveTools(serverId: string): readonly McpToolInfo[] | undefined {
+  return pool().entries.get(serverId)?.conn?.tools;
+}
+
 export function status(serverId: string, enabled = true): McpStatus {
   if (!enabled) return { state: "disabled" };
   const entry = pool().entries.get(serverId);

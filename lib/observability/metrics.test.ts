@@ -77,6 +77,20 @@ describe("the metrics endpoint", () => {
     expect((await rejection(scrapeMetrics(null))).status).toBe(401);
   });
 
+  it("names providers and MCP servers once, in info series (id and name), so counters keep ids and a query joins the names", async () => {
+    process.env.METRICS_TOKEN = TOKEN;
+    const { ctx, provider } = await teamWithProvider(mock.url, "openai_chat", "gpt-info");
+    const prisma = await db();
+    const server = await prisma.mcpServer.create({ data: { teamId: ctx.team.id, name: "Wiki \"search\"", transport: "http", url: "http://127.0.0.1:9/mcp" } });
+    const text = (await scrapeMetrics(`Bearer ${TOKEN}`)).body;
+    expect(text).toContain(`parley_provider_info{provider="${provider.id}",name="aimock"} 1`);
+    expect(text).toContain(`parley_mcp_server_info{server="${server.id}",name="Wiki \\"search\\""} 1`);
+    await prisma.provider.update({ where: { id: provider.id }, data: { name: "Renamed" } });
+    const again = (await scrapeMetrics(`Bearer ${TOKEN}`)).body;
+    expect(again).toContain(`parley_provider_info{provider="${provider.id}",name="Renamed"} 1`);
+    expect(again).not.toContain(`name="aimock"`); // a rename replaces the series, it does not add one
+  });
+
   it.skipIf(!fs.existsSync(PROMETHEUS))("is scraped by Prometheus: turns, tokens, cost, refusals, tool errors and pending approvals", async () => {
     process.env.METRICS_TOKEN = TOKEN;
     mock.onMessage("count me", { content: "Counted.", usage: { prompt_tokens: 1200, completion_tokens: 300 } } as never);
@@ -114,6 +128,9 @@ describe("the metrics endpoint", () => {
     expect(await query('parley_tool_errors_total{job="parley",code="Timeout"}')).toHaveLength(1);
     expect(await query('parley_pending_approvals{job="parley"}')).toHaveLength(1);
     expect(await query('parley_active_streams{job="parley"}')).toHaveLength(1);
+    // The provider's name joins its id (README: "Metrics").
+    const named = await eventually(() => query('parley_tokens_total{job="parley",model="gpt-metrics",kind="input"} * on(provider) group_left(name) parley_provider_info{job="parley"}'), (r) => r.length === 1, "the provider's name");
+    expect(named[0].metric.name).toBe("aimock");
     // The scrape without the token is refused: Prometheus has that target down with a 401.
     const targets = await eventually(
       async () => ((await (await fetch(`http://127.0.0.1:${PROM_PORT}/api/v1/targets`)).json()) as { data: { activeTargets: { labels: { job: string }; health: string; lastError: string }[] } }).data.activeTargets,

@@ -3,6 +3,10 @@
 // never per streamed chunk. Labels are ids and names an admin chose (model, provider, error code):
 // never a secret, a member's name or message text. Gauges that are cheaper to read than to keep
 // (pending approvals, MCP server health) are read when Prometheus scrapes (scrape.ts).
+// Providers and MCP servers are labelled by id on every series (a rename keeps their history in one
+// series); their names come once each in info series, parley_provider_info{provider,name} and
+// parley_mcp_server_info{server,name} (value 1), for a query to join: `... * on(instance, provider)
+// group_left(name) parley_provider_info`.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 function build() {
@@ -18,6 +22,8 @@ function build() {
     toolErrors: new Counter({ name: "parley_tool_errors_total", help: "Tool calls that failed, by error code (Timeout, InvalidArgs, ToolFailed, ...).", labelNames: ["code"], registers: [registry] }),
     budgetRefusals: new Counter({ name: "parley_budget_refusals_total", help: "Turns refused because a budget was used up, by scope and metric.", labelNames: ["scope", "metric"], registers: [registry] }),
     pendingApprovals: new Gauge({ name: "parley_pending_approvals", help: "Tool calls waiting for a person's approval (all teams).", registers: [registry] }),
+    providerInfo: new Gauge({ name: "parley_provider_info", help: "Each provider's name by its id (always 1): join on the provider label.", labelNames: ["provider", "name"], registers: [registry] }),
+    mcpServerInfo: new Gauge({ name: "parley_mcp_server_info", help: "Each MCP server's name by its id (always 1): join on the server label.", labelNames: ["server", "name"], registers: [registry] }),
     mcpServerUp: new Gauge({ name: "parley_mcp_server_up", help: "1 when this process's session with an MCP server is connected, 0 when it failed; by server id and state.", labelNames: ["server", "state"], registers: [registry] }),
   };
   return m;

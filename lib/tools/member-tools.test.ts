@@ -11,6 +11,11 @@ import { createChat } from "../chat/chats";
 import { chatSelection, pickerServers } from "./member-tools";
 import { setServerOnByDefault, setServerTrustReadOnly, setToolPolicy } from "./policy-admin";
 import { setAlwaysAllow } from "./preferences";
+import { acquire, evict } from "../mcp/pool";
+import { serverConfig } from "../mcp/servers";
+import { syncToolRows } from "../mcp/tool-rows";
+import { assembleTools } from "./tool-set";
+import { startTestServer } from "../../test/support/test-servers";
 
 let stop: () => Promise<void>;
 beforeAll(async () => {
@@ -122,5 +127,28 @@ describe("tools in new chats", () => {
     const events = await prisma.auditEvent.findMany({ where: { targetId: server.id }, orderBy: { createdAt: "asc" } });
     expect(events.map((e) => e.action)).toEqual(["mcp.server.default-on", "mcp.server.default-off"]);
     expect((await prisma.mcpServer.findUniqueOrThrow({ where: { id: server.id } })).onByDefault).toBe(false);
+  });
+
+  it("counts the tools it offers as a turn would offer them: not a tool for an MCP app only, not a Never-offer one", async () => {
+    const { admin, member } = await team();
+    const running = await startTestServer();
+    const prisma = await db();
+    const row = await prisma.mcpServer.create({ data: { teamId: member.team.id, name: "extras", transport: "http", url: running.url, trustReadOnly: true } });
+    try {
+      await syncToolRows(row.id, (await acquire(serverConfig(row))).tools); // as "Test connection" stores them
+      const echo = await prisma.mcpTool.findFirstOrThrow({ where: { serverId: row.id, name: "echo" } });
+      await setToolPolicy(admin, echo.id, "deny");
+      const picker = (await pickerServers(member)).find((s) => s.id === row.id)!;
+      const names = picker.tools.map((t) => t.name);
+      expect(names).not.toContain("card_stamp"); // visibility ["app"]: the model never gets it
+      expect(names).not.toContain("echo");
+      // The badge's count is the list's, and both are what a turn with all of them chosen offers.
+      expect(picker.status.toolCount).toBe(names.length);
+      const turn = await assembleTools({ teamId: member.team.id, userId: member.user.id, selection: { servers: [row.id], tools: picker.tools.map((t) => t.id) }, decider: async () => (t) => ({ offer: t.toolName !== "echo" }) });
+      expect(turn.offered.map((t) => t.toolName).sort()).toEqual([...names].sort());
+    } finally {
+      await evict(row.id);
+      await running.stop();
+    }
   });
 });

@@ -1,5 +1,7 @@
 // The tools a member may pick: the enabled tools of the team's servers, without the ones an admin set
-// to "Never offer" (deny), each marked whether a call waits for the member ("asks first": the
+// to "Never offer" (deny) and, while the server's session is live, without those it no longer lists or
+// meant for its MCP app only (a turn never offers them); the server's status counts these same tools.
+// Each is marked whether a call waits for the member ("asks first": the
 // server's policy, after the member's always-allow). And what a chat starts with: the member's last
 // choice in the team (remembered whenever they save a chat's tools), else the tools of the servers an
 // admin turned on by default. A chat takes it when it is created (createChat); a chat row made
@@ -7,7 +9,7 @@
 import { db } from "../db/client";
 import { Prisma, type Chat } from "../db/generated/client";
 import { serversNeedingConnect } from "../identity/mcp-credentials";
-import { status, type McpStatus } from "../mcp/pool";
+import { liveTools, status, type McpStatus } from "../mcp/pool";
 import type { TeamContext } from "../teams/context";
 import { approverFor, effectivePolicy } from "./approval-policy";
 import { readRules } from "./approval-rules";
@@ -37,22 +39,30 @@ export async function pickerServers(ctx: TeamContext): Promise<PickerServer[]> {
     serversNeedingConnect(ctx.team.id, ctx.user.id),
   ]);
   const always = new Set(allowed.map((p) => p.toolId));
-  return servers.map((s) => ({
-    id: s.id,
-    name: s.name,
-    enabled: s.enabled,
-    onByDefault: s.onByDefault,
-    status: status(s.id, s.enabled),
-    ...(s.authMode !== "shared" ? { memberAuth: s.authMode === "oauth" ? ("oauth" as const) : ("key" as const), needsConnect: unconnected.has(s.id) } : {}),
-    tools: s.tools.flatMap((t) => {
+  return servers.map((s) => {
+    const live = liveTools(s.id);
+    const offerable = live && new Set(live.filter((t) => !t.appOnly).map((t) => t.name));
+    const tools = s.tools.flatMap((t): PickerTool[] => {
+      if (offerable && !offerable.has(t.name)) return [];
       const policy = effectivePolicy({ toolPolicy: t.policy, serverDefault: s.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: s.trustReadOnly });
       if (policy === "deny") return [];
       const approver = approverFor(policy, always.has(t.id));
       const rules = readRules(t.rules).some((r) => r.then !== "auto");
       const asks = approver !== "none" || rules;
       return [{ id: t.id, name: t.name, description: t.description, asksFirst: asks, ...(asks ? { approver: approver === "admin" || readRules(t.rules).some((r) => r.then === "admin") ? ("admin" as const) : ("member" as const) } : {}), ...(rules && approver === "none" ? { rules: true } : {}) }];
-    }),
-  }));
+    });
+    const now = status(s.id, s.enabled);
+    return {
+      id: s.id,
+      name: s.name,
+      enabled: s.enabled,
+      onByDefault: s.onByDefault,
+      // "Connected · N tools" counts what this member is offered, not all the server lists.
+      status: now.toolCount === undefined ? now : { ...now, toolCount: tools.length },
+      ...(s.authMode !== "shared" ? { memberAuth: s.authMode === "oauth" ? ("oauth" as const) : ("key" as const), needsConnect: unconnected.has(s.id) } : {}),
+      tools,
+    };
+  });
 }
 
 /** `selection` cut to what the member may use now (enabled servers, offered tools). */

@@ -44,9 +44,10 @@ async function changePolicy(ctx: TeamContext, change: PolicyChange): Promise<voi
 export async function setToolPolicy(ctx: TeamContext, toolId: string, policy: PolicyChoice): Promise<void> {
   const tool = await teamToolRow(ctx.team.id, toolId);
   await changePolicy(ctx, {
-    from: tool.policy,
+    from: tool.enabled ? tool.policy : "deny", // switched off: it reads "Never offer"
     to: policy,
-    write: (tx, next) => tx.mcpTool.update({ where: { id: toolId }, data: { policy: next } }),
+    // The policy is the tool's one control: a tool switched off before (enabled: false) is offered again by its policy.
+    write: (tx, next) => tx.mcpTool.update({ where: { id: toolId }, data: { policy: next, enabled: true } }),
     clears: { toolId },
     audit: { action: "mcp.tool.policy", targetType: "mcp-tool", targetId: toolId, data: { server: tool.server.name, tool: tool.name } },
   });

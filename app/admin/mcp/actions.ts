@@ -7,7 +7,7 @@ import { checkArgs, checkForm, idFields, interrupts, runAction, type ActionState
 import { memberServerConfig } from "@/lib/identity/mcp-member-config";
 import { probeServer, type ProbeResult } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
-import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "@/lib/mcp/servers";
+import { createServer, deleteServer, setServerEnabled, updateServer } from "@/lib/mcp/servers";
 import { requireAdmin } from "@/lib/teams/context";
 import { onByDefaultSchema, serverPolicySchema, setServerDefaultPolicy, setServerOnByDefault, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
 import { idField, parseForm } from "@/lib/validation";
@@ -66,17 +66,6 @@ export async function deleteMcpServerAction(_prev: ActionState, form: FormData):
     redirect("/admin/mcp");
   }
   return state;
-}
-
-export async function setMcpToolEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("serverId", "toolId"));
-  if (refused) return refused;
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    await setToolEnabled(ctx, String(form.get("toolId") ?? ""), form.get("enabled") === "true");
-    revalidatePath(`/admin/mcp/${String(form.get("serverId") ?? "")}`);
-    return { ok: true };
-  });
 }
 
 export async function setMcpToolPolicyAction(_prev: ActionState, form: FormData): Promise<ActionState> {

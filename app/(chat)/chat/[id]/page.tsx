@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/lib/teams/page-guards";
@@ -7,6 +8,13 @@ import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
 import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
 import { pickerModels } from "@/lib/providers/models";
+
+/** The tab is named after the chat (for someone who may see it; else the default title). */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  const access = await chatAccess(await teamPage(`/chat/${id}`), id).catch(() => null);
+  return access ? { title: access.chat.title || "Untitled chat" } : {};
+}
 
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

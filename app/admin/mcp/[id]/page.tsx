@@ -12,7 +12,7 @@ import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
 import { McpDefaultPolicy, McpOnByDefault } from "@/components/admin/mcp-default-policy";
-import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerOnByDefaultAction, setMcpServerPolicyAction, setMcpToolEnabledAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
+import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerOnByDefaultAction, setMcpServerPolicyAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
 
 export const metadata = { title: "MCP server" };
 
@@ -44,7 +44,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <h2 id="mcp-test-heading" className="mb-3 font-semibold">
           Connection
         </h2>
-        <McpTestPanel serverId={server.id} test={testMcpServerAction} status={server.status} />
+        <McpTestPanel serverId={server.id} test={testMcpServerAction} status={server.status} addedHint={created} />
       </section>
       <section aria-labelledby="mcp-tools-heading">
         <h2 id="mcp-tools-heading" className="mb-3 font-semibold">
@@ -58,7 +58,6 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <McpToolsTable
           serverId={server.id}
           tools={server.tools}
-          setEnabled={setMcpToolEnabledAction}
           setPolicy={setMcpToolPolicyAction}
           approval={{ views: approvalViews(server), actions: { addRule: addMcpToolRuleAction, removeRule: removeMcpToolRuleAction, setTimeout: setMcpToolTimeoutAction } }}
         />

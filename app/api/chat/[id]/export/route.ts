@@ -1,5 +1,7 @@
-// GET ?format=md|json: the chat as a Markdown or JSON download, for anyone who may see it.
+// GET ?format=md|json: the chat as a Markdown or JSON download, for anyone who may see it, named
+// after the chat's title.
 import { z } from "zod";
+import { attachmentHeader, fileNameOf } from "@/lib/download-name";
 import { handle, idParams } from "@/lib/http";
 import { exportChat } from "@/lib/retention/export";
 import { chatMarkdown } from "@/lib/retention/export-markdown";
@@ -15,7 +17,7 @@ export const GET = handle(async (req: Request, { params }: { params: Promise<{ i
   return new Response(body, {
     headers: {
       "content-type": format === "md" ? "text/markdown; charset=utf-8" : "application/json; charset=utf-8",
-      "content-disposition": `attachment; filename="chat-${chat.id}.${format}"`,
+      "content-disposition": attachmentHeader(fileNameOf(chat.title, format)),
     },
   });
 });
