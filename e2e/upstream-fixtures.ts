@@ -5,7 +5,7 @@
 // chat's title call before any prompt's fixture could; chat.json's catch-all stays last.
 import fs from "node:fs";
 
-export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/chat-list.json", "e2e/fixtures/mcp.json", "e2e/fixtures/mcpauth.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/everyday-chat.json", "e2e/fixtures/accounts.json", "e2e/fixtures/usage.json", "e2e/fixtures/everyday.json", "e2e/fixtures/approvals.json", "e2e/fixtures/sharing.json", "e2e/fixtures/projects.json", "e2e/fixtures/new-chat.json", "e2e/fixtures/chat.json"];
+export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/chat-list.json", "e2e/fixtures/mcp.json", "e2e/fixtures/mcpauth.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/everyday-chat.json", "e2e/fixtures/accounts.json", "e2e/fixtures/usage.json", "e2e/fixtures/everyday.json", "e2e/fixtures/approvals.json", "e2e/fixtures/sharing.json", "e2e/fixtures/projects.json", "e2e/fixtures/new-chat.json", "e2e/fixtures/first-hour.json", "e2e/fixtures/chat.json"];
 
 /** The fixtures of every file, in load order (the catch-all of chat.json last). */
 export function fileFixtures(): object[] {

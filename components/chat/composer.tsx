@@ -59,7 +59,7 @@ export function Composer({
   });
   const tooLong = text.length > maxChars;
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
-  const canSend = !busy && !holdSend && text.trim().length > 0 && !tooLong;
+  const canSend = !busy && !holdSend && text.trim().length > 0 && !tooLong && !prompts.open;
 
   function send() {
     if (!canSend) return;

@@ -210,5 +210,6 @@ export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }:
       </PopoverContent>
     </Popover>
   );
-  return { inputProps, onKeyDown, popover };
+  /** `open`: the list is shown; the half-typed "/…" is not a message to send until it closes. */
+  return { inputProps, onKeyDown, popover, open };
 }
