@@ -174,7 +174,7 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   const asked = page.waitForResponse((r) => r.url().endsWith("/api/chat") && r.request().method() === "POST");
   await send(page, "Echo needs approval");
   const ranOn = (await (await asked).allHeaders())["x-parley-instance"];
-  await expect(answer(page).getByRole("button", { name: "Approve" })).toBeVisible();
+  await expect(answer(page).getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   const approvalChat = page.url().split("/chat/")[1];
   // The card shows as soon as its event reaches the browser; the block is stored just after (the browser
   // sends a decision only once the answer's last event, which waits for the store, has arrived). So
@@ -189,7 +189,7 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   expect(decided.text).toContain("Echo done: approve me.");
   await page.goto(`/chat/${approvalChat}`);
   await expect(answer(page)).toContainText("Echo done: approve me.");
-  await expect(answer(page).getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(answer(page).getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
 });
 
 test("an instance killed mid-turn: its answer is marked interrupted and the other serves everything", async ({ page }) => {

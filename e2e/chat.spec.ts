@@ -15,10 +15,10 @@ test("send a message, see the answer stream, reload and see the same blocks", as
   expect(res.headers()["content-type"]).toContain("text/event-stream");
   expect(res.headers()["content-encoding"]).toBeUndefined();
   await expect(page.getByRole("article", { name: "Your message" })).toHaveText("Tell me a short story");
-  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop", exact: true })).toBeVisible();
   await expect(answer(page)).toContainText("small robot");
   await expect(answer(page)).toContainText("The end.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   // Markdown and code highlighting with a copy button.
   await expect(answer(page).locator('[data-streamdown="strong"]')).toHaveText("small robot");
   await expect(answer(page).locator('[data-streamdown="code-block"]')).toContainText('print("hello from the robot")');
@@ -49,9 +49,9 @@ test("Stop ends the turn on the server and keeps what streamed", async ({ page }
   await newChat(page);
   await send(page, "Count slowly");
   await expect(answer(page)).toContainText("Two.");
-  await page.getByRole("button", { name: "Stop" }).click();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
   await expect(answer(page)).toContainText("Stopped.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   const kept = (await answer(page).innerText()).replace("Stopped.", "").trim();
   expect(kept).not.toContain("Done counting");
   await page.reload();

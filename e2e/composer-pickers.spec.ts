@@ -121,12 +121,12 @@ test("/ lists the prompts as a combobox: ArrowDown and Enter pick one, Escape cl
   await box.pressSequentially("/re");
   await expect(review).toBeVisible();
   // Nor does Send while the list is open; once it is closed, "/re" is a message like any other.
-  await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeDisabled();
   await box.press("Escape");
   await expect(list).toHaveCount(0);
   await expect(box).toHaveValue("/re");
   await expect(box).toBeFocused();
-  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
 
   await expect(page).toHaveURL(/\/chat$/);
   await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);

@@ -82,7 +82,7 @@ test("a streaming answer is followed at the bottom, not after scrolling up; Jump
   await send(page, "Everyday: stream a long answer");
   await expect(answer(page)).toContainText("Streamed line 25.");
   // Still streaming, the answer is taller than the page and the page keeps its end in view.
-  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop", exact: true })).toBeVisible();
   await expect.poll(() => aboveBottom(page)).toBeLessThan(150);
   expect((await answer(page).boundingBox())!.height).toBeGreaterThan(await list(page).evaluate((el) => el.clientHeight));
 
@@ -140,7 +140,7 @@ test("editing a question and resending branches the chat; the old branch stays r
   await expect(box).toHaveValue("Everyday: name a fruit");
   expect(await violations(page)).toEqual([]);
   await box.fill("Everyday: name a vegetable");
-  await question(page, 0).getByRole("button", { name: "Send" }).click();
+  await question(page, 0).getByRole("button", { name: "Send", exact: true }).click();
   await expect(answer(page)).toContainText("Carrot is a vegetable.");
   await expect(page.getByRole("article")).toHaveCount(2);
   await expect(versions(question(page, 0))).toContainText("2 / 2");
@@ -165,18 +165,18 @@ test("Stop, then Continue: the model goes on with the stopped answer", async ({ 
   await newChat(page);
   await send(page, "Everyday: tell a long tale");
   await expect(answer(page)).toContainText("Tale word 3.");
-  await page.getByRole("button", { name: "Stop" }).click();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
   await expect(answer(page)).toContainText("Stopped.");
   const kept = (await answer(page).innerText()).replace("Stopped.", "").trim();
   expect(kept).not.toContain("The tale would end here.");
-  await expect(answer(page).getByRole("button", { name: "Continue" })).toBeVisible();
+  await expect(answer(page).getByRole("button", { name: "Continue", exact: true })).toBeVisible();
   expect(await violations(page)).toEqual([]);
 
-  await answer(page).getByRole("button", { name: "Continue" }).click();
+  await answer(page).getByRole("button", { name: "Continue", exact: true }).click();
   await expect(answer(page)).toContainText("And so the tale reached its happy end.");
   await expect(answer(page)).not.toContainText("Stopped.");
   await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(1);
-  await expect(answer(page).getByRole("button", { name: "Continue" })).toBeHidden();
+  await expect(answer(page).getByRole("button", { name: "Continue", exact: true })).toBeHidden();
   await page.reload();
   await expect(answer(page)).toHaveAttribute("data-status", "done");
   await expect(answer(page)).toContainText("Tale word 3.");

@@ -77,7 +77,7 @@ test("a chat's title names its browser tab, its export file and its options butt
 test("a tool's small image shows at its own size, not stretched to the column", async ({ page }) => {
   await chatWithServerTools(page, "details");
   await send(page, "Details: show the dot");
-  await answer(page).getByRole("button", { name: "Approve" }).click();
+  await answer(page).getByRole("button", { name: "Approve", exact: true }).click();
   await expect(answer(page)).toContainText("That was a red dot.");
   const img = answer(page).locator('[data-tool-name="details__image"] img[alt="Image returned by the tool"]');
   await expect(img).toBeVisible();

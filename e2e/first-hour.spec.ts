@@ -209,7 +209,7 @@ test("the rest of the hour: members chat, use a tool an admin approves, share, s
   await send(bea.page, "Echo needs approval");
   const card = answer(bea.page).locator('[data-tool-name="everything__echo"]');
   await expect(card.getByRole("status").filter({ hasText: "Waiting for an admin" })).toBeVisible();
-  await expect(card.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
 
   // The admin's badge counts it without a reload; the admin approves it in the inbox.
   const badge = admin.getByRole("link", { name: /^Approvals/ }).first();
@@ -226,7 +226,7 @@ test("the rest of the hour: members chat, use a tool an admin approves, share, s
   // Bea shares her first chat with Cal; he finds it by a word of its answer, reads it, and from there
   // New chat gives him an empty chat of his own.
   await bea.page.goto(`/chat/${chats[0]}`);
-  await bea.page.getByRole("button", { name: "Share" }).click();
+  await bea.page.getByRole("button", { name: "Share", exact: true }).click();
   await chooseOption(bea.page.getByLabel("Share with"), cal.user.name);
   await bea.page.getByRole("button", { name: "Share chat" }).click();
   await expect(bea.page.getByText(`${cal.user.name} · read only`)).toBeVisible();
@@ -271,7 +271,7 @@ test("the rest of the hour: members chat, use a tool an admin approves, share, s
   await cal.page.reload();
   await expect(answer(cal.page)).toContainText(`Step ${shown}.`);
   await expect(answer(cal.page)).toContainText("This answer was interrupted when the server stopped.");
-  await expect(answer(cal.page).getByRole("button", { name: "Continue" })).toBeVisible();
+  await expect(answer(cal.page).getByRole("button", { name: "Continue", exact: true })).toBeVisible();
   // Nobody signs in again: Bea's and the admin's pages carry on where they were.
   await bea.page.reload();
   await expect(bea.page.getByRole("navigation", { name: "Chats" }).locator(`a[href="/chat/${chats[2]}"]`)).toBeVisible();

@@ -91,7 +91,7 @@ export async function chatWithServerTools(page: Page, serverName: string): Promi
 export async function send(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(text);
-  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
   await box.press("Enter");
 }
 

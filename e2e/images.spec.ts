@@ -43,7 +43,7 @@ test("a remote image in an answer loads only after the reader clicks", async ({ 
   await newChat(page);
   await send(page, "Show me the chart");
   await expect(answer(page)).toContainText("That is all.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible(); // the answer is complete
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible(); // the answer is complete
   const load = answer(page).getByRole("button", { name: `Load image from ${host}` });
   await expect(load).toBeVisible();
   await expect(answer(page)).toContainText(`from ${host}, not loaded`);

@@ -38,27 +38,27 @@ test("focus returns to the message box after New chat, Send, Tools, Approve, Den
 
   await send(page, "Keys: approve the echo");
   await expect(box(page)).toBeFocused();
-  const approve = answer(page).getByRole("button", { name: "Approve" });
+  const approve = answer(page).getByRole("button", { name: "Approve", exact: true });
   await approve.focus();
   await page.keyboard.press("Enter");
   await expect(box(page)).toBeFocused();
   await expect(answer(page)).toContainText("Echoed for the keyboard.");
-  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden(); // the answer is over
+  await expect(page.getByRole("button", { name: "Stop", exact: true })).toBeHidden(); // the answer is over
 
   await send(page, "Keys: deny the echo");
-  const deny = answer(page).getByRole("button", { name: "Deny" });
+  const deny = answer(page).getByRole("button", { name: "Deny", exact: true });
   await deny.focus();
   await page.keyboard.press("Enter");
   await expect(box(page)).toBeFocused();
   await expect(answer(page)).toContainText("Fine, no echo for the keyboard.");
-  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
+  await expect(page.getByRole("button", { name: "Stop", exact: true })).toBeHidden();
 
   await send(page, "Keys: talk slowly");
-  const stop = page.getByRole("button", { name: "Stop" });
+  const stop = page.getByRole("button", { name: "Stop", exact: true });
   await expect(answer(page)).toContainText("Word1.");
   await stop.focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(box(page)).toBeFocused();
 
   await backToFirstTeam(page);

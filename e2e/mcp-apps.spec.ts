@@ -56,7 +56,7 @@ test("an admin adds the server; the tool with a view is listed, its app-only too
 test("the tool's view shows in its block, sandboxed, with the call's input and result; it cannot reach Parley", async ({ page }) => {
   chatId = await chatWithServerTools(page, "apps");
   await send(page, "Apps: show the card");
-  await answer(page).getByRole("button", { name: "Approve" }).click();
+  await answer(page).getByRole("button", { name: "Approve", exact: true }).click();
   await expect(answer(page)).toContainText("Here is your card.", { timeout: 20_000 });
 
   await expect(view(page)).toHaveAttribute("sandbox", "allow-scripts");

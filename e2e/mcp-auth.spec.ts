@@ -36,7 +36,7 @@ async function connectAndPick(page: Page, login: string) {
   await page.getByPlaceholder("Enter any login").fill(login);
   await page.getByPlaceholder("and password").fill("any password");
   await page.getByRole("button", { name: "Sign-in" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/connected=protected/);
   await newChat(page);
   await page.getByRole("button", { name: /^Tools/ }).click();
@@ -48,7 +48,7 @@ async function askWhoAmI(page: Page, expected: string) {
   await send(page, QUESTION);
   const block = answer(page).locator('[data-tool-name="protected__whoami"]');
   // A new server's tools ask first, whatever they declare about themselves (issue 16).
-  await block.getByRole("button", { name: "Approve" }).click();
+  await block.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(block).toContainText(expected);
   await expect(block).toHaveAttribute("data-tool-state", "output-available");
 }
@@ -83,7 +83,7 @@ test("members connect their own accounts and act as themselves; expiry, revocati
   const notice = answer(bob).locator('[data-notice="ConnectRequired"]');
   // Whether the server's tools are still listed from before (then the call asks first and fails at the
   // server) or no longer (then the turn starts without them), the answer ends with the notice.
-  const approve = answer(bob).getByRole("button", { name: "Approve" });
+  const approve = answer(bob).getByRole("button", { name: "Approve", exact: true });
   await expect(notice.or(approve)).toBeVisible();
   if (await approve.isVisible()) await approve.click();
   await expect(notice).toContainText("expired or was revoked");

@@ -42,7 +42,7 @@ test.afterAll(async ({ browser }) => {
 
 const chatWithTools = (page: Page) => chatWithServerTools(page, "extras");
 
-const ended = (page: Page) => expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
+const ended = (page: Page) => expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible({ timeout: 20_000 });
 
 test("an admin adds the server", async ({ page }) => {
   await addMcpServer(page, "extras", `http://127.0.0.1:${MCP_PORT}/mcp`);
@@ -53,7 +53,7 @@ test("an admin adds the server", async ({ page }) => {
 test("a server's question is a form in the tool's block: it survives a reload, bad answers are refused, the answer reaches the server", async ({ page }) => {
   await chatWithTools(page);
   await send(page, "Extras: ask me");
-  await answer(page).getByRole("button", { name: "Approve" }).click();
+  await answer(page).getByRole("button", { name: "Approve", exact: true }).click();
   const form = answer(page).getByRole("group", { name: "The server asks" });
   await expect(form).toContainText("Tell me about you.");
   await expect(answer(page).getByText("Waiting for your answer")).toBeVisible();
@@ -116,7 +116,7 @@ test("typing / lists the servers' prompts; one with arguments fills the message 
 test("an image a tool returns shows in its block", async ({ page }) => {
   await chatWithTools(page);
   await send(page, "Extras: show the dot");
-  await answer(page).getByRole("button", { name: "Approve" }).click();
+  await answer(page).getByRole("button", { name: "Approve", exact: true }).click();
   await expect(answer(page)).toContainText("That was a red dot.");
   const img = answer(page).locator('[data-tool-name="extras__image"] img[alt="Image returned by the tool"]');
   await expect(img).toBeVisible();

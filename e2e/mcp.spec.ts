@@ -127,7 +127,7 @@ test("an admin makes echo ask first; the member approves, denies with a reason, 
   await expect(card()).toBeVisible();
   await expect(echo()).toContainText('"message": "approve me"');
   await expect(echo()).toHaveAttribute("data-tool-state", "approval-requested");
-  await card().getByRole("button", { name: "Approve" }).click();
+  await card().getByRole("button", { name: "Approve", exact: true }).click();
   await expect(echo()).toContainText("Echo: approve me");
   await expect(echo()).toContainText(/Approved by \S/); // who decided, on the result face
   await expect(answer(member)).toContainText("Echo done: approve me.");
@@ -135,7 +135,7 @@ test("an admin makes echo ask first; the member approves, denies with a reason, 
   // Deny with a reason: nothing runs, the denial shows, the model answers, the next message works.
   await send(member, "Echo to be denied");
   await card().getByLabel("Reason for denying (optional)").fill("not today");
-  await card().getByRole("button", { name: "Deny" }).click();
+  await card().getByRole("button", { name: "Deny", exact: true }).click();
   await expect(echo()).toContainText(/Denied by .*Reason: not today/);
   await expect(echo()).not.toContainText("Echo: deny me");
   await expect(answer(member)).toContainText("Understood, no echo.");
@@ -145,7 +145,7 @@ test("an admin makes echo ask first; the member approves, denies with a reason, 
   await expect(card()).toBeVisible();
   await member.reload();
   await expect(card()).toBeVisible();
-  await card().getByRole("button", { name: "Approve" }).click();
+  await card().getByRole("button", { name: "Approve", exact: true }).click();
   await expect(echo()).toContainText("Echo: reload me");
   await expect(answer(member)).toContainText("Echo done: reload me.");
   await member.reload();
@@ -162,7 +162,7 @@ test("Always allow: the next call of that tool runs without asking, until revoke
   await send(member, "Echo without asking");
   await expect(answer(member)).toContainText("Echo done: no card.");
   await expect(echo()).toContainText("Echo: no card");
-  await expect(answer(member).getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(answer(member).getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
 
   const chatUrl = member.url();
   await member.goto("/settings");
@@ -173,7 +173,7 @@ test("Always allow: the next call of that tool runs without asking, until revoke
   await member.goto(chatUrl);
   await send(member, "Echo needs approval");
   await expect(card()).toBeVisible();
-  await card().getByRole("button", { name: "Approve" }).click();
+  await card().getByRole("button", { name: "Approve", exact: true }).click();
   await expect(answer(member)).toContainText("Echo done: approve me.");
 });
 

@@ -63,7 +63,7 @@ async function eachHoldsOnlyItsOwn(page: Page, chats: Map<string, string>) {
 
 /** As the admin on `owner`: shares the open chat with `name`, read only (the Share dialog). */
 async function shareWith(owner: Page, name: string) {
-  await owner.getByRole("button", { name: "Share" }).click();
+  await owner.getByRole("button", { name: "Share", exact: true }).click();
   await chooseOption(owner.getByLabel("Share with"), name);
   await owner.getByRole("button", { name: "Share chat" }).click();
   await expect(owner.getByText(`${name} · read only`)).toBeVisible();

@@ -31,8 +31,8 @@ test("a project's instructions reach its chats; chats move in and out; export an
   const projects = page.getByRole("navigation", { name: "Projects" });
   await projects.getByRole("link", { name: "New project" }).click();
   await expect(page.getByRole("heading", { name: "New project", level: 1 })).toBeVisible();
-  await axeBothThemes(page, () => expect(page.getByLabel("Name")).toBeVisible());
-  await page.getByLabel("Name").fill(name);
+  await axeBothThemes(page, () => expect(page.getByLabel("Name", { exact: true })).toBeVisible());
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Instructions").fill("Answer as the lighthouse keeper.");
   await page.getByRole("button", { name: "Create project" }).click();
   await page.waitForURL(/\/projects\/(?!new$)[A-Za-z0-9_-]+$/);
@@ -127,7 +127,7 @@ test("a shared project shows its chats to another member read-only; a personal o
   const shared = `Team handbook ${Date.now()}`;
   // The admin's shared project (through the form) with a chat in it, and a personal one (through the API).
   await page.goto("/projects/new");
-  await page.getByLabel("Name").fill(shared);
+  await page.getByLabel("Name", { exact: true }).fill(shared);
   await page.getByLabel("Instructions").fill("Answer as the lighthouse keeper.");
   await page.getByLabel(/Shared with the team/).check();
   await page.getByRole("button", { name: "Create project" }).click();

@@ -52,7 +52,7 @@ test("a shared chat is followed live by the member it is shared with, and by nob
   const attachmentUrl = (await attachment.getAttribute("href"))!;
 
   // Share with the member, read-only, while the answer is still being written.
-  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   await chooseOption(page.getByLabel("Share with"), user.name);
   await page.getByRole("button", { name: "Share chat" }).click();
   await expect(page.getByText(`${user.name} · read only`)).toBeVisible();
@@ -84,7 +84,7 @@ test("a shared chat is followed live by the member it is shared with, and by nob
 
   // Revoking is immediate: the open page says so at its next look, every route answers 404.
   await member.goto(`/chat/${chatId}`);
-  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   await page.getByRole("button", { name: `Stop sharing with ${user.name}` }).click();
   await expect(page.getByText("Nobody yet: only you can see this chat.")).toBeVisible();
   await page.getByRole("button", { name: "Close" }).click();
@@ -92,7 +92,7 @@ test("a shared chat is followed live by the member it is shared with, and by nob
   expect(await statuses(member, chatId, attachmentUrl)).toEqual({ page: 404, messages: 404, stream: 404, attachment: 404, send: 404, share: 404 });
 
   // Shared with the whole team as "can continue": the member continues in a copy of their own.
-  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   await chooseOption(page.getByLabel("Access"), "Can continue (in their own copy)");
   await page.getByRole("button", { name: "Share chat" }).click();
   await expect(page.getByText("Everyone in the team · can continue")).toBeVisible();

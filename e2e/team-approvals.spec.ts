@@ -34,7 +34,7 @@ test("an admin-only call waits for an admin, who edits and approves it from the 
   await send(member, "Approvals: admin echo");
   const card = answer(member).locator('[data-tool-name="everything__echo"]');
   await expect(card.getByRole("status").filter({ hasText: "Waiting for an admin" })).toBeVisible();
-  await expect(card.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
   // Not through the API either.
   const chatId = new URL(member.url()).pathname.split("/").pop()!;
   const stored = (await (await member.request.get(`/api/chat/${chatId}/messages`)).json()) as { messages: { parts: { approval?: { id: string } }[] }[] };

@@ -44,7 +44,7 @@ const chatWithTools = (page: Page) => chatWithServerTools(page, "faults");
 
 /** The answer has ended (Send is back). */
 async function ended(page: Page) {
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible({ timeout: 20_000 });
 }
 
 /** No card anywhere on the page is waiting or running. */
@@ -69,7 +69,7 @@ test("stop while a tool runs: the card says 'Stopped', also after a reload", asy
   // hang asks first (no read-only hint); "Always allow" runs it now and from now on.
   await card(page, "hang").getByRole("button", { name: "Always allow" }).click();
   await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "running");
-  await page.getByRole("button", { name: "Stop" }).click();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
   await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "aborted");
   await expect(block(page, "hang")).toContainText("Stopped while it ran");
   await ended(page);
@@ -84,7 +84,7 @@ test("stop while one call waits for approval and another runs: 'Stopped before i
   await send(page, "Endings: stop while one waits");
   await expect(card(page, "fail")).toBeVisible();
   await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "running");
-  await page.getByRole("button", { name: "Stop" }).click();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
   await expect(block(page, "fail")).toContainText("Stopped before it ran");
   await expect(block(page, "hang")).toContainText("Stopped while it ran");
   await ended(page);
@@ -92,7 +92,7 @@ test("stop while one call waits for approval and another runs: 'Stopped before i
   await expect(block(page, "fail")).toHaveAttribute("data-tool-state", "aborted");
   await expect(block(page, "fail")).toContainText("Stopped before it ran");
   await expect(block(page, "hang")).toContainText("Stopped while it ran");
-  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
   await nothingRunning(page);
 });
 
@@ -108,7 +108,7 @@ test("a new message while a call waits: the call is denied as superseded, also a
   await page.reload();
   await expect(search).toHaveAttribute("data-tool-state", "output-denied");
   await expect(search).toContainText(/Denied by .*Reason: superseded by a new message/);
-  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
   await nothingRunning(page);
 });
 
@@ -135,7 +135,7 @@ test("the step limit counts approvals: a model asking at every step ends at the 
   const done = answer(page).locator('[data-tool-name="faults__search"][data-tool-state="output-available"]');
   // Someone approves every call the model asks for: each Approve runs one and the model asks again.
   for (let approved = 1; approved < STEP_LIMIT; approved++) {
-    await card(page, "search").getByRole("button", { name: "Approve" }).click();
+    await card(page, "search").getByRole("button", { name: "Approve", exact: true }).click();
     await expect(done).toHaveCount(approved, { timeout: 20_000 });
   }
   // The last step's call is not run and the answer says why; nothing waits for a decision any more.
@@ -143,16 +143,16 @@ test("the step limit counts approvals: a model asking at every step ends at the 
   await ended(page);
   await expect(searches).toHaveCount(STEP_LIMIT);
   await expect(searches.last()).toContainText("Not run: the answer reached its step limit.");
-  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
   await page.reload();
   await expect(answer(page)).toContainText("Step limit reached");
   await expect(searches).toHaveCount(STEP_LIMIT);
   await expect(done).toHaveCount(STEP_LIMIT - 1);
   await nothingRunning(page);
   // Continue lets the same answer go on: the model asks again, and waits for a person.
-  await answer(page).getByRole("button", { name: "Continue" }).click();
+  await answer(page).getByRole("button", { name: "Continue", exact: true }).click();
   await expect(card(page, "search")).toBeVisible();
-  await expect(answer(page).getByRole("button", { name: "Continue" })).toBeHidden();
+  await expect(answer(page).getByRole("button", { name: "Continue", exact: true })).toBeHidden();
   await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(1);
 });
 
@@ -163,13 +163,13 @@ test("a refused decision: the card returns to Approve/Deny with the error visibl
   await ended(page);
   // The decision never reaches the server (the connection drops).
   await page.route("**/api/chat", (route) => (route.request().postData()?.includes('"approvals"') ? route.abort("connectionreset") : route.continue()));
-  await card(page, "search").getByRole("button", { name: "Approve" }).click();
+  await card(page, "search").getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: /fetch|network|connection/i })).toBeVisible();
-  await expect(card(page, "search").getByRole("button", { name: "Approve" })).toBeEnabled();
+  await expect(card(page, "search").getByRole("button", { name: "Approve", exact: true })).toBeEnabled();
   await expect(block(page, "search")).toHaveAttribute("data-tool-state", "approval-requested");
   await nothingRunning(page);
   await page.unroute("**/api/chat");
-  await card(page, "search").getByRole("button", { name: "Approve" }).click();
+  await card(page, "search").getByRole("button", { name: "Approve", exact: true }).click();
   await expect(answer(page)).toContainText("Search done after the retry.");
   await expect(block(page, "search")).toContainText("About refused");
   await page.reload();
@@ -184,7 +184,7 @@ test("Approve clicked the instant the card appears runs the call (5 trials, none
     await chatWithTools(page);
     await send(page, "Endings: approve at once");
     // click() acts as soon as the button is visible and enabled: while the answer may still be stored.
-    await card(page, "search").getByRole("button", { name: "Approve" }).click();
+    await card(page, "search").getByRole("button", { name: "Approve", exact: true }).click();
     try {
       await expect(answer(page)).toContainText("Search done at once.", { timeout: 15_000 });
       await expect(block(page, "search")).toHaveAttribute("data-tool-state", "output-available");
@@ -236,14 +236,14 @@ test("two tabs, one decision: the tab whose Approve lost says it was already dec
   await ended(page);
   const other = await context.newPage();
   await other.goto(page.url());
-  await card(other, "slow_progress").getByRole("button", { name: "Approve" }).click();
+  await card(other, "slow_progress").getByRole("button", { name: "Approve", exact: true }).click();
   await expect(block(other, "slow_progress")).toHaveAttribute("data-tool-state", "running");
   // The first tab still shows the card; its Approve loses.
-  await card(page, "slow_progress").getByRole("button", { name: "Approve" }).click();
+  await card(page, "slow_progress").getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByText(/already decided/i)).toBeVisible({ timeout: 15_000 });
   await expect(block(page, "slow_progress")).toContainText("Finished 3 steps.", { timeout: 20_000 });
   await expect(answer(page)).toContainText("The slow tool finished.");
-  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
   await nothingRunning(page);
   await expect(block(other, "slow_progress")).toContainText("Finished 3 steps.");
   await other.close();

@@ -119,7 +119,7 @@ test("answers show tokens and cost; Admin → Usage charts, tables and exports t
   };
   await setBudget("0.28");
   await expect(box).toHaveValue("Usage: once the budget allows");
-  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
   await expect(answer(page)).toContainText("Sent once the budget allowed.");
   await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: "once the budget allows" })).toHaveCount(1);
   await expect(answer(page)).not.toContainText("monthly budget is");
