@@ -2,9 +2,10 @@
 // (e2e/mcp-test-server.mjs): "Attach" opens where it fits, above the message box, wholly inside the
 // window and usable with the keyboard alone; "/" lists the prompts as a combobox (arrows move, Enter
 // picks, Escape closes) and never sends the half-typed command as a message.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ADMIN_STATE, deleteMcpServer, ensureMcpServer, newChat } from "./helpers";
+import { startMcpTestServer } from "./mcp-test-process";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 let server: ChildProcess | undefined;
@@ -12,14 +13,7 @@ let server: ChildProcess | undefined;
 test.use({ storageState: ADMIN_STATE, viewport: { width: 1280, height: 860 } });
 
 test.beforeAll(async ({ browser }) => {
-  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
-    server!.stdout!.once("data", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  server = (await startMcpTestServer(MCP_PORT)).process;
   await ensureMcpServer(browser, "pickers", `http://127.0.0.1:${MCP_PORT}/mcp`);
 });
 test.afterAll(async ({ browser }) => {

@@ -3,10 +3,11 @@
 // shows a thumbnail before sending; "Attach" and "Add files" say what each adds; the sidebar's search
 // offers to search the messages; the MCP server page drops its "Test the connection" hint once the
 // test passed, and each tool has one control for whether it is offered.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { ADMIN_STATE, addMcpServer, answer, chatWithServerTools, deleteMcpServer, ensureMcpServer, newChat, send, storedChat, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
+import { startMcpTestServer } from "./mcp-test-process";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
@@ -18,14 +19,7 @@ test.use({ storageState: ADMIN_STATE, viewport: { width: 1280, height: 860 } });
 const RED_DOT = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==", "base64");
 
 test.beforeAll(async ({ browser }) => {
-  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
-    server!.stdout!.once("data", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  server = (await startMcpTestServer(MCP_PORT)).process;
   await ensureMcpServer(browser, "details", `http://127.0.0.1:${MCP_PORT}/mcp`);
   await setUpstreamFixtures(UPSTREAM, [
     { match: { userMessage: "Details: show the dot", hasToolResult: false }, response: { toolCalls: [{ name: "details__image", arguments: "{}" }] } },

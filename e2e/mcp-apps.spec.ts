@@ -5,11 +5,12 @@
 // through the host: a tool call is refused because the tool asks for approval, a link opens only when
 // the member confirms, a message is sent only when the member confirms. A reload shows it again; its
 // page carries its own sandbox policy; forged ids are 404; the page passes axe in light and dark.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE, addMcpServer, answer, chatWithServerTools, deleteMcpServer, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 import { applyTheme, THEMES, violations } from "./axe";
+import { startMcpTestServer } from "./mcp-test-process";
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 let server: ChildProcess | undefined;
@@ -20,17 +21,7 @@ test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
 
 test.beforeAll(async () => {
-  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", "0", "--host", "127.0.0.1"], { stdio: ["ignore", "pipe", "ignore"] });
-  serverUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
-    server!.stdout!.on("data", (d: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(d.toString());
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-  });
+  ({ process: server, url: serverUrl } = await startMcpTestServer());
   await setUpstreamFixtures(UPSTREAM, [
     { match: { userMessage: "Apps: show the card", hasToolResult: false }, response: { toolCalls: [{ name: "apps__show_card", arguments: JSON.stringify({ text: "hello from the model" }) }] } },
     { match: { userMessage: "Apps: show the card", hasToolResult: true }, response: { content: "Here is your card." } },

@@ -2,10 +2,11 @@
 // question during a call is a form in the tool's block that survives a reload and is checked on the
 // server; a resource attached with "Attach a server resource" reaches the model; a prompt picked with "/" fills the
 // message box; an image a tool returns shows in its block.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, deleteMcpServer, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
+import { startMcpTestServer } from "./mcp-test-process";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
@@ -20,14 +21,7 @@ const call = (prompt: string, tool: string, done: string) => [
 ];
 
 test.beforeAll(async () => {
-  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
-    server!.stdout!.once("data", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  server = (await startMcpTestServer(MCP_PORT)).process;
   await setUpstreamFixtures(UPSTREAM, [
     ...call("Extras: ask me", "extras__ask", "Thanks for the answer."),
     ...call("Extras: show the dot", "extras__image", "That was a red dot."),

@@ -2,10 +2,11 @@
 // 3 million characters. Each is cut to what the server keeps (PARLEY_MAX_TOOL_RESULT_CHARS and
 // PARLEY_MAX_ANSWER_CHARS, 1,000,000 by default) with a visible note; the model is told a result
 // was cut; the chat page loads with them and shows them collapsed with their size.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { ADMIN_STATE, addMcpServer, answer, newChat, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
+import { startMcpTestServer } from "./mcp-test-process";
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 let server: ChildProcess | undefined;
@@ -16,17 +17,7 @@ test.use({ storageState: ADMIN_STATE });
 
 test.beforeAll(async () => {
   // Our test MCP server (its `huge` tool returns a result of any size) on a free loopback port.
-  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", "0", "--host", "127.0.0.1"], { stdio: ["ignore", "pipe", "ignore"] });
-  serverUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
-    server!.stdout!.on("data", (d: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(d.toString());
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-  });
+  ({ process: server, url: serverUrl } = await startMcpTestServer());
 });
 test.afterAll(async () => {
   server?.kill("SIGKILL");

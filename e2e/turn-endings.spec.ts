@@ -7,10 +7,11 @@
 // its input still streams (21.4). Last, the MCP server's process is killed while a call runs (21.2):
 // the card says ServerUnavailable long before the call timeout. A dead Parley process
 // ("Interrupted") is covered by lib/chat/turn-endings.test.ts.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { trustReadOnlyHints } from "./admin-steps";
 import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, newChat, send, testMcpConnection } from "./helpers";
+import { startMcpTestServer } from "./mcp-test-process";
 
 const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 /** PARLEY_STEP_LIMIT of the e2e server (e2e/start-server.mjs). */
@@ -21,15 +22,7 @@ test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
 
 test.beforeAll(async () => {
-  server = spawn(process.execPath, ["e2e/mcp-test-server.mjs", "--port", String(MCP_PORT)], { stdio: ["ignore", "pipe", "inherit"] });
-  // Its first line on stdout is its URL, once it listens.
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the MCP test server did not start")), 15_000);
-    server!.stdout!.once("data", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  server = (await startMcpTestServer(MCP_PORT)).process;
 });
 test.afterAll(() => {
   server?.kill("SIGKILL");
