@@ -11,6 +11,7 @@ import { readChunks, teamWithProvider, type SseChunk } from "@/test/support/test
 import { DATABASES, runTurn, turnHarness } from "@/test/support/turn-harness";
 import { draftChatId } from "./chats";
 import { cleanTitle, storeModelTitle, TITLE_INSTRUCTION } from "./titles";
+import { newChatSelection } from "../tools/member-tools";
 
 const titlesOf = (chunks: SseChunk[]) => chunks.filter((c) => c.type === "data-title").map((c) => (c.data as { title: string }).title);
 
@@ -28,6 +29,16 @@ describe("cleanTitle", () => {
 let mock: LLMock;
 describe.each(DATABASES)("a chat's first message on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
+
+  it("a first message sent before the tool picker loaded (no tools in it) starts with the member's new-chat tools, not none", async () => {
+    const { ctx } = await teamWithProvider(mock.url);
+    mock.onMessage("Quick, before the picker loads", { content: "Here." });
+    const id = draftChatId();
+    await readChunks(await runTurn(ctx, { chatId: id, text: "Quick, before the picker loads", newChat: {} }));
+    const chat = await (await db()).chat.findUniqueOrThrow({ where: { id } });
+    expect(chat.toolSelection).toEqual(await newChatSelection(ctx));
+    expect(chat.toolSelection).not.toBeNull();
+  });
 
   it("stores the draft as the caller's chat, with its tools, and names it twice: first words, then the model's title", async () => {
     const { ctx } = await teamWithProvider(mock.url);

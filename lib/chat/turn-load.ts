@@ -40,6 +40,7 @@ import { titleFrom } from "./titles";
 import { readAttachments } from "./mcp-catalog";
 import type { ResourceData } from "./message-types";
 import { checkSelection, type ToolSelection } from "../tools/selection";
+import { newChatSelection } from "../tools/member-tools";
 import { claimAttachments, questionFiles, type FilePart } from "../attachments/store";
 import { fileableProject } from "../projects/projects";
 
@@ -240,7 +241,9 @@ async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
     // when the browser sent none.
     req.newChat.projectId ? fileableProject(ctx, req.newChat.projectId) : null,
   ]);
-  const toolSelection = chosenTools ?? project?.toolSelection ?? null;
+  // No tools sent (the message went before the picker had loaded them): the tools the member's new
+  // chats start with, as a chat stored through POST /api/chats gets.
+  const toolSelection = chosenTools ?? project?.toolSelection ?? (await newChatSelection(ctx));
   const now = new Date();
   const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: project?.defaultModelId ?? null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, projectId: project?.id ?? null, createdAt: now, updatedAt: now };
   return { chat: { ...chat, model: null, team }, instructions: asker.instructions, projectInstructions: project?.instructions ?? null, draft: true };
