@@ -74,29 +74,30 @@ export async function signOut(headers: Headers): Promise<void> {
  * nextCookies) and returns the provider's authorization URL to send the browser to. `next` is where
  * the person lands afterwards (a safe local path); failures come back to the sign-in page.
  */
-export async function startSsoSignIn(next: string, headers: Headers): Promise<{ url: string }> {
-  const auth = await getAuth();
-  try {
-    const res = await auth.api.signInSocial({
+export function startSsoSignIn(next: string, headers: Headers): Promise<{ url: string }> {
+  return providerPage((auth) =>
+    auth.api.signInSocial({
       body: { provider: SSO_PROVIDER_ID, callbackURL: next, errorCallbackURL: "/sign-in", newUserCallbackURL: next },
       headers: withClientAddress(headers),
-    });
-    if (!res.url) throw new AppError("SsoUnavailable", 422, "Single sign-on did not return where to go.");
-    return { url: res.url };
-  } catch (err) {
-    if (isAPIError(err) && err.statusCode < 500) throw new AppError("SsoUnavailable", err.statusCode, body(err).message ?? "Single sign-on is not available.");
-    throw err;
-  }
+    }),
+  );
 }
 
 /** "Link single sign-on" on the profile: the provider's login page, from where it comes back to the profile. */
-export async function startSsoLink(headers: Headers): Promise<{ url: string }> {
-  const auth = await getAuth();
-  try {
-    const res = await auth.api.linkSocialAccount({
+export function startSsoLink(headers: Headers): Promise<{ url: string }> {
+  return providerPage((auth) =>
+    auth.api.linkSocialAccount({
       body: { provider: SSO_PROVIDER_ID, callbackURL: "/profile?sso=linked", errorCallbackURL: "/profile" },
       headers: withClientAddress(headers),
-    });
+    }),
+  );
+}
+
+/** The provider's login page a better-auth call answers with; its refusals as SsoUnavailable (4xx). */
+async function providerPage(call: (auth: Awaited<ReturnType<typeof getAuth>>) => Promise<{ url?: string }>): Promise<{ url: string }> {
+  const auth = await getAuth();
+  try {
+    const res = await call(auth);
     if (!res.url) throw new AppError("SsoUnavailable", 422, "Single sign-on did not return where to go.");
     return { url: res.url };
   } catch (err) {
