@@ -116,6 +116,25 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-available", approved: true });
     });
 
+    it("two tabs: a decision on a call the other tab approved, whose call still runs, is refused at once as already decided", async () => {
+      const s = await pendingTurn("india");
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const runs: unknown[] = [];
+      const slow = { delete_file: tool({ description: "Deletes a file", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async (input) => (runs.push(input), await gate, { deleted: input.path }) }) };
+      const first = stored();
+      const winner = await runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true }] }, { tools: slow, onStored: first.onStored });
+      const reading = readChunks(winner);
+      await expect.poll(() => runs.length).toBe(1);
+      // The call runs (and would for minutes): the losing tab hears that it was decided, without waiting.
+      const lost = await runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: false, reason: "too late" }] }, { tools: slow }).catch((e: unknown) => e);
+      expect(lost).toMatchObject({ status: 409, message: "This tool call was already decided." });
+      release();
+      expect(textOf(await reading)).toBe("Deleted india.");
+      expect((await first.promise).status).toBe("done");
+      expect(runs).toHaveLength(1);
+    });
+
     it("deny with a reason: nothing runs, the model sees the denial and answers, the next message works", async () => {
       const s = await pendingTurn("charlie");
       const { chunks } = await decide(s, [{ approvalId: s.approvalId, approved: false, reason: "that file is important" }]);

@@ -41,6 +41,15 @@ export async function pendingOf(prisma: Client, chatId: string) {
   return { messageId: last.id, pending: last.blocks };
 }
 
+export const ALREADY_DECIDED = "This tool call was already decided.";
+
+/** Whether any of these approvals of the chat was decided already (by another tab, an admin, a time limit). */
+export async function anyDecidedAlready(chatId: string, decisions: Pick<Decision, "approvalId">[]): Promise<boolean> {
+  const prisma = await db();
+  const decided = await prisma.block.count({ where: { approvalId: { in: decisions.map((d) => d.approvalId) }, message: { chatId }, status: { not: "approval-requested" } } });
+  return decided > 0;
+}
+
 /**
  * Records the member's decisions on the pending calls of the chat's last answer. Every call waiting for
  * the member must be decided together; calls waiting for an admin are refused (403) and stay waiting.
@@ -58,7 +67,7 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
     if (block?.approvalBy === "admin") throw Forbidden("An admin of the team decides this call.");
     if (block) continue;
     const elsewhere = await prisma.block.findFirst({ where: { approvalId: d.approvalId, message: { chatId } }, select: { status: true } });
-    if (elsewhere) throw Conflict("This tool call was already decided.");
+    if (elsewhere) throw Conflict(ALREADY_DECIDED);
     throw NotFound("No tool call is waiting for this approval in this chat.");
   }
   const forMember = pending.filter((b) => b.approvalBy !== "admin");
@@ -93,7 +102,7 @@ export async function storeDecision(tx: Prisma.TransactionClient, ctx: TeamConte
       ...(edited ? { input: d.input as Prisma.InputJsonValue, originalInput: (block.input ?? {}) as Prisma.InputJsonValue } : {}),
     },
   });
-  if (res.count !== 1) throw Conflict("This tool call was already decided.");
+  if (res.count !== 1) throw Conflict(ALREADY_DECIDED);
   const base = { chatId, tool: block.toolName, inputHash: inputHash(block.input), ...(block.approvalBy ? { by: block.approvalBy } : {}), ...(block.approvalRule ? { rule: block.approvalRule } : {}) };
   if (edited) {
     await audit(tx, {

@@ -38,5 +38,5 @@ export function continueDecided(chatId: string, deps: TurnDeps = turnDeps()): Pr
 
 /** Continues an answer another instance handed over when it stopped (false: another instance took it, or it cannot go on). */
 export function continueHandedOver(chatId: string, messageId: string, deps: TurnDeps = turnDeps()): Promise<boolean> {
-  return runAsOwner({ chatId, continue: messageId }, "the answer handed over by a stopping instance could not go on", deps);
+  return runAsOwner({ chatId, continue: messageId, handedOver: true }, "the answer handed over by a stopping instance could not go on", deps);
 }

@@ -8,8 +8,8 @@ import { continueHandedOver } from "./continue-decided";
 import type { Registry } from "./stream-registry";
 import type { TurnSlots } from "./turn-slots";
 
-/** Kept at the end of the time given for the turns still running to stop and be stored. */
-const STOP_TURNS_MS = 1_500;
+/** Kept at the end of the time given for the turns still running to stop and be stored (a busy machine needs seconds). */
+const STOP_TURNS_MS = 2_500;
 
 const until = (deadline: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref());
 

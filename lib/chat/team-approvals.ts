@@ -9,7 +9,7 @@ import { db } from "../db/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/context";
 import { checkEditedInput, toolIdOf } from "../tools/edited-input";
-import { decisionSchema, pendingOf, recordDecisions, storeDecision, type Decision } from "./approvals";
+import { ALREADY_DECIDED, decisionSchema, pendingOf, recordDecisions, storeDecision, type Decision } from "./approvals";
 import { getChat } from "./chats";
 import { continueDecided } from "./continue-decided";
 
@@ -93,11 +93,11 @@ export async function decideAsAdmin(ctx: TeamContext, d: AdminDecision, opts: De
   const prisma = await db();
   const block = await prisma.block.findFirst({ where: { approvalId: d.approvalId, kind: "tool", message: { chat: { teamId: ctx.team.id } } }, include: { message: { select: { chatId: true } } } });
   if (!block) throw NotFound("No tool call is waiting for this approval in your team.");
-  if (block.status !== "approval-requested") throw Conflict("This tool call was already decided.");
+  if (block.status !== "approval-requested") throw Conflict(ALREADY_DECIDED);
   if (block.approvalBy !== "admin") throw Forbidden("The member decides this call in their chat.");
   const chatId = block.message.chatId;
   const { messageId, pending } = await pendingOf(prisma, chatId);
-  if (messageId !== block.messageId || !pending.some((b) => b.id === block.id)) throw Conflict("This tool call was already decided.");
+  if (messageId !== block.messageId || !pending.some((b) => b.id === block.id)) throw Conflict(ALREADY_DECIDED);
   if (d.input !== undefined && !d.approved) throw Invalid("Only an approval can change the input.");
   const input = d.input !== undefined ? await checkEditedInput(ctx.team.id, toolIdOf(block.extras), d.input) : undefined;
   await prisma.$transaction((tx) => storeDecision(tx, ctx, chatId, block, { ...d, input }, new Date()));

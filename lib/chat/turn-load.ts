@@ -15,7 +15,9 @@
 // reads), so their history is read after the claim.
 //
 // Decisions clicked as soon as a card appears can arrive while the turn that asked is still being
-// stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused.
+// stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused; a decision on a call
+// decided first elsewhere is refused at once. An answer handed over by a stopping instance waits for
+// that instance to store it (up to HANDOFF_WAIT_MS).
 //
 // A chat's first message may come from a draft (`newChat`): a chat the browser opened under an id
 // from `draftChatId` and never stored. When no chat has that id, the claim stores it, the caller's,
@@ -29,7 +31,7 @@ import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/context";
 import { endedAtStepLimit, restartAllowance, STEP_LIMIT_CODE, stepsTaken } from "./answer-steps";
-import { decidedAnswer, recordDecisions, supersedePending, type Decision } from "./approvals";
+import { ALREADY_DECIDED, anyDecidedAlready, decidedAnswer, recordDecisions, supersedePending, type Decision } from "./approvals";
 import { branchMessage, branchTip, leaveBranchFrom } from "./branches";
 import { DRAFT_ID, ownChat } from "./chats";
 import { fitHistory, historyBudget, loadHistory } from "./history";
@@ -60,6 +62,8 @@ export type TurnRequest = {
   decisions?: Decision[];
   /** Every call of the last answer was decided already (by an admin, a time limit): the answer continues. */
   afterDecisions?: boolean;
+  /** With `continue`: the answer was handed over by a stopping instance (stop-turns.ts), never set by a client. */
+  handedOver?: boolean;
   /** The chat is a draft: this message stores it, with these tools (in this project), unless it is stored already. */
   newChat?: { tools?: ToolSelection; projectId?: string };
   /** With a new message: ids of the caller's unsent attachments it carries (lib/attachments/store.ts). */
@@ -111,6 +115,11 @@ const NOT_CONTINUABLE = "Only a stopped answer at the end of the chat can be con
 export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 /** How long decisions wait for the turn that asked for them to be stored. */
 const DECISION_WAIT_MS = 5_000;
+/**
+ * How long an answer handed over by a stopping instance waits for that instance to store it (or, if it
+ * died first, for recovery to mark it interrupted) before it is continued here.
+ */
+const HANDOFF_WAIT_MS = 30_000;
 const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
@@ -162,7 +171,10 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   ]);
   let { chat } = found;
   if (await running(registry, chat)) {
-    const ended = req.decisions || req.afterDecisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
+    // A decision another tab (or an admin) took first, whose call now runs: said at once, not after the wait.
+    if (req.decisions?.length && (await anyDecidedAlready(chat.id, req.decisions))) throw Conflict(ALREADY_DECIDED);
+    const wait = req.decisions || req.afterDecisions ? DECISION_WAIT_MS : req.handedOver ? HANDOFF_WAIT_MS : 0;
+    const ended = wait ? await turnEnded(registry, chat.id, wait) : undefined;
     if (!ended) throw Conflict(RUNNING);
     chat = { ...chat, activeStreamId: ended.activeStreamId };
   }

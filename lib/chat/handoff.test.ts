@@ -1,0 +1,38 @@
+// A rolling restart on one machine's scale: the instance that stops hands its running answer over
+// (stop-turns.ts), and the instance that takes it may hear of it before the answer is stored. It waits
+// for the answer to be stored as interrupted, then continues it to the end as its owner.
+import type { LLMock } from "@copilotkit/aimock";
+import { describe, expect, it } from "vitest";
+import { readUntil, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
+import { continueHandedOver } from "./continue-decided";
+import { streamRegistry } from "./stream-registry";
+import { turnDeps } from "./turn";
+
+let mock: LLMock;
+describe.each(DATABASES)("on $name", (driver) => {
+  turnHarness((m) => (mock = m), { driver });
+
+  it("an answer handed over before it is stored is continued once it is, not dropped", async () => {
+    const counting = Array.from({ length: 60 }, (_, i) => `Number ${i + 1}.`).join(" ");
+    mock.addFixture({ match: { userMessage: "count slowly" }, response: { content: counting }, chunkSize: 6, streamingProfile: { ttft: 20, tps: 20 } });
+    mock.addFixture({ match: { userMessage: "Continue your previous answer exactly where it stopped" }, response: { content: " Number 60. That is all." } });
+    const { ctx, chat } = await teamWithProvider(mock.url);
+    const first = storedTurn();
+    const res = await runTurn(ctx, { chatId: chat.id, text: "count slowly" }, { onStored: first.onStored });
+    const { rest } = await readUntil(res, (chunks) => chunks.some((c) => c.type === "text-delta" && String(c.delta).includes("2.")));
+    const registry = await streamRegistry();
+    const running = registry.local.get(chat.id)!;
+    // The handoff arrives while the stopping side has not stored the answer yet…
+    const continued = continueHandedOver(chat.id, running.messageId, turnDeps({ nameChat: async () => undefined }));
+    running.abort("handoff");
+    await rest;
+    expect((await first.promise).status).toBe("interrupted");
+    // …and the answer goes on once it is, in the same message, to its end.
+    expect(await continued).toBe(true);
+    const answer = await storedAnswer(chat.id);
+    expect(answer.id).toBe(running.messageId);
+    expect(answer.status).toBe("done");
+    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^Number 1\. Number 2\..* Number 60\. That is all\.$/);
+  });
+});
