@@ -1,4 +1,4 @@
-// Attachments (store.ts, sniff.ts, extract.ts, model-files.ts) against a scripted upstream: types come
+// Attachments (store.ts, chunks.ts, sniff.ts, extract.ts, model-files.ts) against a scripted upstream: types come
 // from the bytes; limits per file and per message; only people who may see the chat fetch a file; a
 // vision model receives the image itself, a model without vision the PDF's text with a visible notice;
 // the files show in the stored question after a reload.
@@ -8,6 +8,7 @@ import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { loadMessagePage } from "../chat/history";
 import { shareChat } from "../sharing/shares";
+import { copyChat } from "../sharing/copy";
 import { makeUser } from "@/test/support/test-app";
 import { readChunks, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { tinyPdf } from "@/test/support/tiny-pdf";
@@ -15,6 +16,8 @@ import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn
 import { sweepRetention } from "../retention/retention";
 import { claimAttachments, deleteUnsentAttachment, questionFiles, readAttachment, uploadAttachment } from "./store";
 import { sniff } from "./sniff";
+import { CHUNK_BYTES } from "./chunks";
+import { MAX_EXTRACTED_CHARS } from "./extract";
 
 let mock: LLMock;
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -46,13 +49,13 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
   it("refuses unknown kinds (415) and files over the limit (413), storing nothing", async () => {
     const { ctx } = await teamWithProvider(mock.url);
     const prisma = await db();
-    await expect(uploadAttachment(ctx, { name: "x.exe", bytes: Buffer.from([0x4d, 0x5a, 0x90, 0x00]) })).rejects.toMatchObject({ status: 415 });
+    await expect(uploadAttachment(ctx, { name: "x.exe", body: Buffer.from([0x4d, 0x5a, 0x90, 0x00]) })).rejects.toMatchObject({ status: 415 });
     process.env.PARLEY_MAX_ATTACHMENT_BYTES = "2048";
     process.env.PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES = "3000";
     try {
-      await expect(uploadAttachment(ctx, { name: "big.txt", bytes: Buffer.alloc(2049, 97) })).rejects.toMatchObject({ status: 413 });
-      const a = await uploadAttachment(ctx, { name: "a.txt", bytes: Buffer.alloc(2000, 97) });
-      const b = await uploadAttachment(ctx, { name: "b.txt", bytes: Buffer.alloc(2000, 98) });
+      await expect(uploadAttachment(ctx, { name: "big.txt", body: Buffer.alloc(2049, 97) })).rejects.toMatchObject({ status: 413 });
+      const a = await uploadAttachment(ctx, { name: "a.txt", body: Buffer.alloc(2000, 97) });
+      const b = await uploadAttachment(ctx, { name: "b.txt", body: Buffer.alloc(2000, 98) });
       await expect(questionFiles(ctx, [a.id, b.id])).rejects.toMatchObject({ status: 413 });
       expect(await questionFiles(ctx, [a.id])).toHaveLength(1);
     } finally {
@@ -69,7 +72,7 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     process.env.PARLEY_MAX_UNSENT_ATTACHMENTS = "3";
     process.env.PARLEY_MAX_UNSENT_ATTACHMENT_BYTES = "5000";
     try {
-      const text = (n: number, c = 97) => ({ name: `f${n}.txt`, bytes: Buffer.alloc(n, c) });
+      const text = (n: number, c = 97) => ({ name: `f${n}.txt`, body: Buffer.alloc(n, c) });
       const [a, b] = [await uploadAttachment(ctx, text(2000)), await uploadAttachment(ctx, text(2000))];
       // Bytes: 4,000 are waiting; 1,001 more would pass the 5,000.
       const bytes = await uploadAttachment(ctx, text(1001)).catch((e: unknown) => e);
@@ -104,9 +107,45 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     }
   });
 
+  it("a large upload is stored and served a chunk at a time; a file that stops being text, or an upload that breaks off, leaves nothing behind", async () => {
+    const { ctx } = await teamWithProvider(mock.url);
+    const prisma = await db();
+    // ~700 KB of text arriving in uneven pieces, as a network hands them over.
+    const text = Buffer.from("All work and no play makes Jack a dull boy.\n".repeat(16_000));
+    const pieces = (bytes: Buffer, at: number[]) => (async function* () {
+      let from = 0;
+      for (const to of [...at, bytes.length]) yield bytes.subarray(from, (from = to));
+    })();
+    const stored = await uploadAttachment(ctx, { name: "jack.txt", body: pieces(text, [1, 70_000, 333_333, 600_000]) });
+    expect(stored).toMatchObject({ mediaType: "text/plain", size: text.length });
+    const rows = await prisma.attachmentChunk.findMany({ where: { attachmentId: stored.id }, orderBy: { seq: "asc" } });
+    expect(rows.map((r) => r.data.byteLength)).toEqual([CHUNK_BYTES, CHUNK_BYTES, text.length - 2 * CHUNK_BYTES]);
+    const served: number[] = [];
+    const reader = (await readAttachment(ctx, stored.id)).body.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) served.push(next.value.byteLength);
+    expect(served).toEqual(rows.map((r) => r.data.byteLength));
+    expect(Buffer.concat(rows.map((r) => r.data))).toEqual(text);
+    // Its text is kept for models that read text (and for search), from the pieces as they came, up to the bound.
+    const kept = (await prisma.attachment.findUniqueOrThrow({ where: { id: stored.id } })).text;
+    expect(kept).toBe(`${text.toString().slice(0, MAX_EXTRACTED_CHARS)}\n[… cut: the document is longer]`);
+
+    // A NUL byte in the third chunk: not a text file after all (415), and the first chunks are gone too.
+    const binary = Buffer.from(text);
+    binary[2 * CHUNK_BYTES + 10] = 0;
+    await expect(uploadAttachment(ctx, { name: "sneaky.txt", body: pieces(binary, [300_000]) })).rejects.toMatchObject({ status: 415 });
+    // The connection drops after two chunks: the error is the upload's, and nothing is kept.
+    const broken = (async function* () {
+      yield text.subarray(0, 600_000);
+      throw new Error("connection reset");
+    })();
+    await expect(uploadAttachment(ctx, { name: "cut.txt", body: broken })).rejects.toThrow("connection reset");
+    expect(await prisma.attachment.count({ where: { userId: ctx.user.id } })).toBe(1);
+    expect(await prisma.attachmentChunk.count({ where: { attachment: { userId: ctx.user.id } } })).toBe(3);
+  });
+
   it("uploads picked together never pass the cap: the first 20 are taken, the 21st refused", async () => {
     const { ctx } = await teamWithProvider(mock.url);
-    const res = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => uploadAttachment(ctx, { name: `n${i}.md`, bytes: Buffer.from(`# Note ${i}\n`) })));
+    const res = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => uploadAttachment(ctx, { name: `n${i}.md`, body: Buffer.from(`# Note ${i}\n`) })));
     expect(res.filter((r) => r.status === "fulfilled")).toHaveLength(20);
     const refused = res.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
     expect(refused).toEqual([expect.objectContaining({ status: 409, message: expect.stringContaining("20 files are waiting to be sent") })]);
@@ -121,10 +160,10 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     const stranger = (await teamWithProvider(mock.url)).ctx;
     mock.onMessage("attach: what is in the picture", { content: "A single pixel." });
 
-    const image = await uploadAttachment(ctx, { name: "pixel.png", bytes: PNG });
+    const image = await uploadAttachment(ctx, { name: "pixel.png", body: PNG });
     expect(image).toMatchObject({ mediaType: "image/png", size: PNG.length, url: `/api/attachments/${image.id}` });
     // Before it is sent, only the uploader can fetch it or send it.
-    expect((await readAttachment(ctx, image.id)).data.byteLength).toBe(PNG.length);
+    expect(Buffer.from(await new Response((await readAttachment(ctx, image.id)).body).arrayBuffer())).toEqual(PNG);
     await expect(readAttachment(reader, image.id)).rejects.toMatchObject({ status: 404 });
     await expect(questionFiles(reader, [image.id])).rejects.toMatchObject({ status: 404 });
 
@@ -141,17 +180,22 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     ]);
     // Sent: the owner and those the chat is shared with fetch it; nobody else, in the team or outside.
     await expect(readAttachment(reader, image.id)).rejects.toMatchObject({ status: 404 });
-    await shareChat(ctx, chat.id, { userId: reader.user.id });
+    await shareChat(ctx, chat.id, { userId: reader.user.id, canContinue: true });
     expect((await readAttachment(reader, image.id)).mediaType).toBe("image/png");
     for (const other of [bystander, stranger]) await expect(readAttachment(other, image.id)).rejects.toMatchObject({ status: 404 });
     // It went with one message: it cannot be sent again.
     await expect(questionFiles(ctx, [image.id])).rejects.toMatchObject({ status: 404 });
+    // The reader's copy of the chat has its own copy of the file: the same bytes, theirs to fetch, kept when the original goes.
+    const copy = await copyChat(reader, chat.id);
+    const copied = await prisma.attachment.findFirstOrThrow({ where: { chatId: copy.id } });
+    await prisma.chat.delete({ where: { id: chat.id } });
+    expect(Buffer.from(await new Response((await readAttachment(reader, copied.id)).body).arrayBuffer())).toEqual(PNG);
   });
 
   it("a model that cannot read PDFs gets the document's extracted text, and the answer says so", async () => {
     const { ctx, chat } = await teamWithProvider(mock.url);
     mock.onMessage("attach: summarise the report", { content: "Revenue grew." });
-    const pdf = await uploadAttachment(ctx, { name: "report.pdf", bytes: tinyPdf("Quarterly revenue grew by 12 percent") });
+    const pdf = await uploadAttachment(ctx, { name: "report.pdf", body: tinyPdf("Quarterly revenue grew by 12 percent") });
     expect(pdf.mediaType).toBe("application/pdf");
     const done = storedTurn();
     const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "attach: summarise the report", attachments: [pdf.id] }, { onStored: done.onStored }));

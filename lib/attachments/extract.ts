@@ -1,20 +1,19 @@
 // The text of an attachment, for models that cannot read the file itself (and for search): a text
-// file's own text; a PDF's text through unpdf (PDF.js, maintained). Bounded, so a huge document does
-// not flood the model's context. A PDF without extractable text (a scan) gives null.
-import type { Sniffed } from "./sniff";
+// file's own text (kept as it arrives, sniff.ts); a PDF's text through unpdf (PDF.js, maintained).
+// Bounded, so a huge document does not flood the model's context. A PDF without extractable text (a
+// scan) gives null.
 
 /** The most characters of extracted text kept per attachment. */
 export const MAX_EXTRACTED_CHARS = 200_000;
 
-export async function extractText(bytes: Uint8Array, type: Sniffed): Promise<string | null> {
-  let text: string | null = null;
-  if (type.kind === "text") text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
-  if (type.kind === "pdf") text = await pdfText(bytes);
+/** The text as stored: null when blank, cut (and saying so) past MAX_EXTRACTED_CHARS. */
+export function boundText(text: string | null): string | null {
   if (!text?.trim()) return null;
   return text.length > MAX_EXTRACTED_CHARS ? `${text.slice(0, MAX_EXTRACTED_CHARS)}\n[… cut: the document is longer]` : text;
 }
 
-async function pdfText(bytes: Uint8Array): Promise<string | null> {
+/** A PDF's text (PDF.js needs the whole document), or null when it has none or is damaged. */
+export async function pdfText(bytes: Uint8Array): Promise<string | null> {
   try {
     const { extractText: fromPdf, getDocumentProxy } = await import("unpdf");
     // PDF.js takes the buffer over: give it a copy.

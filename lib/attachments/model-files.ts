@@ -4,6 +4,7 @@
 // so with a visible notice. The bytes come from the database, never from the client.
 import { db } from "../db/client";
 import type { ParleyUIMessage } from "../chat/message-types";
+import { attachmentBytes } from "./chunks";
 import { attachmentIdsOf } from "./store";
 
 export type ModelFileCaps = { displayName: string; vision: boolean; pdf: boolean };
@@ -31,8 +32,11 @@ export async function filesForModel(
   if (!ids.length) return { history, notices: [] }; // the common case costs no query
   const caps = fileCaps(model, await modelSees(model.modelRowId));
   const prisma = await db();
-  const rows = await prisma.attachment.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, mediaType: true, data: true, text: true } });
+  const rows = await prisma.attachment.findMany({ where: { id: { in: ids }, complete: true }, select: { id: true, name: true, mediaType: true, text: true } });
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const readsNatively = (mediaType: string) => (mediaType.startsWith("image/") && caps.vision) || (mediaType === "application/pdf" && caps.pdf);
+  const bytes = new Map<string, Buffer>();
+  for (const r of rows) if (readsNatively(r.mediaType)) bytes.set(r.id, await attachmentBytes(r.id));
   const asText = new Set<string>();
   const resolved = history.map((m) => ({
     ...m,
@@ -42,8 +46,8 @@ export async function filesForModel(
       const row = id ? byId.get(id) : undefined;
       if (!row) return p.url.startsWith("/api/") ? [] : [p]; // deleted since; a foreign url is left alone
       const image = row.mediaType.startsWith("image/");
-      const native = (image && caps.vision) || (row.mediaType === "application/pdf" && caps.pdf);
-      if (native) return [{ ...p, url: `data:${row.mediaType};base64,${Buffer.from(row.data).toString("base64")}` }];
+      const native = bytes.get(row.id);
+      if (native) return [{ ...p, url: `data:${row.mediaType};base64,${native.toString("base64")}` }];
       if (!row.mediaType.startsWith("text/") && row.mediaType !== "application/json") asText.add(row.name);
       const body = row.text ?? (image ? "(an image; this model cannot see images)" : "(no text could be extracted from this file)");
       return [{ type: "text" as const, text: `Attached file "${row.name}" (${row.mediaType}):\n${body}` }];

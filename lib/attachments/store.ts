@@ -1,5 +1,5 @@
 // Attachments: uploaded by a member (POST /api/attachments) before the message that carries them is
-// sent; claimed by that message when it is stored (its file blocks point at /api/attachments/<id>);
+// sent, stored a chunk at a time as they arrive (chunks.ts); claimed by that message when it is stored (its file blocks point at /api/attachments/<id>);
 // fetched only by people who may see the chat (lib/sharing/access.ts), or by the uploader while unsent.
 // Limits: per file (PARLEY_MAX_ATTACHMENT_BYTES) and per message (PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES),
 // both 413; per member, unsent uploads of the last hour (PARLEY_MAX_UNSENT_ATTACHMENTS files, 409, and
@@ -12,8 +12,9 @@ import type { Prisma } from "../db/generated/client";
 import { AppError, NotFound } from "../errors";
 import { visibleChats } from "../sharing/access";
 import type { TeamContext } from "../teams/context";
-import { extractText } from "./extract";
-import { sniff } from "./sniff";
+import { attachmentBytes, chunkStream, rechunk, writeChunk } from "./chunks";
+import { boundText, MAX_EXTRACTED_CHARS, pdfText } from "./extract";
+import { type Sniffed, sniffBinary, TextCheck, textType } from "./sniff";
 
 type Caller = Pick<TeamContext, "user" | "team">;
 type Tx = Prisma.TransactionClient;
@@ -36,38 +37,77 @@ function cleanName(name: string): string {
   return clean || "file";
 }
 
-export async function uploadAttachment(ctx: Caller, file: { name: string; bytes: Uint8Array }): Promise<AttachmentView> {
+/**
+ * Stores an upload as it arrives, a chunk at a time (chunks.ts): its type from the first bytes (a text
+ * file checked to its end), 413 past the per-file limit, 415 for what Parley does not take; within the
+ * member's unsent limits once it is whole. Nothing of a refused or broken upload is kept.
+ */
+export async function uploadAttachment(ctx: Caller, file: { name: string; body: Uint8Array | AsyncIterable<Uint8Array> }): Promise<AttachmentView> {
   const max = config().PARLEY_MAX_ATTACHMENT_BYTES;
-  if (file.bytes.byteLength > max) throw new AppError("TooLarge", 413, `The file is larger than ${formatBytes(max)}.`);
   const name = cleanName(file.name);
-  const type = sniff(file.bytes, name);
-  if (!type) throw new AppError("UnsupportedMediaType", 415, "This kind of file cannot be attached. Attach images (PNG, JPEG, GIF, WebP), PDF documents, or text and code files.");
-  const text = await extractText(file.bytes, type);
   const prisma = await db();
-  const row = await prisma.$transaction(async (tx) => {
-    await withinUnsentLimits(tx, ctx.user.id, file.bytes.byteLength);
-    const data = Buffer.from(file.bytes.buffer as ArrayBuffer, file.bytes.byteOffset, file.bytes.byteLength);
-    return tx.attachment.create({
-      data: { teamId: ctx.team.id, userId: ctx.user.id, name, mediaType: type.mediaType, size: file.bytes.byteLength, data, text },
-      select: { id: true, name: true, mediaType: true, size: true },
-    });
-    // Uploads picked together arrive together, and PGlite runs one transaction at a time: they queue.
-  }, { maxWait: 60_000, timeout: 60_000 });
-  return { ...row, url: attachmentUrl(row.id) };
+  refuseOverLimits(await unsentWaiting(prisma, ctx.user.id), 0); // already full: refused before any byte is stored
+  const text = new TextCheck(MAX_EXTRACTED_CHARS + 1);
+  let row: { id: string; type: Sniffed } | undefined;
+  let size = 0;
+  let seq = 0;
+  try {
+    for await (const chunk of rechunk(file.body)) {
+      size += chunk.byteLength;
+      if (size > max) throw new AppError("TooLarge", 413, `The file is larger than ${formatBytes(max)}.`);
+      if (!row) {
+        const type = sniffBinary(chunk) ?? textType(name);
+        const { id } = await prisma.attachment.create({
+          data: { teamId: ctx.team.id, userId: ctx.user.id, name, mediaType: type.mediaType, size: 0 },
+          select: { id: true },
+        });
+        row = { id, type };
+      }
+      if (row.type.kind === "text" && !text.push(chunk)) throw unsupported();
+      await writeChunk(row.id, seq++, chunk);
+    }
+    if (!row || (row.type.kind === "text" && !text.end())) throw unsupported();
+    const { id, type } = row;
+    const extracted = boundText(type.kind === "text" ? text.text : type.kind === "pdf" ? await pdfText(await attachmentBytes(id)) : null);
+    const done = await prisma.$transaction(async (tx) => {
+      await withinUnsentLimits(tx, ctx.user.id, size);
+      return tx.attachment.update({ where: { id }, data: { size, text: extracted, complete: true }, select: { id: true, name: true, mediaType: true, size: true } });
+      // Uploads picked together finish together, and PGlite runs one transaction at a time: they queue.
+    }, { maxWait: 60_000, timeout: 60_000 });
+    return { ...done, url: attachmentUrl(done.id) };
+  } catch (e) {
+    if (row) await prisma.attachment.deleteMany({ where: { id: row.id } }).catch(() => undefined);
+    throw e;
+  }
 }
 
-/** Refuses an upload of `size` bytes past the member's unsent limits (one upload of theirs checks at a time). */
-async function withinUnsentLimits(tx: Tx, userId: string, size: number): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`parley:unsent:${userId}`}))`;
-  const { PARLEY_MAX_UNSENT_ATTACHMENTS: maxFiles, PARLEY_MAX_UNSENT_ATTACHMENT_BYTES: maxBytes } = config();
-  const waiting = await tx.attachment.aggregate({
-    where: { userId, chatId: null, messageId: null, createdAt: { gte: new Date(Date.now() - UNSENT_MS) } },
+const unsupported = () =>
+  new AppError("UnsupportedMediaType", 415, "This kind of file cannot be attached. Attach images (PNG, JPEG, GIF, WebP), PDF documents, or text and code files.");
+
+type Query = Pick<Tx, "attachment">;
+
+/** The member's complete unsent uploads of the last hour: how many, and their bytes. */
+async function unsentWaiting(q: Query, userId: string): Promise<{ files: number; bytes: number }> {
+  const waiting = await q.attachment.aggregate({
+    where: { userId, chatId: null, messageId: null, complete: true, createdAt: { gte: new Date(Date.now() - UNSENT_MS) } },
     _count: true,
     _sum: { size: true },
   });
+  return { files: waiting._count, bytes: waiting._sum.size ?? 0 };
+}
+
+/** Refuses one more upload of `size` bytes past the member's unsent limits: 409 by count, 413 by bytes. */
+function refuseOverLimits(waiting: { files: number; bytes: number }, size: number): void {
+  const { PARLEY_MAX_UNSENT_ATTACHMENTS: maxFiles, PARLEY_MAX_UNSENT_ATTACHMENT_BYTES: maxBytes } = config();
   const then = "Send them, or remove some, before adding more.";
-  if (waiting._count >= maxFiles) throw new AppError("TooManyUnsent", 409, `${maxFiles} files are waiting to be sent. ${then}`);
-  if ((waiting._sum.size ?? 0) + size > maxBytes) throw new AppError("TooLarge", 413, `The files waiting to be sent would add up to more than ${formatBytes(maxBytes)}. ${then}`);
+  if (waiting.files >= maxFiles) throw new AppError("TooManyUnsent", 409, `${maxFiles} files are waiting to be sent. ${then}`);
+  if (waiting.bytes + size > maxBytes) throw new AppError("TooLarge", 413, `The files waiting to be sent would add up to more than ${formatBytes(maxBytes)}. ${then}`);
+}
+
+/** In a transaction: the member's limits checked for an upload of `size` bytes, one upload of theirs at a time. */
+async function withinUnsentLimits(tx: Tx, userId: string, size: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`parley:unsent:${userId}`}))`;
+  refuseOverLimits(await unsentWaiting(tx, userId), size);
 }
 
 /** Removes one of the caller's own unsent uploads (the composer's Remove); 404 for any other. */
@@ -77,15 +117,15 @@ export async function deleteUnsentAttachment(ctx: Caller, id: string): Promise<v
   if (res.count === 0) throw NotFound("No such attachment.");
 }
 
-/** The attachment's bytes when the caller may see it: the uploader while unsent, else whoever may see its chat. 404 otherwise. */
+/** The attachment and a stream of its bytes when the caller may see it: the uploader while unsent, else whoever may see its chat. 404 otherwise. */
 export async function readAttachment(ctx: Caller, id: string) {
   const prisma = await db();
   const row = await prisma.attachment.findFirst({
-    where: { id, teamId: ctx.team.id, OR: [{ chatId: null, userId: ctx.user.id }, { chat: visibleChats(ctx) }] },
-    select: { name: true, mediaType: true, size: true, data: true },
+    where: { id, teamId: ctx.team.id, complete: true, OR: [{ chatId: null, userId: ctx.user.id }, { chat: visibleChats(ctx) }] },
+    select: { id: true, name: true, mediaType: true, size: true },
   });
   if (!row) throw NotFound("No such attachment.");
-  return row;
+  return { ...row, body: chunkStream(row.id) };
 }
 
 /** The file parts of a new question: the caller's unsent attachments (404 for any other), within the per-message limit (413). */
@@ -95,7 +135,7 @@ export async function questionFiles(ctx: Caller, ids: string[] | undefined): Pro
   if (unique.length > MAX_ATTACHMENTS) throw new AppError("TooLarge", 413, `A message can carry at most ${MAX_ATTACHMENTS} files.`);
   const prisma = await db();
   const rows = await prisma.attachment.findMany({
-    where: { id: { in: unique }, teamId: ctx.team.id, userId: ctx.user.id, messageId: null, chatId: null },
+    where: { id: { in: unique }, teamId: ctx.team.id, userId: ctx.user.id, messageId: null, chatId: null, complete: true },
     select: { id: true, name: true, mediaType: true, size: true },
   });
   if (rows.length !== unique.length) throw NotFound("No such attachment.");

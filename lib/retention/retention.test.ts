@@ -29,7 +29,7 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     const { id } = await createChat(ctx);
     await renameChat(ctx, id, title);
     await prisma.message.create({ data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: `Question of ${title}` }, { ordinal: 1, kind: "file", status: "done", name: "a.txt", mediaType: "text/plain", url: "/api/attachments/x" }] } } });
-    await prisma.attachment.create({ data: { teamId: ctx.team.id, userId: ctx.user.id, chatId: id, messageId: `q-${id}`, name: "a.txt", mediaType: "text/plain", size: 3, data: Buffer.from("abc") } });
+    await prisma.attachment.create({ data: { teamId: ctx.team.id, userId: ctx.user.id, chatId: id, messageId: `q-${id}`, name: "a.txt", mediaType: "text/plain", size: 3, complete: true, chunks: { create: { seq: 0, data: Buffer.from("abc") } } } });
     await prisma.message.create({
       data: {
         id: `a-${id}`,
@@ -69,7 +69,7 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     const old = await fullChat(admin, "Old", reader, 40);
     const recent = await fullChat(admin, "Recent", reader, 5);
     const elsewhere = await fullChat(other, "Elsewhere", otherReader, 400);
-    const unsent = await prisma.attachment.create({ data: { teamId: one.id, userId: admin.user.id, name: "u.txt", mediaType: "text/plain", size: 1, data: Buffer.from("u"), createdAt: new Date(Date.now() - 2 * 86_400_000) } });
+    const unsent = await prisma.attachment.create({ data: { teamId: one.id, userId: admin.user.id, name: "u.txt", mediaType: "text/plain", size: 1, complete: true, chunks: { create: { seq: 0, data: Buffer.from("u") } }, createdAt: new Date(Date.now() - 2 * 86_400_000) } });
     const full = { chat: 1, messages: 2, blocks: 4, citations: 1, attachments: 1, shares: 1 };
     expect(await rowsOf(old)).toEqual(full);
 
@@ -152,7 +152,7 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     await renameChat(owner, id, "Audited chat");
     const at = new Date("2026-03-04T05:06:07.000Z");
     await prisma.message.create({ data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: "Pay the invoice" }] } } });
-    const file = await prisma.attachment.create({ data: { teamId: team.id, userId: owner.user.id, chatId: id, messageId: `q-${id}`, name: "invoice.pdf", mediaType: "application/pdf", size: 3, data: Buffer.from("pdf") } });
+    const file = await prisma.attachment.create({ data: { teamId: team.id, userId: owner.user.id, chatId: id, messageId: `q-${id}`, name: "invoice.pdf", mediaType: "application/pdf", size: 3, complete: true, chunks: { create: { seq: 0, data: Buffer.from("pdf") } } } });
     await prisma.message.create({ data: { id: `old-${id}`, chatId: id, parentId: `q-${id}`, role: "assistant", onBranch: false, blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: "An earlier answer" }] } } });
     const tool = (ordinal: number, extra: { status: string } & Record<string, unknown>) => ({ ordinal, kind: "tool" as const, toolName: "pay", toolCallId: `call-${ordinal}-${id}`, input: { amount: ordinal * 100 }, ...extra });
     await prisma.message.create({

@@ -39,9 +39,11 @@ export async function copyChat(ctx: TeamContext, chatId: string): Promise<{ id: 
         const attachmentIds = new Map<string, string>();
         for (const a of m.attachments) {
           const copy = await tx.attachment.create({
-            data: { teamId: ctx.team.id, userId: ctx.user.id, chatId: chat.id, messageId: null, name: a.name, mediaType: a.mediaType, size: a.size, data: a.data, text: a.text },
+            data: { teamId: ctx.team.id, userId: ctx.user.id, chatId: chat.id, messageId: null, name: a.name, mediaType: a.mediaType, size: a.size, complete: a.complete, text: a.text },
             select: { id: true },
           });
+          // The bytes are copied inside the database, never through this process's memory.
+          await tx.$executeRaw`INSERT INTO "AttachmentChunk" ("attachmentId", "seq", "data") SELECT ${copy.id}, "seq", "data" FROM "AttachmentChunk" WHERE "attachmentId" = ${a.id}`;
           attachmentIds.set(a.id, copy.id);
         }
         await tx.message.create({

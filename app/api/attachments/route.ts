@@ -1,5 +1,6 @@
-// POST (multipart/form-data, field "file"): upload one attachment for the next message; its id, name,
-// sniffed type, size and url. 413 past the per-file limit, 415 for a kind of file Parley does not take.
+// POST (multipart/form-data, field "file"): upload one attachment for the next message, stored as it
+// arrives; its id, name, sniffed type, size and url. 413 past the per-file limit, 415 for a kind of file
+// Parley does not take, 409/413 past the member's unsent limits.
 import { handle } from "@/lib/http";
 import { config } from "@/lib/config";
 import { AppError, Invalid } from "@/lib/errors";

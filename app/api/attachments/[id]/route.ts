@@ -1,4 +1,4 @@
-// GET: an attachment's bytes, for the people who may see its chat (or its uploader before it is sent);
+// GET: an attachment's bytes (streamed a chunk at a time), for the people who may see its chat (or its uploader before it is sent);
 // 404 for anyone else. Served with its sniffed type, never sniffed again by the browser, and as a
 // download unless it is an image or a PDF; in a sandbox, so nothing in it runs on this origin.
 // DELETE: the uploader removes it while it is unsent (the composer's Remove); 404 otherwise.
@@ -12,10 +12,10 @@ export const GET = handle(async (_req: Request, { params }: { params: Promise<{ 
   const ctx = await requireTeam();
   const file = await readAttachment(ctx, (await idParams(params)).id);
   const type = file.mediaType.startsWith("text/") ? `${file.mediaType}; charset=utf-8` : file.mediaType;
-  return new Response(new Uint8Array(file.data), {
+  return new Response(file.body, {
     headers: {
       "content-type": type,
-      "content-length": String(file.data.byteLength),
+      "content-length": String(file.size),
       "content-disposition": `${INLINE.test(file.mediaType) ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
       "x-content-type-options": "nosniff",
       "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
