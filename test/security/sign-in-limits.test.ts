@@ -6,6 +6,7 @@ import { POST } from "@/app/api/auth/[...all]/route";
 import { AppError } from "@/lib/errors";
 import { CONNECTION_HEADER } from "@/lib/security/client-address";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
+import { asRouteRequest } from "@/test/support/route-request";
 import { signIn } from "@/lib/auth/accounts";
 import { getAuth } from "@/lib/auth/auth";
 import { ADDRESS_FAILURES, FREE_FAILURES, MAX_WAIT_S, UNDER_ATTACK_FAILURES, UNDER_ATTACK_WAIT_S, admitSignIn } from "@/lib/auth/sign-in-limits";
@@ -35,7 +36,7 @@ let xff = 0;
 async function overHttp(email: string, password: string, address: string) {
   xff++;
   const res = await POST(
-    new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+    asRouteRequest(new Request(`${ORIGIN}/api/auth/sign-in/email`, {
       method: "POST",
       headers: {
         origin: ORIGIN,
@@ -44,7 +45,7 @@ async function overHttp(email: string, password: string, address: string) {
         "x-forwarded-for": `198.51.${Math.floor(xff / 250) % 250}.${xff % 250}`,
       },
       body: JSON.stringify({ email, password }),
-    }),
+    })),
   );
   return { status: res.status, retryAfter: Number(res.headers.get("retry-after")) };
 }
