@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { withNewestPage } from "./branch-page";
+import { questionRename } from "./use-stored-question-id";
 
 const msg = (id: string, text: string, role: "user" | "assistant" = "user"): ParleyUIMessage => ({ id, role, parts: [{ type: "text", text }] });
 
@@ -25,5 +26,21 @@ describe("withNewestPage", () => {
     const merged = withNewestPage([msg("local", "edited first question")], { messages: [msg("q9", "edited first question")], hasMore: false });
     expect(merged.messages.map((m) => m.id)).toEqual(["q9"]);
     expect(merged.older).toEqual({ hasMore: false, firstSeq: undefined });
+  });
+});
+
+describe("the live question takes its stored id when its answer starts", () => {
+  it("renames the question before the answer that names it, so the refresh after the turn keeps its object (and an open editor)", () => {
+    const older = msg("q1", "question");
+    const live = msg("local-id", "new question");
+    const answer: ParleyUIMessage = { ...msg("a2", "answer", "assistant"), metadata: { status: "streaming", questionId: "q2" } };
+    expect(questionRename([older, live, answer])).toEqual({ from: "local-id", to: "q2" });
+    const renamed = [older, { ...live, id: "q2" }, answer];
+    expect(questionRename(renamed)).toBeUndefined();
+    // After the turn the stored page keeps the renamed question's object: nothing of it re-renders.
+    const merged = withNewestPage(renamed, { messages: [msg("q1", "question"), msg("q2", "new question"), { ...answer, metadata: { status: "done" } }], hasMore: false });
+    expect(merged.messages[1]).toBe(renamed[1]);
+    // An answer that follows no new question (Continue, decisions, regenerate) renames nothing.
+    expect(questionRename([older, msg("a1", "answer", "assistant")])).toBeUndefined();
   });
 });

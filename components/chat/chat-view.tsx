@@ -28,6 +28,7 @@ import { Button } from "../ui/button";
 import { focusComposer } from "./focus-composer";
 import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
+import { useStoredQuestionId } from "./use-stored-question-id";
 import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
 import { JumpToLatest } from "./jump-to-latest";
@@ -246,6 +247,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const busy = status === "submitted" || status === "streaming";
   const { scrollRef, contentRef, isAtBottom, scrollToBottom, keepPlace } = useChatScroll();
   const branches = useBranches({ chatId, setMessages, setOlder, requestsSent });
+  useStoredQuestionId(messages, setMessages);
   useEffect(() => {
     afterTurn.current = branches.refresh;
   }, [branches.refresh]);

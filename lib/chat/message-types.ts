@@ -21,6 +21,12 @@ export type ParleyMetadata = {
   fellBack?: NoticeData;
   /** Sent live with `interrupted` when the server that wrote the answer stopped and another instance goes on with it (stop-turns.ts). */
   handedOver?: boolean;
+  /**
+   * Sent live at the start of an answer to a new question: the id the question is stored under, which the
+   * page's copy of it takes (use-stored-question-id.ts), so it keeps its place (and an open editor) when
+   * the stored messages replace the live ones after the turn.
+   */
+  questionId?: string;
   /** This message's place among its versions (branches.ts), when it has more than one. */
   versions?: { index: number; count: number };
 };

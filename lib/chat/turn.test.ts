@@ -34,6 +34,9 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(title).toBe(`hello ${kind}`);
       const usage = await prisma.usageRecord.findFirstOrThrow({ where: { messageId: answer.id } });
       expect(usage).toMatchObject({ inputTokens: 11, outputTokens: 7, teamId: ctx.team.id, userId: ctx.user.id });
+      // The answer starts by naming the id its question is stored under (the page's copy takes it).
+      const question = await prisma.message.findFirstOrThrow({ where: { chatId: chat.id, role: "user" } });
+      expect(chunks.find((c) => c.type === "start")).toMatchObject({ messageMetadata: { questionId: question.id } });
     });
 
     it("turns an upstream 500 into a visible error block", async () => {

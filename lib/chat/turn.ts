@@ -284,7 +284,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           // URL sources (web search) and cited MCP results are numbered as they arrive.
           const cited = citations.take(part);
           if (cited) return { citations: cited };
-          if (part.type === "start") return { status: "streaming", ...modelOf(prepared.answering), createdAt: new Date().toISOString() };
+          if (part.type === "start") return { status: "streaming", ...modelOf(prepared.answering), createdAt: new Date().toISOString(), ...(loaded.question ? { questionId: loaded.question.id } : {}) };
           if (part.type === "start-step") {
             const news = fallbackNews(part.warnings);
             return news && { ...modelOf(news), fellBack: news.notice };
