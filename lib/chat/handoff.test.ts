@@ -3,6 +3,7 @@
 // for the answer to be stored as interrupted, then continues it to the end as its owner.
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
+import { db } from "../db/client";
 import { readUntil, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import { continueHandedOver } from "./continue-decided";
@@ -34,5 +35,23 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(answer.id).toBe(running.messageId);
     expect(answer.status).toBe("done");
     expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^Number 1\. Number 2\..* Number 60\. That is all\.$/);
+  });
+
+  it("an answer another instance is still storing is continued once its status says it ended", async () => {
+    mock.addFixture({ match: { userMessage: "count on" }, response: { content: "One. Two. Three." } });
+    const { ctx, chat } = await teamWithProvider(mock.url);
+    const first = storedTurn();
+    await readUntil(await runTurn(ctx, { chatId: chat.id, text: "count on" }, { onStored: first.onStored }), () => false);
+    const { messageId } = await first.promise;
+    // As the other instance sees it mid-store: no turn of its own, the chat released, the message still streaming.
+    const prisma = await db();
+    await prisma.message.update({ where: { id: messageId }, data: { status: "streaming" } });
+    const continued = continueHandedOver(chat.id, messageId, turnDeps({ nameChat: async () => undefined }));
+    await new Promise((r) => setTimeout(r, 300)); // the store of the stopping side, still writing
+    await prisma.message.update({ where: { id: messageId }, data: { status: "interrupted" } });
+    expect(await continued).toBe(true);
+    const answer = await storedAnswer(chat.id);
+    expect(answer.status).toBe("done");
+    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^One\. Two\. Three\. .*That is all\.$/); // the continuation went on after what was stored
   });
 });
