@@ -52,10 +52,9 @@ export function chunkStream(attachmentId: string): ReadableStream<Uint8Array> {
   );
 }
 
-/** A whole attachment's bytes (for a model's request or a PDF's text; bounded by the per-file limit). */
+/** A whole attachment's bytes in one query (for a model's request or a PDF's text; bounded by the per-file limit). */
 export async function attachmentBytes(attachmentId: string): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  const reader = chunkStream(attachmentId).getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
-  return Buffer.concat(parts);
+  const prisma = await db();
+  const rows = await prisma.attachmentChunk.findMany({ where: { attachmentId }, orderBy: { seq: "asc" }, select: { data: true } });
+  return Buffer.concat(rows.map((r) => r.data));
 }

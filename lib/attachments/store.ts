@@ -1,5 +1,6 @@
 // Attachments: uploaded by a member (POST /api/attachments) before the message that carries them is
-// sent, stored a chunk at a time as they arrive (chunks.ts); claimed by that message when it is stored (its file blocks point at /api/attachments/<id>);
+// sent, stored a chunk at a time as they arrive (chunks.ts); claimed by that message when it is
+// stored (its file blocks point at /api/attachments/<id>);
 // fetched only by people who may see the chat (lib/sharing/access.ts), or by the uploader while unsent.
 // Limits: per file (PARLEY_MAX_ATTACHMENT_BYTES) and per message (PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES),
 // both 413; per member, unsent uploads of the last hour (PARLEY_MAX_UNSENT_ATTACHMENTS files, 409, and

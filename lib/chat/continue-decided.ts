@@ -42,17 +42,20 @@ const HANDED_OVER_STORE_MS = 30_000;
 /** Continues an answer another instance handed over when it stopped (false: another instance took it, or it cannot go on). */
 export async function continueHandedOver(chatId: string, messageId: string, deps: TurnDeps = turnDeps()): Promise<boolean> {
   // A busy stopping instance may still be storing it (or have died doing so): it is continued once stored.
-  if (!(await storedAsEnded(messageId, HANDED_OVER_STORE_MS))) return false;
-  return runAsOwner({ chatId, continue: messageId, handedOver: true }, "the answer handed over by a stopping instance could not go on", deps);
+  if (!(await endedAndFree(chatId, messageId, deps, HANDED_OVER_STORE_MS))) return false;
+  return runAsOwner({ chatId, continue: messageId }, "the answer handed over by a stopping instance could not go on", deps);
 }
 
-/** Waits (checking every 100 ms) until the message is no longer streaming; false when it is gone or still streams after `ms`. */
-async function storedAsEnded(messageId: string, ms: number): Promise<boolean> {
-  const prisma = await db();
+/**
+ * Waits (checking every 100 ms) until the message is stored as ended and no turn of this process holds
+ * its chat; false when it is gone, or still streams after `ms`.
+ */
+async function endedAndFree(chatId: string, messageId: string, deps: TurnDeps, ms: number): Promise<boolean> {
+  const [prisma, registry] = await Promise.all([db(), deps.registry()]);
   for (const deadline = Date.now() + ms; ; ) {
     const row = await prisma.message.findUnique({ where: { id: messageId }, select: { status: true } });
     if (!row) return false;
-    if (row.status !== "streaming") return true;
+    if (row.status !== "streaming" && !registry.local.has(chatId)) return true;
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 100));
   }

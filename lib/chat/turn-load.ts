@@ -16,8 +16,7 @@
 //
 // Decisions clicked as soon as a card appears can arrive while the turn that asked is still being
 // stored: they wait for it (up to DECISION_WAIT_MS) instead of being refused; a decision on a call
-// decided first elsewhere is refused at once. An answer handed over by a stopping instance waits for
-// that instance to store it (up to HANDOFF_WAIT_MS).
+// decided first elsewhere is refused at once.
 //
 // A chat's first message may come from a draft (`newChat`): a chat the browser opened under an id
 // from `draftChatId` and never stored. When no chat has that id, the claim stores it, the caller's,
@@ -62,8 +61,6 @@ export type TurnRequest = {
   decisions?: Decision[];
   /** Every call of the last answer was decided already (by an admin, a time limit): the answer continues. */
   afterDecisions?: boolean;
-  /** With `continue`: the answer was handed over by a stopping instance (stop-turns.ts), never set by a client. */
-  handedOver?: boolean;
   /** The chat is a draft: this message stores it, with these tools (in this project), unless it is stored already. */
   newChat?: { tools?: ToolSelection; projectId?: string };
   /** With a new message: ids of the caller's unsent attachments it carries (lib/attachments/store.ts). */
@@ -115,11 +112,6 @@ const NOT_CONTINUABLE = "Only a stopped answer at the end of the chat can be con
 export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 /** How long decisions wait for the turn that asked for them to be stored. */
 const DECISION_WAIT_MS = 5_000;
-/**
- * How long an answer handed over by a stopping instance waits for that instance to store it (or, if it
- * died first, for recovery to mark it interrupted) before it is continued here.
- */
-const HANDOFF_WAIT_MS = 30_000;
 const newId = (): string => crypto.randomUUID();
 /** Under a burst of turns the pool is busy: a turn waits its turn for a connection rather than failing. */
 const TX_WAIT = { maxWait: 30_000, timeout: 30_000 };
@@ -173,8 +165,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   if (await running(registry, chat)) {
     // A decision another tab (or an admin) took first, whose call now runs: said at once, not after the wait.
     if (req.decisions?.length && (await anyDecidedAlready(chat.id, req.decisions))) throw Conflict(ALREADY_DECIDED);
-    const wait = req.decisions || req.afterDecisions ? DECISION_WAIT_MS : req.handedOver ? HANDOFF_WAIT_MS : 0;
-    const ended = wait ? await turnEnded(registry, chat.id, wait) : undefined;
+    const ended = req.decisions || req.afterDecisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
     if (!ended) throw Conflict(RUNNING);
     chat = { ...chat, activeStreamId: ended.activeStreamId };
   }

@@ -1,4 +1,5 @@
-// GET: an attachment's bytes (streamed a chunk at a time), for the people who may see its chat (or its uploader before it is sent);
+// GET: an attachment's bytes (streamed a chunk at a time), for the people who may see its chat (or its
+// uploader before it is sent);
 // 404 for anyone else. Served with its sniffed type, never sniffed again by the browser, and as a
 // download unless it is an image or a PDF; in a sandbox, so nothing in it runs on this origin.
 // DELETE: the uploader removes it while it is unsent (the composer's Remove); 404 otherwise.
