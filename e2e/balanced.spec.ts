@@ -113,13 +113,22 @@ test.beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-e2e-balanced-"));
   // The first instance migrates the new database; the second starts once it is up.
   for (const port of PORTS) {
-    instances.set(`127.0.0.1:${port}`, startInstance(port, instanceEnv(String(port))));
+    instances.set(`127.0.0.1:${port}`, startInstance(port, instanceEnv(String(port)), instanceLog(port)));
     await expect.poll(async () => (await call(`http://127.0.0.1:${port}`, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 90_000 }).toBe(200);
   }
   nginx = startNginx(dir, LB_PORT, PORTS);
   await expect.poll(async () => (await call(LB, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 30_000 }).toBe(200);
   await startEverything();
   await setUpstreamFixtures(UPSTREAM_ORIGIN, [SLOW_FIXTURE, RESUMED_FIXTURE]);
+});
+
+// A failed test prints the end of what each instance logged (its shutdown and handoff lines among them).
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus || !dir) return;
+  for (const port of PORTS) {
+    const file = instanceLog(port);
+    if (fs.existsSync(file)) console.error(`--- instance ${port}, last lines ---\n${fs.readFileSync(file, "utf8").split("\n").slice(-40).join("\n")}`);
+  }
 });
 
 test.afterAll(async () => {
@@ -219,7 +228,7 @@ test("a member's rate limit counts across both instances", async ({ page, browse
   test.setTimeout(180_000);
   // Both instances again, so the member's messages alternate between them.
   const dead = PORTS.find((p) => !instances.has(`127.0.0.1:${p}`))!;
-  instances.set(`127.0.0.1:${dead}`, startInstance(dead, instanceEnv(`${dead}-again`)));
+  instances.set(`127.0.0.1:${dead}`, startInstance(dead, instanceEnv(`${dead}-again`), instanceLog(dead)));
   await expect.poll(async () => (await call(`http://127.0.0.1:${dead}`, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 90_000 }).toBe(200);
 
   await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: LB })));
@@ -272,6 +281,8 @@ test("a rolling restart: the instance writing an answer stops within 10 s, and t
   await expect(answer(page)).toContainText("Number 120. That is all.");
   await expect(answer(page)).not.toContainText("interrupted");
 });
+
+const instanceLog = (port: number) => path.join(dir, `instance-${port}.log`);
 
 /** An instance's environment: the same for both (as a deployment's), each with a data directory of its own. */
 function instanceEnv(dataDir: string): Record<string, string | undefined> {

@@ -25,7 +25,11 @@ async function runAsOwner(request: TurnRequest, what: string, deps: TurnDeps): P
     await turn.stored.catch(() => undefined);
     return true;
   } catch (err) {
-    if (err instanceof AppError && err.status < 500) return false;
+    if (err instanceof AppError && err.status < 500) {
+      // Another instance or a person took the chat first, or there is nothing to go on with: said, not an error.
+      console.warn(`[turn] chat ${request.chatId}: ${what}: ${err.message}`);
+      return false;
+    }
     console.error(`[turn] chat ${request.chatId}: ${what}`, err);
     return false;
   }
@@ -47,15 +51,16 @@ export async function continueHandedOver(chatId: string, messageId: string, deps
 }
 
 /**
- * Waits (checking every 100 ms) until the message is stored as ended and no turn of this process holds
- * its chat; false when it is gone, or still streams after `ms`.
+ * Waits (checking every 100 ms) until the message is stored as ended and its chat is free: released by
+ * the stopping side (which stores the message's status first and frees the chat after it) and held by no
+ * turn of this process. False when it is gone, or not free after `ms`.
  */
 async function endedAndFree(chatId: string, messageId: string, deps: TurnDeps, ms: number): Promise<boolean> {
   const [prisma, registry] = await Promise.all([db(), deps.registry()]);
   for (const deadline = Date.now() + ms; ; ) {
-    const row = await prisma.message.findUnique({ where: { id: messageId }, select: { status: true } });
+    const row = await prisma.message.findUnique({ where: { id: messageId }, select: { status: true, chat: { select: { activeStreamId: true } } } });
     if (!row) return false;
-    if (row.status !== "streaming" && !registry.local.has(chatId)) return true;
+    if (row.status !== "streaming" && !row.chat.activeStreamId && !registry.local.has(chatId)) return true;
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -54,4 +54,27 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(answer.status).toBe("done");
     expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^One\. Two\. Three\. .*That is all\.$/); // the continuation went on after what was stored
   });
+  it("an answer stored as interrupted is continued once the stopping side has also freed its chat", async () => {
+    mock.addFixture({ match: { userMessage: "count again" }, response: { content: "One. Two. Three." } });
+    const { ctx, chat } = await teamWithProvider(mock.url);
+    const first = storedTurn();
+    await readUntil(await runTurn(ctx, { chatId: chat.id, text: "count again" }, { onStored: first.onStored }), () => false);
+    const { messageId } = await first.promise;
+    // As the other instance sees it between the stopping side's two writes: the message says interrupted,
+    // the chat still names the stream, which is still live (its end is sent once the store has finished).
+    const prisma = await db();
+    const registry = await streamRegistry();
+    let endStream!: () => void;
+    await registry.streams.createNewResumableStream("stopping-side", () => new ReadableStream<string>({ start: (c) => void (endStream = () => c.close()) }));
+    await prisma.message.update({ where: { id: messageId }, data: { status: "interrupted" } });
+    await prisma.chat.update({ where: { id: chat.id }, data: { activeStreamId: "stopping-side" } });
+    const continued = continueHandedOver(chat.id, messageId, turnDeps({ nameChat: async () => undefined }));
+    await new Promise((r) => setTimeout(r, 300)); // the stopping side, between its writes
+    await prisma.chat.update({ where: { id: chat.id }, data: { activeStreamId: null } });
+    endStream();
+    expect(await continued).toBe(true);
+    const answer = await storedAnswer(chat.id);
+    expect(answer.status).toBe("done");
+    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^One\. Two\. Three\. .*That is all\.$/);
+  });
 });
