@@ -2,10 +2,24 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// The tests of MCP tools in chats and of members' OAuth connections, run once more against the
+// 2026-07-28 test servers (on the SDK v2 server package) in place of the 2025-11-25 ones
+// (test/support/test-servers.ts, mcp-auth-server.ts).
+const MCP_ON_BOTH_REVISIONS = [
+  "lib/chat/elicitations.test.ts",
+  "lib/chat/mcp-apps.test.ts",
+  "lib/chat/mcp-catalog.test.ts",
+  "lib/chat/mcp-content.test.ts",
+  "lib/chat/team-approvals.test.ts",
+  "lib/tools/tool-set.test.ts",
+  "lib/identity/mcp-connect.test.ts",
+  "lib/identity/mcp-token-lifecycle.test.ts",
+  "app/api/chat/[[]id]/app/route.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -16,5 +30,12 @@ export default defineConfig({
     maxWorkers: 2,
     // Migrates one database per driver once; each test file copies it (test/support/global-setup.ts).
     globalSetup: ["test/support/global-setup.ts"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"] },
+      },
+      { extends: true, test: { name: "mcp-2026-07-28", include: MCP_ON_BOTH_REVISIONS, env: { PARLEY_TEST_MCP_REVISION: "2026-07-28" } } },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // The page of the MCP Apps view of our test server's `show_card` tool (e2e/mcp-test-server.mjs). It
 // speaks the MCP Apps protocol over raw postMessage (JSON-RPC, as the spec writes it): ui/initialize,
-// then shows the tool input and result it is sent, and has buttons that send a message, call a tool and
+// then shows the tool input and result it is sent (and the host's theme, again when it changes), and has buttons that send a message, call a tool and
 // open a link through the host. On load it tries to reach Parley (the parent's document, the cookies,
 // storage, a fetch of /api/chats with credentials) and prints what happened.
 export const CARD_PAGE = `<!doctype html>
@@ -40,6 +40,7 @@ export const CARD_PAGE = `<!doctype html>
     }
     if (m.method === "ui/notifications/tool-input") show("input", "Input: " + JSON.stringify(m.params.arguments));
     if (m.method === "ui/notifications/tool-result") show("result", "Result: " + (m.params.content || []).map((c) => c.text).join(" "));
+    if (m.method === "ui/notifications/host-context-changed" && m.params.theme) show("host", "Host: Parley, theme " + m.params.theme);
     if (m.id !== undefined && m.method) post({ id: m.id, result: {} }); // ping, teardown
   });
   const probe = [];

@@ -1,10 +1,13 @@
-// MCP Apps in the browser, against our MCP server (e2e/mcp-test-server.mjs, view in e2e/mcp-app-page.mjs):
+// MCP Apps in the browser, against our 2026-07-28 MCP server (e2e/mcp-server-2026.mjs on the SDK v2 server
+// package; the 2025-11-25 one serves the same view in the unit tests; view in e2e/mcp-app-page.mjs):
 // the model calls a tool with a ui:// view, it is approved, and the view shows inside the tool block in
 // a sandboxed frame with the call's input and result. The view cannot reach Parley (the parent's
 // document, the cookies, storage, a fetch with credentials: it prints what happened). Its requests go
-// through the host: a tool call is refused because the tool asks for approval, a link opens only when
-// the member confirms, a message is sent only when the member confirms. A reload shows it again; its
-// page carries its own sandbox policy; forged ids are 404; the page passes axe in light and dark.
+// through the host: a tool call of a tool that asks for approval waits for the member's yes on a card
+// under the view (and a no reaches the view, with the reason shown under it too), a link opens only
+// when the member confirms, a message is sent only when the member confirms. Switching to dark mode
+// reaches a view already on screen. A reload shows it again; its page carries its own sandbox policy;
+// forged ids are 404; the page passes axe in light and dark.
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE, addMcpServer, answer, chatWithServerTools, deleteMcpServer, send, testMcpConnection } from "./helpers";
@@ -21,7 +24,7 @@ test.describe.configure({ mode: "serial" });
 test.use({ storageState: ADMIN_STATE });
 
 test.beforeAll(async () => {
-  ({ process: server, url: serverUrl } = await startMcpTestServer());
+  ({ process: server, url: serverUrl } = await startMcpTestServer(0, "2026-07-28"));
   await setUpstreamFixtures(UPSTREAM, [
     { match: { userMessage: "Apps: show the card", hasToolResult: false }, response: { toolCalls: [{ name: "apps__show_card", arguments: JSON.stringify({ text: "hello from the model" }) }] } },
     { match: { userMessage: "Apps: show the card", hasToolResult: true }, response: { content: "Here is your card." } },
@@ -37,9 +40,10 @@ test.afterAll(async ({ browser }) => {
 const view = (page: Page) => answer(page).locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]');
 const card = (page: Page) => page.locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]').first().contentFrame();
 
-test("an admin adds the server; the tool with a view is listed, its app-only tool too", async ({ page }) => {
+test("an admin adds the server; Test connection finds 2026-07-28; the tool with a view is listed, its app-only tool too", async ({ page }) => {
   await addMcpServer(page, "apps", serverUrl);
   const tools = await testMcpConnection(page);
+  await expect(page.getByRole("status").filter({ hasText: "Connected to" })).toContainText("parley-test-2026 1.0.0 (MCP 2026-07-28)");
   await expect(tools).toContainText("show_card");
   await expect(tools).toContainText("card_stamp");
 });
@@ -79,10 +83,19 @@ test("the view's requests go through Parley: a tool call under the approval poli
   // moment a mouse click is aimed (the button is still within the frame) and the moment it lands: two
   // fresh-clone runs lost the click this way. A key press goes to the focused button wherever it is.
 
-  // New tools ask before they run: a view cannot run one (there is nobody to approve outside a turn).
+  // New tools ask before they run: the member is asked under the view, and the view's call waits.
   await frame.getByRole("button", { name: "Call a tool" }).press("Enter");
-  await expect(frame.locator("#reply")).toContainText("tool: error");
-  await expect(frame.locator("#reply")).toContainText("asks for approval");
+  const approval = page.getByRole("group", { name: "The app asks to run a tool" });
+  await expect(approval).toContainText("card_stamp");
+  await expect(approval).toContainText('"note": "from the app"');
+  await expect(frame.locator("#reply")).toHaveText("");
+  await approval.getByRole("button", { name: "Approve" }).click();
+  await expect(frame.locator("#reply")).toHaveText("tool: Stamped: from the app");
+  await expect(approval).toHaveCount(0);
+  // Declined: the view hears no.
+  await frame.getByRole("button", { name: "Call a tool" }).press("Enter");
+  await approval.getByRole("button", { name: "Deny" }).click();
+  await expect(frame.locator("#reply")).toHaveText("tool: error You declined “card_stamp”.");
 
   await frame.getByRole("button", { name: "Open a link" }).press("Enter");
   const link = page.getByRole("group", { name: "The app asks to open a link" });
@@ -98,6 +111,16 @@ test("the view's requests go through Parley: a tool call under the approval poli
   await expect(frame.locator("#reply")).toHaveText("message: sent");
   await expect(answer(page)).toContainText("The card's message arrived.", { timeout: 20_000 });
   await expect(page.getByRole("article", { name: "Your message" }).last()).toContainText("Apps: the card says hello");
+});
+
+test("switching to dark mode reaches a view already on screen, and back", async ({ page }) => {
+  await page.goto(`/chat/${chatId}`);
+  const frame = card(page);
+  await expect(frame.locator("#host")).toHaveText("Host: Parley, theme light");
+  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  await expect(frame.locator("#host")).toHaveText("Host: Parley, theme dark");
+  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  await expect(frame.locator("#host")).toHaveText("Host: Parley, theme light");
 });
 
 for (const theme of THEMES) {

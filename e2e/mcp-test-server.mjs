@@ -4,7 +4,7 @@
 // list (notifications/tools/list_changed), slow progress, search-like results with URLs, and results
 // of any size (huge). For issue 15: questions to the person (a form with every field kind, a URL, one
 // asked and never answered), an image, structured content that breaks its output schema, resources
-// (text, image, huge, a template) and prompts. MCP Apps: a tool with a ui:// view (e2e/mcp-app-page.mjs),
+// (text, image, huge, a template, one that changes and can be subscribed to) and prompts. MCP Apps: a tool with a ui:// view (e2e/mcp-app-page.mjs),
 // one the view may call (app only), and views that are not pages, too large, or not ui:// at all.
 // Usage: node e2e/mcp-test-server.mjs --port 4331 [--host 127.0.0.1] [--hang]   (Streamable HTTP on /mcp)
 //        node e2e/mcp-test-server.mjs --stdio
@@ -12,11 +12,12 @@
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import { CARD_PAGE } from "./mcp-app-page.mjs";
+import { APP, CARD_META, EVERY_KIND, HUGE_VIEW, hugeContent, RED_DOT, searchResults } from "./mcp-test-data.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -25,11 +26,19 @@ const opt = (name) => {
 };
 const flag = (name) => argv.includes(`--${name}`);
 
-// A 4×4 red PNG.
-const RED_DOT = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==";
+let counter = 0;
 
 function makeServer() {
-  const server = new McpServer({ name: "parley-test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  const server = new McpServer({ name: "parley-test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } });
+  // resources/subscribe (2025): this session hears when a resource it subscribed to changes (`bump`).
+  const subscribed = new Set();
+  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => (subscribed.add(req.params.uri), {}));
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => (subscribed.delete(req.params.uri), {}));
+  server.registerTool("bump", { description: "Changes the counter resource", inputSchema: {} }, async () => {
+    counter += 1;
+    if (subscribed.has("test://notes/counter")) await server.server.sendResourceUpdated({ uri: "test://notes/counter" });
+    return { content: [{ type: "text", text: `Counter is ${counter}.` }] };
+  });
   server.registerTool(
     "echo",
     { title: "Echo", description: "Echoes back the message", inputSchema: { message: z.string() }, annotations: { readOnlyHint: true } },
@@ -62,10 +71,7 @@ function makeServer() {
     "search",
     { description: "Search-like results with URLs", inputSchema: { q: z.string() }, outputSchema: { results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })) } },
     async ({ q }) => {
-      const results = [
-        { title: `About ${q}`, url: `https://example.com/${encodeURIComponent(q)}`, snippet: `All about ${q}.` },
-        { title: "Second source", url: "https://example.org/second", snippet: "More." },
-      ];
+      const results = searchResults(q);
       return { content: [{ type: "text", text: JSON.stringify({ results }) }], structuredContent: { results } };
     },
   );
@@ -76,33 +82,10 @@ function makeServer() {
       inputSchema: { chars: z.number().int().min(1).max(200_000_000), kind: z.enum(["text", "blocks"]).optional() },
       annotations: { readOnlyHint: true },
     },
-    async ({ chars, kind }) => {
-      const line = "All work and no play makes Jack a dull boy. ";
-      const text = (n) => line.repeat(Math.ceil(n / line.length)).slice(0, n);
-      if (kind === "blocks") return { content: Array.from({ length: Math.ceil(chars / 1000) }, (_, i) => ({ type: "text", text: `${i}:${text(1000)}` })) };
-      return { content: [{ type: "text", text: `START ${text(chars)} END` }] };
-    },
+    async ({ chars, kind }) => ({ content: hugeContent(chars, kind) }),
   );
-  const everyKind = {
-    type: "object",
-    properties: {
-      name: { type: "string", title: "Name", minLength: 2, maxLength: 40 },
-      email: { type: "string", title: "Email", format: "email" },
-      site: { type: "string", title: "Website", format: "uri" },
-      day: { type: "string", title: "Day", format: "date" },
-      when: { type: "string", title: "Meeting time", format: "date-time" },
-      count: { type: "integer", title: "Count", minimum: 1, maximum: 10, default: 3 },
-      ratio: { type: "number", title: "Ratio", minimum: 0, maximum: 1 },
-      agree: { type: "boolean", title: "Agree", default: false },
-      colour: { type: "string", title: "Colour", enum: ["red", "green"], default: "green" },
-      size: { type: "string", title: "Size", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
-      tags: { type: "array", title: "Tags", items: { anyOf: [{ const: "a", title: "Alpha" }, { const: "b", title: "Beta" }] }, maxItems: 2, default: ["a"] },
-      password: { type: "string", title: "Account password", description: "The password of your account" },
-    },
-    required: ["name"],
-  };
   server.registerTool("ask", { description: "Asks the person a question with every kind of field, and returns the answer", inputSchema: {} }, async (_args, extra) => {
-    const answer = await extra.sendRequest({ method: "elicitation/create", params: { message: "Tell me about you.", requestedSchema: everyKind } }, ElicitResultSchema);
+    const answer = await extra.sendRequest({ method: "elicitation/create", params: { message: "Tell me about you.", requestedSchema: EVERY_KIND } }, ElicitResultSchema);
     return { content: [{ type: "text", text: `Answer: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
   });
   server.registerTool("ask_url", { description: "Asks the person to open a URL", inputSchema: { url: z.string() } }, async ({ url }, extra) => {
@@ -131,13 +114,13 @@ function makeServer() {
     contents: [{ uri: uri.href, mimeType: "text/plain", text: "HUGE ".repeat(400_000) }],
   }));
   server.registerResource("note", new ResourceTemplate("test://notes/{name}", { list: undefined }), { title: "Note by name", mimeType: "text/plain" }, async (uri, { name }) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: `Note ${name}: remember the milk.` }],
+    // test://notes/counter is the one that changes (with `bump`).
+    contents: [{ uri: uri.href, mimeType: "text/plain", text: name === "counter" ? String(counter) : `Note ${name}: remember the milk.` }],
   }));
   server.registerPrompt("review", { title: "Review code", description: "Asks for a code review", argsSchema: { language: z.string(), focus: z.string().optional() } }, ({ language, focus }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
   }));
   // MCP Apps (SEP-1865): tools declare their view in _meta.ui.resourceUri; the view is a ui:// resource.
-  const APP = "text/html;profile=mcp-app";
   server.registerTool(
     "show_card",
     { title: "Show card", description: "Shows a card with the text in an interactive view", inputSchema: { text: z.string() }, _meta: { ui: { resourceUri: "ui://parley-test/card.html" } } },
@@ -152,11 +135,11 @@ function makeServer() {
   server.registerTool("app_huge", { description: "A view too large to show", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } }, async () => ({ content: [{ type: "text", text: "huge" }] }));
   server.registerTool("app_not_ui", { description: "Declares a view that is not ui://", inputSchema: {}, _meta: { ui: { resourceUri: "test://readme" } } }, async () => ({ content: [{ type: "text", text: "not ui" }] }));
   server.registerResource("card", "ui://parley-test/card.html", { title: "Card view", mimeType: APP }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: APP, text: CARD_PAGE, _meta: { ui: { csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com", "javascript:alert(1)", "*"] } } } }],
+    contents: [{ uri: uri.href, mimeType: APP, text: CARD_PAGE, _meta: CARD_META }],
   }));
   server.registerResource("plain-view", "ui://parley-test/plain.txt", { mimeType: "text/plain" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "not a page" }] }));
   server.registerResource("huge-view", "ui://parley-test/huge.html", { mimeType: APP }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: APP, text: `<!doctype html><p>${"HUGE ".repeat(400_000)}</p>` }],
+    contents: [{ uri: uri.href, mimeType: APP, text: HUGE_VIEW }],
   }));
   let added = 0;
   server.registerTool("add_tool", { description: "Adds a new tool to this server's list", inputSchema: {} }, async () => {

@@ -4,7 +4,7 @@
 // which reads its URL from the first line it prints. Argument: JSON { port, upstream, apiKey, model }.
 import http from "node:http";
 import { createOpenAI } from "@ai-sdk/openai";
-import { streamText } from "ai";
+import { pipeUIMessageStreamToResponse, streamText, toUIMessageStream } from "ai";
 
 const cfg = JSON.parse(process.argv[2] ?? "{}");
 const model = createOpenAI({ baseURL: cfg.upstream, apiKey: cfg.apiKey }).chat(cfg.model);
@@ -18,7 +18,7 @@ const server = http.createServer(async (req, res) => {
   for await (const chunk of req) body += chunk;
   const { prompt } = JSON.parse(body);
   const result = streamText({ model, prompt, onError: () => {} });
-  result.pipeUIMessageStreamToResponse(res);
+  pipeUIMessageStreamToResponse({ response: res, stream: toUIMessageStream({ stream: result.stream }) });
 });
 server.listen(cfg.port, "127.0.0.1", () => {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${cfg.port}` })}\n`);

@@ -2,12 +2,15 @@
 // MCP Apps, the browser half of the host: a tool's interactive view inside its block. The page comes
 // from GET /api/chat/[id]/app (an opaque origin: sandbox="allow-scripts" here and the page's own CSP
 // sandbox, so no script of the view reaches Parley's origin). The ext-apps AppBridge talks to it over
-// postMessage: it sends the call's input and result, follows the view's size within bounds, and asks
-// the member before a link opens or a message is sent. A view's tool calls go to the server
-// (POST /api/chat/[id]/app/call), which runs only what the member's approval policy runs without asking.
+// postMessage: it sends the call's input and result and the host's theme (again whenever it changes),
+// follows the view's size within bounds, and asks the member before a link opens or a message is sent.
+// A view's tool calls go to the server (POST /api/chat/[id]/app/call) under the member's approval
+// policy: a tool that asks first is put to the member under the view while the view's call waits, and
+// a call the server refuses says why under the view as well as to the view.
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { AppWindow, Loader2 } from "lucide-react";
-import { Button } from "../ui/button";
+import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppAskCard, type AppAsk } from "./app-asks";
 
 /** What the chat gives views: its id, and a way to send a message (only where the member may). */
 export type AppHost = { chatId: string; send?: (text: string) => void };
@@ -19,9 +22,11 @@ const START_HEIGHT = 200;
 /** How long a view has to start (ui/initialize) before the block says it did not. */
 const START_TIMEOUT_MS = 20_000;
 
-type Ask = { kind: "link"; url: string; done: (ok: boolean) => void } | { kind: "message"; text: string; done: (ok: boolean) => void };
-
 const isHttp = (u: string) => /^https?:\/\//i.test(u);
+const theme = () => (document.documentElement.classList.contains("dark") ? "dark" : "light");
+
+type CallResult = { isError?: boolean; content: { type: "text"; text: string }[] };
+const refusal = (text: string): CallResult => ({ isError: true, content: [{ type: "text", text }] });
 
 export function AppView({ toolCallId, title, input, output }: { toolCallId: string; title: string; input: unknown; output: unknown }) {
   const host = useContext(AppHostContext);
@@ -30,7 +35,9 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
   const [phase, setPhase] = useState<"loading" | "ready" | "error">("loading");
   const [error, setError] = useState<string>();
   const [height, setHeight] = useState(START_HEIGHT);
-  const [ask, setAsk] = useState<Ask>();
+  const [ask, setAsk] = useState<AppAsk>();
+  /** Why the server refused the view's last tool call (the view may not show it). */
+  const [refused, setRefused] = useState<string>();
   const chatId = host?.chatId;
   const send = host?.send;
   // The latest values for the bridge's callbacks, without reconnecting the view when they change.
@@ -58,53 +65,71 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
     };
     window.addEventListener("message", onRefusal);
     let bridge: { close(): Promise<void> } | undefined;
+    let themeWatch: MutationObserver | undefined;
+    /** One question at a time: a new one answers the one before with no. */
+    const askPerson = (next: AppAsk) =>
+      setAsk((prev) => {
+        prev?.done(false);
+        return next;
+      });
     void (async () => {
       const { AppBridge, PostMessageTransport } = await import("@modelcontextprotocol/ext-apps/app-bridge");
       if (closed) return;
-      const dark = document.documentElement.classList.contains("dark");
-      const b = new AppBridge(
-        null,
-        { name: "Parley", version: "0.1.0" },
-        { openLinks: {}, serverTools: {}, message: { text: {} }, logging: {} },
-        {
-          hostContext: {
-            theme: dark ? "dark" : "light",
-            displayMode: "inline",
-            availableDisplayModes: ["inline"],
-            containerDimensions: { maxHeight: MAX_HEIGHT },
-            locale: navigator.language,
-            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-            platform: "web",
-          },
-        },
-      );
+      const hostContext = (): McpUiHostContext => ({
+        theme: theme(),
+        displayMode: "inline",
+        availableDisplayModes: ["inline"],
+        containerDimensions: { maxHeight: MAX_HEIGHT },
+        locale: navigator.language,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        platform: "web",
+      });
+      const b = new AppBridge(null, { name: "Parley", version: "0.1.0" }, { openLinks: {}, serverTools: {}, message: { text: {} }, logging: {} }, { hostContext: hostContext() });
       bridge = b;
-      b.oninitialized = () => {
+      // The member switches light/dark (the class on <html>): the view hears it (host-context-changed,
+      // sent only for what changed; the whole context is given because it replaces the old one).
+      themeWatch = new MutationObserver(() => b.setHostContext(hostContext()));
+      themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+      b.addEventListener("initialized", () => {
         clearTimeout(timer);
         if (closed) return;
         setPhase("ready");
         const { input: args, output: result } = latest.current;
         void b.sendToolInput({ arguments: (args ?? {}) as Record<string, unknown> });
         void b.sendToolResult(result as Parameters<typeof b.sendToolResult>[0]);
-      };
-      b.onsizechange = ({ height: h }) => {
+      });
+      b.addEventListener("sizechange", ({ height: h }) => {
         if (typeof h === "number" && Number.isFinite(h)) setHeight(Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, h))));
-      };
-      // A view's tool call runs on the server under the member's approval policy; a refusal is an error result.
-      b.oncalltool = async ({ name, arguments: args }) => {
+      });
+      const post = async (name: string, args: Record<string, unknown>, approved: boolean) => {
         const res = await fetch(`/api/chat/${encodeURIComponent(chatId)}/app/call`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ call: toolCallId, name, arguments: args ?? {} }),
+          body: JSON.stringify({ call: toolCallId, name, arguments: args, ...(approved ? { approved } : {}) }),
         }).catch(() => undefined);
-        const body = (await res?.json().catch(() => null)) as { result?: Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>; error?: { message?: string } } | null;
-        if (res?.ok && body?.result) return body.result;
-        return { isError: true, content: [{ type: "text", text: body?.error?.message ?? "The tool call could not be made." }] };
+        const body = (await res?.json().catch(() => null)) as { result?: CallResult; error?: { code?: string; message?: string } } | null;
+        return { res, body };
+      };
+      // A view's tool call runs on the server under the member's approval policy.
+      b.oncalltool = async ({ name, arguments: given }) => {
+        const args = (given ?? {}) as Record<string, unknown>;
+        setRefused(undefined);
+        let { res, body } = await post(name, args, false);
+        if (res?.status === 409 && body?.error?.code === "ApprovalNeeded") {
+          // The member decides under the view; the view's call waits for it.
+          const yes = await new Promise<boolean>((resolve) => askPerson({ kind: "tool", name, input: args, done: resolve }));
+          if (!yes) return refusal(`You declined “${name}”.`) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
+          ({ res, body } = await post(name, args, true));
+        }
+        if (res?.ok && body?.result) return body.result as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
+        const why = body?.error?.message ?? "The tool call could not be made.";
+        if (!closed) setRefused(`The app's call to “${name}” did not run: ${why}`);
+        return refusal(why) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
       };
       b.onopenlink = ({ url }) =>
         new Promise((resolve) => {
           if (!isHttp(url)) return resolve({ isError: true });
-          setAsk({ kind: "link", url, done: (ok) => resolve(ok ? {} : { isError: true }) });
+          askPerson({ kind: "link", url, done: (ok) => resolve(ok ? {} : { isError: true }) });
         });
       b.onmessage = ({ content }) =>
         new Promise((resolve) => {
@@ -113,16 +138,16 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
             .join("\n")
             .slice(0, 10_000);
           if (!text.trim() || !latest.current.send) return resolve({ isError: true });
-          setAsk({ kind: "message", text, done: (ok) => resolve(ok ? {} : { isError: true }) });
+          askPerson({ kind: "message", text, done: (ok) => resolve(ok ? {} : { isError: true }) });
         });
       b.onrequestdisplaymode = async () => ({ mode: "inline" });
-      b.onloggingmessage = () => {};
       await b.connect(new PostMessageTransport(win, win));
       if (!closed) setSrc(`/api/chat/${encodeURIComponent(chatId)}/app?call=${encodeURIComponent(toolCallId)}`);
     })().catch(() => fail("The app could not be started."));
     return () => {
       closed = true;
       clearTimeout(timer);
+      themeWatch?.disconnect();
       window.removeEventListener("message", onRefusal);
       void bridge?.close().catch(() => {});
     };
@@ -160,22 +185,12 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
         className={`w-full rounded border border-zinc-200 bg-white dark:border-zinc-800 ${phase === "error" ? "hidden" : ""}`}
         style={{ height }}
       />
-      {ask && (
-        <div role="group" aria-label={ask.kind === "link" ? "The app asks to open a link" : "The app asks to send a message"} className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950">
-          <p className="text-sm text-zinc-900 dark:text-zinc-100">
-            {ask.kind === "link" ? "The app asks to open this link in a new tab:" : "The app asks to send this message in the chat:"}
-          </p>
-          <p className="break-all rounded bg-white px-2 py-1 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">{ask.kind === "link" ? ask.url : ask.text}</p>
-          <div className="flex gap-2">
-            <Button size="sm" onClick={() => answer(true)}>
-              {ask.kind === "link" ? "Open link" : "Send message"}
-            </Button>
-            <Button size="sm" variant="secondary" onClick={() => answer(false)}>
-              Cancel
-            </Button>
-          </div>
-        </div>
+      {refused && !ask && (
+        <p role="status" className="text-xs text-red-700 dark:text-red-300" data-app-refused>
+          {refused}
+        </p>
       )}
+      {ask && <AppAskCard ask={ask} answer={answer} />}
     </div>
   );
 }

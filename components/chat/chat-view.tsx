@@ -115,7 +115,7 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     messages: initialMessages,
     transport,
     resume,
-    experimental_throttle: 50,
+    throttle: 50,
     // Once every waiting call of the answer is decided (approved or denied) here, the decisions are sent;
     // never while a call waits for an admin (those decisions go to the decisions route instead).
     sendAutomaticallyWhen: ({ messages: all }) => lastAssistantMessageIsCompleteWithApprovalResponses({ messages: all }) && !!decisionsOf(all[all.length - 1]),

@@ -110,7 +110,7 @@ export function askOwner(call: AskingCall): Elicit {
         message: request.message.slice(0, 4000),
         requestedSchema: request.mode === "form" ? (request.requestedSchema as Prisma.InputJsonValue) : undefined,
         url: request.mode === "url" ? request.url : null,
-        urlId: request.mode === "url" ? request.elicitationId : null,
+        urlId: request.mode === "url" ? (request.elicitationId ?? null) : null,
         expiresAt: call.expiresAt,
       },
     });

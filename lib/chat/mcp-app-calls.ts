@@ -2,10 +2,12 @@
 // model's call does, never from the browser: only the chat's owner (a view in a chat shared read only
 // cannot call), only a tool of the view's own server that the team enabled and the server still lists
 // (not one it keeps for the model), with the member's own credential where the server takes one, and
-// only when the member's approval policy would run it without asking — the decider of a turn: the
-// admin's policy, rules on arguments, "always allow" and "allow for this chat". A call that would ask
-// for approval, or is denied, is refused with a clear message (the view receives it as an error result):
-// outside a turn there is no block for anyone to approve. Audited like a model's call, `via: "app"`.
+// under the member's approval policy — the decider of a turn: the admin's policy, rules on arguments,
+// "always allow" and "allow for this chat". A call the policy runs without asking runs; one that asks
+// the member is answered 409 ApprovalNeeded, and the view's host asks the member under the view (the
+// view's call waits) and sends it again `approved` once they said yes; one that waits for an admin, or
+// is denied, is refused with a clear message (the view receives it as an error result, the member sees
+// why under the view). Audited like a model's call, `via: "app"`, with who approved it.
 import { randomUUID } from "node:crypto";
 import { db } from "../db/client";
 import { audit } from "../audit";
@@ -16,11 +18,12 @@ import { acquire, callTool } from "../mcp/pool";
 import { capResult, errorText, type CappedResult } from "../mcp/results";
 import { chatAllowedTools } from "../tools/preferences";
 import { offeredTool } from "../tools/tool-set";
-import { approvalDecider } from "../tools/turn-policy";
+import { approvalDecider, type CallVerdict } from "../tools/turn-policy";
 import type { TeamContext } from "../teams/context";
 import { appOfCall, appServerConfig, unavailable } from "./mcp-apps";
 
-export type AppToolCall = { name: string; arguments: Record<string, unknown> };
+/** `approved`: the member said yes to this call on the card under the view. */
+export type AppToolCall = { name: string; arguments: Record<string, unknown>; approved?: boolean };
 
 export async function appToolCall(ctx: TeamContext, chatId: string, toolCallId: string, call: AppToolCall): Promise<CappedResult> {
   const { chat, owner, server } = await appOfCall(ctx, chatId, toolCallId);
@@ -37,14 +40,19 @@ export async function appToolCall(ctx: TeamContext, chatId: string, toolCallId: 
   if (!live) throw noSuchTool();
   if (live.modelOnly) throw new AppError("Forbidden", 403, `“${call.name}” is for the model only; the app cannot call it.`);
 
-  const decide = await approvalDecider(ctx.user.id, { chatAllowed: chatAllowedTools(chat.allowedTools) });
+  // Who would have to approve this call (the member, an admin) is what the decider notes for it.
+  const verdicts = new Map<string, CallVerdict>();
+  const decide = await approvalDecider(ctx.user.id, { chatAllowed: chatAllowedTools(chat.allowedTools), verdicts });
   const decision = decide(offeredTool(call.name, server, row, live));
   if (!decision.offer) throw new AppError("Denied", 403, `Your team's policy does not allow “${call.name}”.`);
+  const callId = `app_${randomUUID()}`;
   const asks =
-    typeof decision.needsApproval === "function"
-      ? await decision.needsApproval(call.arguments, { toolCallId: `app_${randomUUID()}`, messages: [] } as never)
-      : !!decision.needsApproval;
-  if (asks) throw new AppError("ApprovalRequired", 403, `“${call.name}” asks for approval before it runs, so an app cannot run it. Ask for it in the chat instead.`);
+    typeof decision.needsApproval === "function" ? await decision.needsApproval(call.arguments, { toolCallId: callId, messages: [] } as never) : !!decision.needsApproval;
+  const verdict = asks ? (verdicts.get(callId) ?? { by: "member" }) : undefined;
+  if (verdict?.by === "admin") {
+    throw new AppError("ApprovalRequired", 403, `“${call.name}” waits for an admin's approval${verdict.rule ? ` (the rule “${verdict.rule}”)` : ""}, so an app cannot run it. Ask for it in the chat instead.`);
+  }
+  if (verdict && !call.approved) throw new AppError("ApprovalNeeded", 409, `“${call.name}” asks for your approval before it runs.`);
 
   const result = await callTool(config, row.name, call.arguments, { timeoutMs: config.callTimeoutMs, signal: AbortSignal.timeout(config.callTimeoutMs) }).catch((err) => {
     const failure = classifyFailure(err);
@@ -59,7 +67,7 @@ export async function appToolCall(ctx: TeamContext, chatId: string, toolCallId: 
     action: "mcp.tool.call",
     targetType: "mcp-server",
     targetId: server.id,
-    data: { server: server.name, tool: row.name, via: "app", appOf: toolCallId, chatId: chat.id, credential },
+    data: { server: server.name, tool: row.name, via: "app", appOf: toolCallId, chatId: chat.id, credential, ...(verdict ? { approvedBy: "member" } : {}) },
   });
   return capResult(result, settings().PARLEY_MAX_TOOL_RESULT_CHARS);
 }

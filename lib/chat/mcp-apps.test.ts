@@ -2,7 +2,8 @@
 // loopback: a tool's ui:// view is recorded with its call, served to members who can see the chat with
 // the sandbox policy, refused (404) to anyone else and for forged ids, and a clear 4xx when the view is
 // not a page, too large, or not ui://. App-only tools are not offered to the model. A view's tool calls
-// run only where the member's policy runs them without asking, for the chat's owner only, and are audited.
+// run for the chat's owner only, under their approval policy (one that asks waits for their yes), and
+// are audited.
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
@@ -143,16 +144,30 @@ describe("tool calls from a view", () => {
     expect((await rejection(appToolCall(reader, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).status).toBe(403);
   });
 
-  it("are refused when the tool would ask for approval, or is denied", async () => {
+  it("wait for the member's yes when the tool asks; are refused when an admin must approve, or the tool is denied", async () => {
     const { ctx, chat, serverId } = await chatWithTools("ask");
     const prisma = await db();
     // The card's own call runs first (without asking); then the server's policy becomes "ask".
     await prisma.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: "auto" } });
     const id = await callTool(ctx, chat.id, "t__show_card", { text: "x" });
     await prisma.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: "ask" } });
-    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).toMatchObject({ status: 403, code: "ApprovalRequired" });
+    // The member is asked first (409); nothing ran.
+    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).toMatchObject({ status: 409, code: "ApprovalNeeded" });
+    const audited = () => prisma.auditEvent.count({ where: { action: "mcp.tool.call", targetId: serverId, data: { path: ["tool"], equals: "card_stamp" } } });
+    expect(await audited()).toBe(0);
+    // Once they said yes, it runs, and the audit log says who approved it.
+    const result = await appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "yes" }, approved: true });
+    expect(result.content).toEqual([{ type: "text", text: "Stamped: yes" }]);
+    const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: "mcp.tool.call", targetId: serverId, data: { path: ["tool"], equals: "card_stamp" } } });
+    expect(event.data).toMatchObject({ via: "app", approvedBy: "member" });
+    // A rule that sends the call to an admin: the member's yes does not lift it.
+    const rules = [{ field: "note", op: "matches", value: "^secret", then: "admin", label: "Secret notes" }];
+    await prisma.mcpTool.updateMany({ where: { serverId, name: "card_stamp" }, data: { rules } });
+    const admin = await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "secret plan" }, approved: true }));
+    expect(admin).toMatchObject({ status: 403, code: "ApprovalRequired" });
+    expect(admin.message).toContain("an admin's approval");
     await prisma.mcpTool.updateMany({ where: { serverId, name: "card_stamp" }, data: { policy: "deny" } });
-    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).toMatchObject({ status: 403, code: "Denied" });
+    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" }, approved: true }))).toMatchObject({ status: 403, code: "Denied" });
     await prisma.mcpTool.updateMany({ where: { serverId, name: "card_stamp" }, data: { enabled: false } });
     expect((await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).status).toBe(404);
   });

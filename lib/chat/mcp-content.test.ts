@@ -84,6 +84,29 @@ describe("images from tools", () => {
     expect(JSON.stringify(later)).toContain(`data:image/png;base64,${DOT}`);
   });
 
+  it("Chat Completions with vision over several steps: each tool's image follows its result once, never twice", async () => {
+    // AI SDK 7 carries the messages prepareStep returned into the next step: images already moved stay moved.
+    const prompt = "two dots in two steps";
+    const toolCount = (req: { messages: { role: string }[] }) => req.messages.filter((m) => m.role === "tool").length;
+    const mine = (req: { messages: { role: string; content: unknown }[] }) => JSON.stringify(req.messages).includes(prompt);
+    for (const n of [0, 1]) {
+      mock.addFixture({ match: { predicate: (req) => mine(req) && toolCount(req) === n }, response: { toolCalls: [{ name: "t__image", arguments: "{}", id: `call_two_${n}` }] } });
+    }
+    mock.addFixture({ match: { predicate: (req) => mine(req) && toolCount(req) === 2 }, response: { content: "Two dots." } });
+    const { ctx, chat } = await chatWithTools({ vision: true });
+    const done = storedTurn();
+    await (await runTurn(ctx, { chatId: chat.id, text: prompt }, { onStored: done.onStored })).text();
+    expect((await done.promise).status).toBe("done");
+    const [, second, third] = bodiesFor(prompt).map((b) => b.messages as { role: string; content: unknown }[]);
+    const imageMessages = (messages: { role: string; content: unknown }[]) => messages.filter((m) => m.role === "user" && JSON.stringify(m.content).includes(DOT));
+    expect(imageMessages(second)).toHaveLength(1);
+    expect(imageMessages(third)).toHaveLength(2);
+    for (const m of third.filter((m) => m.role === "tool")) {
+      expect(JSON.stringify(m.content)).not.toContain(DOT);
+      expect(imageMessages([third[third.indexOf(m) + 1]])).toHaveLength(1);
+    }
+  });
+
   it("the Responses API with vision: the image is part of the tool's output", async () => {
     const { after } = await imageTurn("dot for vision responses", { vision: true, kind: "openai_responses" });
     // aimock's journal shows a Responses request in its chat form: the function_call_output is the tool message.

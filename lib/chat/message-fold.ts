@@ -147,12 +147,14 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
         const part = active.get(c.id as string);
         if (!part) return { changed: -1 };
         part.state = "done";
+        if (c.type === "text-end" && c.citations != null) (part as { citations?: unknown }).citations = c.citations;
         if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
         active.delete(c.id as string);
         return changedAt(part);
       }
       case "file":
-        return pushed({ type: "file", mediaType: c.mediaType, url: c.url, ...(c.providerMetadata != null ? { providerMetadata: c.providerMetadata } : {}) } as Part);
+      case "reasoning-file":
+        return pushed({ type: c.type, mediaType: c.mediaType, url: c.url, ...(c.providerMetadata != null ? { providerMetadata: c.providerMetadata } : {}) } as Part);
       case "source-url":
         return pushed({ type: "source-url", sourceId: c.sourceId, url: c.url, title: c.title, providerMetadata: c.providerMetadata } as Part);
       case "source-document":
@@ -186,7 +188,7 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
         const dynamic = existing ? existing.type === "dynamic-tool" : !!c.dynamic;
         const { toolName, input, errorText, providerExecuted, providerMetadata, toolMetadata } = c as Record<string, unknown>;
         const common = { toolCallId: id, toolName: toolName as string, state: "output-error", errorText, providerExecuted, providerMetadata, toolMetadata };
-        return updateCall(dynamic ? { ...common, input } : { ...common, input: undefined, rawInput: input }, dynamic);
+        return updateCall({ ...common, input }, dynamic);
       }
       case "tool-approval-request": {
         const call = findCall(c.toolCallId as string);
@@ -196,8 +198,24 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
           id: c.approvalId,
           ...(c.approvalDescriptor != null ? { descriptor: c.approvalDescriptor } : {}),
           ...(Object.prototype.hasOwnProperty.call(c, "inputSchemaInput") ? { inputSchemaInput: c.inputSchemaInput } : {}),
+          ...(c.reason != null ? { requestReason: c.reason } : {}),
+          ...(c.isAutomatic === true ? { isAutomatic: true } : {}),
           ...(c.signature != null ? { signature: c.signature } : {}),
         };
+        return changedAt(call);
+      }
+      case "tool-approval-response": {
+        // An approval decided while the answer streams (an automatic one): found by its approval id.
+        let call: (Part & ToolPart) | undefined;
+        for (let i = parts.length - 1; i >= 0 && !call; i--) {
+          const p = parts[i];
+          if (isTool(p) && (p.approval as { id?: unknown } | undefined)?.id === c.approvalId) call = p;
+        }
+        if (!call) return { changed: -1 };
+        call.state = "approval-responded";
+        call.approval = { ...(call.approval as object), id: c.approvalId, approved: c.approved, ...(c.reason != null ? { reason: c.reason } : {}) };
+        if (c.providerExecuted != null) call.providerExecuted = c.providerExecuted;
+        if (c.providerMetadata != null) call.callProviderMetadata = c.providerMetadata;
         return changedAt(call);
       }
       case "tool-output-denied": {
@@ -231,8 +249,6 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
       case "start-step":
         return pushed({ type: "step-start" });
       case "finish-step":
-        activeText = new Map();
-        activeReasoning = new Map();
         return { changed: -1 };
       case "start":
         if (c.messageId != null && c.messageId !== message.id) {

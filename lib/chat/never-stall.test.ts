@@ -65,13 +65,14 @@ describe.each(DATABASES)("on $name", (driver) => {
       const before = calls.length;
       const { chunks, answer } = await turn("use the teleporter");
       expect(calls.length).toBe(before);
-      const err = chunks.find((c) => c.type === "tool-output-error") as { errorText: string } | undefined;
-      expect(err?.errorText).toMatch(/^\[ERROR:NoSuchTool\] The model called "teleport"/);
+      // The call's error (a tool-input-error chunk in AI SDK 7, an output error before) is the one the card shows: not aborted after.
+      const errors = chunks.filter((c) => (c.type === "tool-input-error" || c.type === "tool-output-error") && c.toolCallId === "c_tp") as unknown as { errorText: string }[];
+      expect(errors.map((e) => e.errorText)).toEqual([expect.stringMatching(/^\[ERROR:NoSuchTool\] The model called "teleport"/)]);
       // The model's next request carries the failure as the call's result, with the tools it may use.
       const toolResult = (mock.getRequests().at(-1)?.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === "tool");
       expect(toolResult?.content).toMatch(/unavailable tool 'teleport'.*lookup, explode/);
       expect(textOf(chunks)).toBe("I cannot teleport.");
-      expect(answer.blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", toolName: "teleport" });
+      expect(answer.blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", toolName: "teleport", errorText: expect.stringMatching(/^\[ERROR:NoSuchTool\]/) });
     });
 
     it("a tool that throws ends as a visible tool error and the model answers", async () => {

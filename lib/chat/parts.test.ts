@@ -96,7 +96,7 @@ const textPart = (type: "text" | "reasoning") =>
 
 const filePart = part(
   {
-    type: fc.constant("file"),
+    type: fc.constantFrom("file", "reasoning-file"),
     mediaType: fc.oneof(fc.constantFrom("image/png", "application/pdf", "text/plain; charset=utf-8", ""), text(20)),
     url: fc.oneof(fc.integer({ min: 1, max: 50 }).map((n) => `data:image/png;base64,${"iVBORw0KGgo".repeat(n)}`), text().map((t) => `https://example.com/${t}`)),
   },
@@ -188,6 +188,7 @@ function label(part: ParleyPart): string {
 const ALL_LABELS = [
   ...["text", "reasoning"].flatMap((t) => ["none", "streaming", "done"].map((s) => `${t}/${s}`)),
   "file",
+  "reasoning-file",
   "source-url",
   "source-document",
   "step-start",

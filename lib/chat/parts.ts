@@ -52,11 +52,13 @@ function fieldsOf(part: ParleyPart): BlockFields {
         extras: extrasOf(rest, nulls),
       };
     }
-    case "file": {
+    case "file":
+    case "reasoning-file": {
+      // A file of the model's reasoning (AI SDK 7) is a file block too, told apart by its status.
       const { rest, nulls } = split(p, ["type", "mediaType", "url", "filename", "providerMetadata"]);
       return {
         kind: "file",
-        status: "done",
+        status: p.type === "file" ? "done" : "reasoning",
         mediaType: p.mediaType as string,
         url: p.url as string,
         name: (p.filename as string | undefined) ?? null,
@@ -163,7 +165,7 @@ export function blockToPart(stored: StoredBlock): ParleyPart {
         ...extras,
       });
     case "file":
-      return withNulls({ type: "file", mediaType: b.mediaType, url: b.url, ...meta("filename", b.name), ...meta("providerMetadata", b.providerMetadata), ...extras });
+      return withNulls({ type: b.status === "reasoning" ? "reasoning-file" : "file", mediaType: b.mediaType, url: b.url, ...meta("filename", b.name), ...meta("providerMetadata", b.providerMetadata), ...extras });
     case "source":
       return withNulls({
         type: b.status === "url" ? "source-url" : "source-document",

@@ -10,7 +10,7 @@ import type { TeamContext } from "../teams/context";
 import { createBlockWriter, type RetryPolicy } from "./block-writer";
 import { storeTurnCitations } from "./citations";
 import { messageFold } from "./message-fold";
-import type { ParleyUIMessage } from "./message-types";
+import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import type { StoreFeed } from "./store-feed";
 import { heartbeatMs, markNotSaved, withRetry } from "./recovery";
 import { abortOpenCalls } from "./tool-states";
@@ -25,7 +25,11 @@ export type StoredTurn = {
   saved: boolean;
   /** The answer's cost so far in US dollars (continuations added), at the prices of the moment; null: unknown. */
   cost?: number | null;
+  /** The answer's tokens so far (continuations added), as stored. */
+  usage?: Totals;
 };
+
+type Totals = { inputTokens: number | null; outputTokens: number | null; cachedInputTokens: number | null; reasoningTokens: number | null };
 
 /** How the store reaches the database (the turn's dependencies; tests inject failing clients). */
 export type StoreDeps = { db: () => Promise<PrismaClient>; throttleMs: number; retry: RetryPolicy };
@@ -50,8 +54,12 @@ const METADATA_CHUNKS = new Set(["start", "finish", "message-metadata"]);
 export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps): Promise<StoredTurn> {
   const prisma = await deps.db();
   const writer = createBlockWriter(prisma, t.assistantId, { throttleMs: deps.throttleMs, existing: t.continued?.blocks, retry: deps.retry });
-  // A continued answer adds this turn's usage to what it had used before.
+  // A continued answer adds this turn's usage to what it had used before. This turn's usage is read from
+  // its own finish chunk (all steps of this turn, AI SDK 7's totalUsage), never from the folded metadata:
+  // that starts from the stored message, so a field this turn leaves out (an Anthropic answer without
+  // reasoning tokens, a turn that ends without finishing) would still hold the earlier total.
   const priorUsage = { ...t.continued?.message.metadata?.usage };
+  let usage: ParleyMetadata["usage"];
   let failed = false;
   // The stream folded into the answer as it arrives (message-fold.ts): no copy of the message per chunk.
   const fold = messageFold(t.assistantId, t.continued?.message);
@@ -65,6 +73,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     for (;;) {
       const read = await reader.read();
       if (read.done) break;
+      if (read.value.type === "finish") usage = (read.value.messageMetadata as ParleyMetadata | undefined)?.usage;
       const folded = fold.apply(read.value);
       const { changed } = folded instanceof Promise ? await folded : folded;
       if (changed >= 0) writer.update(fold.message.parts, changed);
@@ -99,11 +108,16 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
   if (meta?.citations?.length) {
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
-  const usage = meta?.usage;
   const add = (prior: number | null | undefined, now: number | undefined) => (prior == null && now == null ? null : (prior ?? 0) + (now ?? 0));
   // Priced now, at the answering model's prices of this moment (lib/usage/usage-record.ts).
   const priced = await priceAnswer(prisma, meta?.providerId, meta?.model, usage).catch(() => undefined);
   const cost = addCost(priorUsage?.cost, priced?.cost);
+  const totals: Totals = {
+    inputTokens: add(priorUsage?.inputTokens, usage?.inputTokens),
+    outputTokens: add(priorUsage?.outputTokens, usage?.outputTokens),
+    cachedInputTokens: add(priorUsage?.cachedInputTokens, usage?.cachedInputTokens),
+    reasoningTokens: add(priorUsage?.reasoningTokens, usage?.reasoningTokens),
+  };
   const finalised = await withRetry(deps.retry, () =>
     prisma.message.update({
     where: { id: t.assistantId },
@@ -112,10 +126,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
       // The model that answered (the fallback's when it took over).
       ...(meta?.model ? { model: meta.model } : {}),
       finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : status,
-      inputTokens: add(priorUsage?.inputTokens, usage?.inputTokens),
-      outputTokens: add(priorUsage?.outputTokens, usage?.outputTokens),
-      cachedInputTokens: add(priorUsage?.cachedInputTokens, usage?.cachedInputTokens),
-      reasoningTokens: add(priorUsage?.reasoningTokens, usage?.reasoningTokens),
+      ...totals,
       cost,
     },
     }),
@@ -132,5 +143,5 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     await recordUsage(prisma, { ...record, priced, reservationId: t.reservationId });
   }
   await prisma.chat.updateMany({ where: { id: t.chatId, activeStreamId: t.streamId }, data: { activeStreamId: null } });
-  return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true, cost };
+  return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true, cost, usage: totals };
 }

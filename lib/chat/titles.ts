@@ -4,7 +4,7 @@
 // tokens, TITLE_TIMEOUT_MS at most); an answer that fails, times out, calls a tool or is not a short
 // title (`cleanTitle`) leaves the first words. A person's rename always wins: the generated title
 // only replaces the first-words title it was made for (`storeModelTitle`).
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { generateText } from "ai";
 import { db } from "../db/client";
 
@@ -45,11 +45,11 @@ export function cleanTitle(raw: string): string | undefined {
 }
 
 /** Asks `model` for a title of a chat from its first question; undefined when it cannot give one (see the header). */
-export async function modelTitle(model: LanguageModelV3, question: string, timeoutMs = TITLE_TIMEOUT_MS): Promise<string | undefined> {
+export async function modelTitle(model: LanguageModelV4, question: string, timeoutMs = TITLE_TIMEOUT_MS): Promise<string | undefined> {
   try {
     const result = await generateText({
       model,
-      system:
+      instructions:
         `${TITLE_INSTRUCTION} Reply with a title of 2 to 6 words for the conversation that starts with the ` +
         `message below: plain text, no quotes, no punctuation at the end, in the language of the message.\n\n` +
         `User: ${clip(question, 1_000)}`,

@@ -1,6 +1,6 @@
 // What went wrong in a turn, as a locale-independent code and a message a person can act on.
 import { APICallError } from "@ai-sdk/provider";
-import { RetryError } from "ai";
+import { NoOutputGeneratedError, RetryError } from "ai";
 import { AppError } from "../errors";
 import { ProviderStreamError, ProviderTimeoutError } from "../providers/stream-guard";
 
@@ -23,6 +23,8 @@ export function classifyTurnError(err: unknown): TurnError {
   if (err instanceof AppError) return { code: err.code, message: err.message };
   if (err instanceof ProviderTimeoutError) return { code: "ProviderTimeout", message: err.message };
   if (err instanceof ProviderStreamError) return { code: "InvalidResponse", message: err.message };
+  // AI SDK 7: a model stream that ended with neither output nor a finish (a cut connection, say).
+  if (NoOutputGeneratedError.isInstance(err)) return { code: "ProviderUnavailable", message: "The model provider ended its answer before sending anything. Try again." };
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
     if (status === undefined) return { code: "ProviderUnavailable", message: `Could not reach the model provider: ${err.message}` };

@@ -7,8 +7,8 @@
 // A fallback taking over mid-turn is news that travels in the stream: the fallback model's first step
 // starts with a warning that names it (FALLBACK_WARNING), which the turn turns into message metadata
 // (the model and provider that answer) and a `FellBack` notice — nothing is shared with the turn.
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { wrapLanguageModel, type CallWarning, type ModelMessage, type ToolSet } from "ai";
+import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { wrapLanguageModel, type CallWarning, type ModelMessage, type SystemModelMessage, type ToolSet } from "ai";
 import { withFallback } from "../providers/fallback";
 import { promptToolsMiddleware } from "../providers/prompt-tools";
 import { withPromptCaching } from "../providers/prompt-cache";
@@ -18,7 +18,9 @@ import type { NoticeData } from "./message-types";
 import { classifyTurnError } from "./turn-errors";
 
 export type PreparedTurn = {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
+  /** The system prompt, passed as the call's `instructions` (with Anthropic's cache mark). */
+  instructions?: string | SystemModelMessage;
   messages: ModelMessage[];
   tools?: ToolSet;
   providerOptions?: ResolvedModel["providerOptions"];
@@ -44,17 +46,33 @@ export function fallbackNews(warnings: readonly CallWarning[] | undefined): Fall
   return undefined;
 }
 
+/**
+ * The AI SDK's call warnings (a setting the provider ignores, say) as one log line each, without the
+ * fallback news, which travels as a warning but is none. Set once, unless the operator's code set its own.
+ */
+if (globalThis.AI_SDK_LOG_WARNINGS === undefined) {
+  const deprecations = new Set<string>();
+  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => {
+    for (const w of warnings) {
+      if (w.type === "other" && w.message.startsWith(FALLBACK_MARK)) continue;
+      // A deprecation once per process (the SDK's own logger does the same).
+      if (w.type === "deprecated" && (deprecations.has(w.setting) || !deprecations.add(w.setting))) continue;
+      console.warn(`[ai-sdk] ${provider ?? "?"}/${model ?? "?"}: ${JSON.stringify(w)}`);
+    }
+  };
+}
+
 /** A model whose streams start with `news()` as a warning, while `news()` has any. */
-function announcing(model: LanguageModelV3, news: () => FallbackNews | undefined): LanguageModelV3 {
+function announcing(model: LanguageModelV4, news: () => FallbackNews | undefined): LanguageModelV4 {
   return wrapLanguageModel({
     model,
     middleware: {
-      specificationVersion: "v3",
+      specificationVersion: "v4",
       wrapStream: async ({ doStream }) => {
         const result = await doStream();
         const said = news();
         if (!said) return result;
-        const mark = (part: LanguageModelV3StreamPart): LanguageModelV3StreamPart =>
+        const mark = (part: LanguageModelV4StreamPart): LanguageModelV4StreamPart =>
           part.type === "stream-start" ? { ...part, warnings: [...part.warnings, { type: "other", message: FALLBACK_MARK + JSON.stringify(said) }] } : part;
         return { ...result, stream: result.stream.pipeThrough(new TransformStream({ transform: (p, c) => c.enqueue(mark(p)) })) };
       },
@@ -115,6 +133,7 @@ export function prepareTurn(
   const cached = withPromptCaching(resolved.kind, { system: input.system, messages: input.messages, tools });
   return {
     model,
+    instructions: cached.instructions,
     messages: cached.messages,
     tools: cached.tools,
     providerOptions: resolved.providerOptions,

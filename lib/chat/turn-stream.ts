@@ -2,9 +2,8 @@
 // the browser. Everything the turn has to say travels here as parts. For each chunk it:
 // - inserts the turn's notices right after the message starts (unavailable MCP servers, a model
 //   without tools, …), and a `FellBack` notice when the fallback's first step says it took over;
-// - names a tool call from its first chunk: the AI SDK sends `tool-input-start` without the tool's
-//   metadata, so a card whose input is still streaming would show the model's name (`Faults__explode`)
-//   instead of "Faults · explode"; the metadata is added here from the turn's tools;
+// - drops `custom` chunks (provider bookkeeping such as Anthropic's message_start): they carry nothing
+//   a person reads, and the browser and the store see the same parts;
 // - makes every ending a part that is stored like any other, so a turn never ends in silence: an
 //   upstream error becomes a `data-error` part, a stop a `data-notice`, an empty answer a notice,
 //   a turn cut by its step limit says so (the limit counts every step of the answer, those before
@@ -23,7 +22,6 @@
 // The `finish` chunk is held until the store has finished: the browser hears "done" only for what is
 // stored, and otherwise gets a visible `NotSaved` notice.
 // One stage instead of one per job: every stage costs promises per chunk (npm run bench).
-import type { JSONObject } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
 import { STEP_LIMIT_CODE, stepLimitText } from "./answer-steps";
@@ -55,25 +53,28 @@ export type TurnStreamOptions = {
   interrupted?: () => "shutdown" | "handoff" | undefined;
   /** The most an answer may write (answer-cap.ts), applied to what this stage sends. */
   cap?: AnswerCap;
-  /** The metadata of a tool the turn offers, by the name the model calls it. */
-  toolMetadata?: (toolName: string) => JSONObject | undefined;
   /** A chat's first message: its first-words title, and how the model names it (from the question). */
   title?: { first: string; name: () => Promise<string | undefined> };
 };
 
 const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
-/** The finish chunk with the answer's cost, known once the store has priced it (lib/usage/usage-record.ts). */
-function withCost(finish: Chunk, cost: number | null | undefined): Chunk {
-  if (cost == null || finish.type !== "finish") return finish;
+/**
+ * The finish chunk with the answer's usage as stored: its tokens over all the turns that wrote it (a
+ * continued answer's browser copy still holds the earlier totals, which this turn's usage alone would
+ * mix with) and its cost, known once the store has priced it (lib/usage/usage-record.ts).
+ */
+function withStoredUsage(finish: Chunk, stored: Pick<StoredTurn, "cost" | "usage">): Chunk {
+  if (finish.type !== "finish" || (stored.cost == null && !stored.usage)) return finish;
   const meta = finish.messageMetadata;
-  return { ...finish, messageMetadata: { ...meta, usage: { ...meta?.usage, cost } } };
+  const tokens = Object.fromEntries(Object.entries(stored.usage ?? {}).filter(([, v]) => v != null));
+  return { ...finish, messageMetadata: { ...meta, usage: { ...meta?.usage, ...tokens, ...(stored.cost != null ? { cost: stored.cost } : {}) } } };
 }
 const notice = (code: string, message: string): Chunk => ({ type: "data-notice", data: { code, message } });
 const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored, open: initiallyOpen = [], interrupted, cap, toolMetadata, title }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored, open: initiallyOpen = [], interrupted, cap, title }: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   /** The model's title, asked for when the answer starts so that it is usually ready by its end. */
   let naming: Promise<string | undefined> | undefined;
@@ -94,10 +95,7 @@ export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored,
     transform(chunk, controller) {
       const out: Chunk[] = [];
       const type = chunk.type;
-      if (type === "tool-input-start" && !chunk.toolMetadata) {
-        const meta = toolMetadata?.(chunk.toolName);
-        if (meta) chunk = { ...chunk, toolMetadata: meta };
-      }
+      if (type === "custom") return;
       if (CONTENT.has(type) || type.startsWith("data-")) content = true;
       if (type.startsWith("tool-")) track(open, chunk);
       else if (type === "start-step") {
@@ -139,9 +137,9 @@ export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored,
     },
     async flush(controller) {
       store.close();
-      const { saved, cost } = await stored.then(
-        (s) => ({ saved: s.saved, cost: s.cost }),
-        () => ({ saved: false, cost: undefined }),
+      const { saved, ...usage } = await stored.then(
+        (s) => ({ saved: s.saved, cost: s.cost, usage: s.usage }),
+        () => ({ saved: false, cost: undefined, usage: undefined }),
       );
       let text = "";
       if (!saved) text += sse(notice("NotSaved", NOT_SAVED));
@@ -149,7 +147,7 @@ export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored,
       if (named) text += sse(titleChunk(named));
       if (finish) {
         const meta = finish.type === "finish" ? finish.messageMetadata : undefined;
-        text += sse(saved ? withCost(finish, cost) : { ...finish, messageMetadata: { ...meta, status: "error" } });
+        text += sse(saved ? withStoredUsage(finish, usage) : { ...finish, messageMetadata: { ...meta, status: "error" } });
       }
       controller.enqueue(text + "data: [DONE]\n\n");
     },
@@ -190,6 +188,8 @@ function track(open: Map<string, OpenCall>, chunk: Chunk) {
       if (chunk.preliminary) open.set(id, { toolCallId: id, state: "output-available" });
       else open.delete(id);
       break;
+    // An invalid call (unknown tool, bad input) ends with tool-input-error alone in AI SDK 7.
+    case "tool-input-error":
     case "tool-output-error":
     case "tool-output-denied":
       open.delete(id);

@@ -14,7 +14,7 @@
 // turn has to tell (notices, the fallback taking over, errors, aborted tool calls) travels as parts of
 // its stream; nothing is shared with callbacks. Tests and the benchmark inject through `TurnDeps`.
 import { context } from "@opentelemetry/api";
-import { stepCountIs, streamText, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
+import { isStepCount, streamText, toUIMessageStream, UI_MESSAGE_STREAM_HEADERS, type ToolSet } from "ai";
 import { config } from "../config";
 import { answerCap } from "./answer-cap";
 import { stepsLeft } from "./answer-steps";
@@ -50,7 +50,7 @@ import { isFinal } from "./tool-states";
 import { modelTitle, storeModelTitle } from "./titles";
 import { holdTurnBudget, releaseHold } from "../usage/budgets";
 import { metrics } from "../observability/metrics";
-import { aiTelemetry, failTurnSpan, startTurnSpan, storedTraceOf, tracingEnabled, traceToStore } from "../observability/tracing";
+import { aiTelemetry, failTurnSpan, startTurnSpan, storedTraceOf, tracingEnabled, traceToStore, TURN_SPAN } from "../observability/tracing";
 
 export type { TurnRequest };
 
@@ -203,25 +203,25 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const traced = startTurnSpan({ model: prepared.answering.modelId, provider: m.providerName, chatId: loaded.chat.id, follows });
     const result = context.with(traced.ctx, () => streamText({
       model: prepared.model,
+      // The system prompt is the server's own (the member's instructions, cache-marked for Anthropic); the
+      // history, read from the database, holds only user and assistant messages.
+      instructions: prepared.instructions,
       messages: prepared.messages,
-      // The one system message is the server's own (the member's instructions, placed first so Anthropic
-      // can cache it); the history, read from the database, holds only user and assistant messages.
-      allowSystemInMessages: true,
       tools: prepared.tools,
       providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
       abortSignal: controller.signal,
       maxRetries: 1,
-      stopWhen: stepCountIs(stepsLeft(stepLimit, stepsBefore)),
+      stopWhen: isStepCount(stepsLeft(stepLimit, stepsBefore)),
       prepareStep: imageMode === "user-message" ? ({ messages }) => ({ messages: moveToolImages(messages) }) : undefined,
       // Repairs are logged with the step they happened in.
-      experimental_repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
-      onStepFinish: (step) => {
+      repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
+      onStepEnd: (step) => {
         logStep({ chatId: loaded.chat.id, messageId: assistantId, step: step.stepNumber ?? 0, durationMs: Date.now() - stepStartedAt, result: step, repairs: repairs.splice(0) });
         stepStartedAt = Date.now();
       },
       // Errors reach the browser and the log through toUIMessageStream's onError below.
       onError: () => {},
-      experimental_telemetry: aiTelemetry("parley.turn"),
+      telemetry: aiTelemetry(TURN_SPAN),
     }));
 
     // Nothing is stored or sent before the turn's rows are written (a lost race for the chat is a 409).
@@ -273,8 +273,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       const call = p as OpenCall & { type: string };
       return call.toolCallId && !isFinal(call) ? [{ toolCallId: call.toolCallId, state: call.state, approval: call.approval }] : [];
     });
-    const events = result
-      .toUIMessageStream<ParleyUIMessage>({
+    const events = toUIMessageStream<ToolSet, ParleyUIMessage>({
+        stream: result.stream,
         // A continued answer keeps its message: the stream starts from the stored one.
         originalMessages: continued ? claimed.history : undefined,
         generateMessageId: () => assistantId,
@@ -320,7 +320,6 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           open,
           interrupted: () => interrupted,
           cap: answerCap(deps.maxAnswerChars(), () => controller.abort()),
-          toolMetadata: (name) => prepared.tools?.[name]?.metadata,
           title: loaded.firstTitle ? chatTitle(loaded, loaded.firstTitle, deps.nameChat) : undefined,
         }),
       );

@@ -10,8 +10,8 @@ import { db } from "../db/client";
 import type { TeamContext } from "../teams/context";
 import { DRIVERS, makeUser, rejection, startTestApp } from "@/test/support/test-app";
 import { loginHeadless, startMcpAuthStack, type McpAuthStack } from "@/test/support/mcp-auth-server";
-import { freePort } from "@/test/support/test-servers";
-import { callTool, closeAll } from "../mcp/pool";
+import { freePort, TEST_REVISION } from "@/test/support/test-servers";
+import { acquire, callTool, closeAll } from "../mcp/pool";
 import { listConnections } from "./mcp-credentials";
 import { disconnect, finishConnect, startConnect } from "./mcp-connect";
 import { memberServerConfig } from "./mcp-member-config";
@@ -64,6 +64,8 @@ async function whoami(serverId: string, userId: string): Promise<string> {
   const row = await prisma.mcpServer.findUniqueOrThrow({ where: { id: serverId } });
   const { config } = await memberServerConfig(row, userId);
   const res = await callTool(config, "whoami", {}, { timeoutMs: 10_000 });
+  // The member's session speaks this run's revision (vitest.config.mts runs the file on both).
+  expect((await acquire(config, { ping: false })).protocolVersion).toBe(TEST_REVISION);
   return (res.content[0] as { text: string }).text;
 }
 

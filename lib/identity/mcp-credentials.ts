@@ -2,8 +2,9 @@
 // for the server's origin (lib/security/stored-secrets.ts) and never sent to the browser. This module
 // reads and writes the rows: the OAuth store the SDK's provider works on (lib/mcp/oauth-provider.ts),
 // a member's view of their connections, saving a key, marking a credential refused, and the
-// server-wide OAuth client (pre-registered by an admin, or registered dynamically by a first member).
-import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
+// server-wide OAuth clients (pre-registered by an admin, or registered dynamically by the first member
+// who signed in at each authorization server: one per issuer).
+import type { StoredOAuthClientInformation } from "@modelcontextprotocol/client";
 import { db } from "../db/client";
 import type { McpCredential, McpServer } from "../db/generated/client";
 import type { OAuthRecord, OAuthStore } from "../mcp/oauth-provider";
@@ -35,21 +36,32 @@ export function openCredential<T>(row: Pick<McpCredential, "secretEnc">, server:
   }
 }
 
-/** The server-wide OAuth client, if an admin entered one or a member's flow registered one. */
-export function serverOAuthClient(server: Pick<McpServer, "url" | "oauthClientEnc">): OAuthClientInformationMixed | undefined {
-  if (!server.oauthClientEnc || !server.url) return undefined;
+/** What McpServer.oauthClientEnc holds: an admin's client (the old shape, unstamped), or one per issuer. */
+type ServerClients = StoredOAuthClientInformation | { clients: StoredOAuthClientInformation[] };
+
+const clientList = (value: ServerClients | undefined): StoredOAuthClientInformation[] => (!value ? [] : "clients" in value ? value.clients : [value]);
+
+/** The server-wide OAuth clients: an admin's, or those members' flows registered (stamped with their issuer). */
+export function serverOAuthClients(server: Pick<McpServer, "url" | "oauthClientEnc">): StoredOAuthClientInformation[] {
+  if (!server.oauthClientEnc || !server.url) return [];
   try {
-    return openJsonSecretFor<OAuthClientInformationMixed>(server.oauthClientEnc, server.url, server.url, "The server's OAuth client");
+    return clientList(openJsonSecretFor<ServerClients>(server.oauthClientEnc, server.url, server.url, "The server's OAuth client"));
   } catch {
-    return undefined;
+    return [];
   }
 }
 
-/** Keeps a dynamically registered client for the next members (only when the server has none yet). */
-export async function rememberServerClient(server: Pick<McpServer, "id" | "url">, client: OAuthClientInformationMixed): Promise<void> {
-  if (!server.url) return;
+/** Keeps a dynamically registered client for the next members, unless one for its issuer is kept already. */
+export async function rememberServerClient(server: Pick<McpServer, "id" | "url" | "oauthClientEnc">, client: StoredOAuthClientInformation): Promise<void> {
+  if (!server.url || !client.issuer) return;
+  const known = serverOAuthClients(server);
+  if (known.some((c) => c.issuer === client.issuer)) return;
   const prisma = await db();
-  await prisma.mcpServer.updateMany({ where: { id: server.id, oauthClientEnc: null }, data: { oauthClientEnc: sealJsonSecret(client, server.url) } });
+  // Only over what was read: of two members registering at once, the first one's client is kept.
+  await prisma.mcpServer.updateMany({
+    where: { id: server.id, oauthClientEnc: server.oauthClientEnc },
+    data: { oauthClientEnc: sealJsonSecret({ clients: [...known, client] } satisfies ServerClients, server.url) },
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { ConnectRequired, StoredOAuthProvider, type OAuthClientSettings } from "
 import { serverConfig } from "../mcp/servers";
 import { outboundFetch } from "../security/outbound-fetch";
 import { publicUrl } from "../config";
-import { credentialStore, openCredential, openKey, serverOAuthClient, type OAuthSecret } from "./mcp-credentials";
+import { credentialStore, openCredential, openKey, serverOAuthClients, type OAuthSecret } from "./mcp-credentials";
 
 /** Which credential a call used, for its audit event. */
 export type CredentialUsed = "shared" | "member-oauth" | "member-key";
@@ -26,7 +26,7 @@ export function oauthClientSettings(server: Pick<McpServer, "url" | "oauthClient
     clientName: "Parley",
     clientUri: base,
     scope: server.oauthScopes || undefined,
-    preRegistered: serverOAuthClient(server),
+    preRegistered: serverOAuthClients(server),
   };
 }
 

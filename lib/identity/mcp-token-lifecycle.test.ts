@@ -64,7 +64,7 @@ async function whoami(ctx: TeamContext, server: Server): Promise<{ text?: string
   if (!tool) return { notices: turn.notices };
   try {
     let last: unknown;
-    for await (const out of tool.execute!({}, { toolCallId: `call_${Math.random()}`, messages: [] }) as AsyncIterable<unknown>) last = out;
+    for await (const out of tool.execute!({}, { toolCallId: `call_${Math.random()}`, messages: [], context: undefined }) as AsyncIterable<unknown>) last = out;
     return { text: (last as { content: { text: string }[] }).content[0].text, notices: turn.notices };
   } catch (err) {
     if (err instanceof ToolError) return { code: err.code, notices: turn.notices };

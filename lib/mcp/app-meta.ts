@@ -5,7 +5,7 @@
 // and the Content-Security-Policy a view is served with: an opaque origin (`sandbox allow-scripts`),
 // inline script and style only, and nothing remote unless the resource declares https/wss origins.
 import { getToolUiResourceUri, isToolVisibilityAppOnly, isToolVisibilityModelOnly, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 
 export { RESOURCE_MIME_TYPE };
 

@@ -5,7 +5,7 @@
 // arrives, and the requests of that POST are answered in its place with a result saying why (an
 // `isError` result for tools/call, which the tool block shows as ToolFailed; a JSON-RPC error for
 // anything else), and the server's stream is cancelled. A JSON body is held the same way.
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { config } from "../config";
 
 /** Bytes of one message from an MCP server that are read at most: 8 × PARLEY_MAX_TOOL_RESULT_CHARS. */

@@ -1,7 +1,7 @@
 // What the client pool needs to reach one MCP server, decrypted in memory only, and the rules the
 // operator sets for this instance (stdio servers run commands here, so they are off unless allowed).
 import crypto from "node:crypto";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { config } from "../config";
 
 type McpTransportKind = "http" | "sse" | "stdio";

@@ -1,27 +1,21 @@
 // One live MCP client session: the transport for the server's settings (Streamable HTTP, SSE, or a
-// stdio child process), initialise within the connect timeout, the tool list (refreshed when the
-// server sends notifications/tools/list_changed), calls with progress, timeout and abort. The pool
+// stdio child process; transport.ts), the protocol revision agreed within the connect timeout
+// (`server/discover` for 2026-07-28, else the 2025-11-25 initialize handshake), the tool list
+// (refreshed on notifications/tools/list_changed: unsolicited on 2025, on the subscriptions/listen
+// stream on 2026), calls with progress, timeout, abort and questions to the person. The pool
 // (pool.ts) keeps one of these per server; the conformance client uses it directly. Before an HTTP or
 // SSE session opens, every address the URL's host resolves to is checked against the address rules,
 // and every connection goes through the outbound fetch, which connects only to checked addresses; the
 // SDK follows redirects within the same origin only. A connection that drops while calls wait ends
 // the session at once (the calls fail as unreachable, the pool hears of it through onLost).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type CallToolResult, type McpSubscription, type PriorDiscovery, type Tool, type Transport } from "@modelcontextprotocol/client";
 import { APPS_EXTENSION, toolAppUri, toolIsAppOnly, toolIsModelOnly } from "./app-meta";
 import { catalogOf, type McpCatalogAccess } from "./catalog-access";
-import { checkTarget, createOutboundFetch, OutboundRefused, outboundFetch, type OutboundOptions } from "../security/outbound-fetch";
-import { boundedFetch } from "./bounded-fetch";
-import { stdioAllowed, type McpServerConfig } from "./config";
-import { answerDroppedCalls } from "./dropped-calls";
+import { checkTarget, OutboundRefused, type OutboundOptions } from "../security/outbound-fetch";
+import type { McpServerConfig } from "./config";
 import { routeElicitation, runAsking, type Elicit } from "./elicitation-routing";
 import { classifyFailure, McpFailure } from "./failures";
-import { renewingRefusedTokens } from "./refused-tokens";
-import { standardResponses } from "./standard-response";
+import { connectionLost, makeTransport, type SessionNotes } from "./transport";
 
 export type McpToolInfo = Pick<Tool, "name" | "title" | "description" | "inputSchema" | "annotations" | "outputSchema"> & {
   /** The `ui://` view the tool declares (MCP Apps, app-meta.ts). */
@@ -36,13 +30,16 @@ export type Progress = { progress: number; total?: number; message?: string };
 export type McpConnection = {
   readonly tools: McpToolInfo[];
   readonly serverInfo?: { name: string; version: string };
+  /** The protocol revision agreed on: 2026-07-28 (discovered), or a 2025 one (the initialize handshake). */
+  readonly protocolVersion?: string;
+  /** The era verdict of this session, for the next one to the same server (skips the probe). */
+  readonly verdict?: PriorDiscovery;
   callTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult>;
   ping(signal: AbortSignal): Promise<void>;
   /** Resources, resource templates and prompts the server offers (catalog.ts). */
   catalog: McpCatalogAccess;
   close(): Promise<void>;
 };
-
 
 export type CallOptions = {
   signal?: AbortSignal;
@@ -57,10 +54,11 @@ export type ConnectionEvents = {
   onToolsChanged?: (tools: McpToolInfo[]) => void;
   /** The session ended without close() being called (process exit, dropped stream). */
   onLost?: (failure: McpFailure) => void;
+  /** An earlier session's era verdict for this server: connect without probing. */
+  prior?: PriorDiscovery;
 };
 
 const CLIENT_INFO = { name: "parley", version: "0.1.0" };
-const STDERR_KEEP = 2000;
 
 function pickTool(t: Tool): McpToolInfo {
   const appUri = toolAppUri(t);
@@ -75,69 +73,6 @@ function pickTool(t: Tool): McpToolInfo {
     ...(toolIsAppOnly(t) ? { appOnly: true } : {}),
     ...(toolIsModelOnly(t) ? { modelOnly: true } : {}),
   };
-}
-
-/** What a session noticed along the way, for its error messages. */
-type SessionNotes = { stderr: string; refused?: Error };
-
-function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: OutboundOptions): Transport {
-  if (config.transport === "stdio") {
-    if (!stdioAllowed()) throw new McpFailure("config", "stdio MCP servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).");
-    if (!config.command) throw new McpFailure("config", "No command is set for this stdio server.");
-    const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
-      stderr: "pipe",
-    });
-    // Keep the end of the child's stderr for error messages; never print it (it may echo secrets).
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      notes.stderr = (notes.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
-    });
-    return transport;
-  }
-  if (!config.url) throw new McpFailure("config", "No URL is set for this server.");
-  const url = new URL(config.url);
-  const requestInit: RequestInit = { headers: config.headers ?? {} };
-  // Every connection is made to an address checked against the address rules as it opens.
-  const net = standardResponses(outbound ? createOutboundFetch(outbound) : outboundFetch());
-  if (config.transport === "sse") {
-    return new SSEClientTransport(url, {
-      requestInit,
-      authProvider: config.authProvider,
-      fetch: renewingRefusedTokens(net, config.authProvider),
-      // The SSE GET goes through EventSource (the SDK adds the headers), which keeps only the text of
-      // a failure: a refusal by the address rules is noted here. Oversized events are dropped.
-      eventSourceInit: {
-        fetch: boundedFetch(undefined, (u, init) =>
-          net(u, init).catch((err: Error) => {
-            if ((err.cause as { code?: string } | undefined)?.code === "EPARLEYREFUSED") notes.refused = err;
-            throw err;
-          }),
-        ),
-      },
-    });
-  }
-  return new StreamableHTTPClientTransport(url, {
-    requestInit,
-    authProvider: config.authProvider,
-    // No message from the server is read past 8 × PARLEY_MAX_TOOL_RESULT_CHARS bytes (bounded-fetch.ts);
-    // a call's answer stream that breaks before the answer ends the call at once (dropped-calls.ts).
-    // A member's refused token is renewed once for all calls refused with it (refused-tokens.ts).
-    fetch: renewingRefusedTokens(answerDroppedCalls(boundedFetch(undefined, net)), config.authProvider),
-    reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
-  });
-}
-
-/**
- * Whether a transport error means the session is gone: the SSE transport's event stream broke (an
- * SSE session lives and dies with it), or the Streamable HTTP transport gave up reconnecting a
- * stream (the server is not there any more). Says why, or undefined for errors that pass.
- */
-function connectionLost(err: Error): string | undefined {
-  if (err instanceof SseError) return err.message;
-  if (/^Maximum reconnection attempts/.test(err.message)) return `its event stream broke and could not be reopened`;
-  return undefined;
 }
 
 /** Stops waiting (without stopping the work) when `signal` aborts: rejects with `onAbort(signal)`. */
@@ -159,21 +94,20 @@ function connectStopped(what: string) {
       : new McpFailure("aborted", "Connecting was stopped.");
 }
 
+/** Every tool, pages followed by the SDK (up to 50); its cached list serves output checks and header mirroring. */
 async function listAllTools(client: Client, signal: AbortSignal, timeout: number): Promise<McpToolInfo[]> {
-  const out: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 50; page++) {
-    const res = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout });
-    out.push(...res.tools.map(pickTool));
-    cursor = res.nextCursor;
-    if (!cursor) break;
-  }
-  return out;
+  const res = await client.listTools(undefined, { signal, timeout, cacheMode: "refresh" });
+  return res.tools.map(pickTool);
 }
 
+/** The SDK's own progress ticks while it answers a server's questions inside a call (2026-07-28): not the server's. */
+const fulfilling = (message: string | undefined) => !!message && /^Fulfilling input required by '/.test(message);
+
 /**
- * Connects, initialises and lists the tools, all within the connect timeout (and `signal`). Throws
- * an McpFailure saying what went wrong; a half-open session is closed.
+ * Connects, agrees on a revision and lists the tools, all within the connect timeout (and `signal`).
+ * The revision is discovered (`server/discover`, 2026-07-28) with a fall back to the 2025-11-25
+ * handshake; an SSE server is always 2025. Throws an McpFailure saying what went wrong; a half-open
+ * session is closed.
  */
 export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal, outbound?: OutboundOptions): Promise<McpConnection> {
   const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), ...(signal ? [signal] : [])]);
@@ -184,6 +118,11 @@ export async function openConnection(config: McpServerConfig, events: Connection
     // Elicitation (forms and URLs) is answered by the person whose call asked (elicitation-routing.ts);
     // tools' MCP Apps views are shown in their blocks (app-meta.ts).
     capabilities: { elicitation: { form: {}, url: {} }, extensions: APPS_EXTENSION },
+    versionNegotiation: { mode: "auto", probe: { timeoutMs: config.connectTimeoutMs } },
+    // On 2026-07-28 the server asks its questions inside a call's answer; the SDK answers them through
+    // the same elicitation handler and sends the call again, at most this many times.
+    inputRequired: { maxRounds: 10 },
+    listMaxPages: 50,
     listChanged: {
       tools: {
         debounceMs: 50,
@@ -196,7 +135,7 @@ export async function openConnection(config: McpServerConfig, events: Connection
     },
   });
   const asking = new Set<Elicit>();
-  client.setRequestHandler(ElicitRequestSchema, (req, extra) => routeElicitation(req.params, extra.signal, asking));
+  client.setRequestHandler("elicitation/create", (req, ctx) => routeElicitation(req.params, ctx.mcpReq.signal, asking));
   const what = `MCP server "${config.name}"`;
   let transport: Transport | undefined;
   try {
@@ -206,7 +145,8 @@ export async function openConnection(config: McpServerConfig, events: Connection
       });
     }
     transport = makeTransport(config, notes, outbound);
-    await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs }), deadline, connectStopped(what));
+    const prior: PriorDiscovery | undefined = config.transport === "sse" ? { kind: "legacy" } : events.prior;
+    await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs, prior }), deadline, connectStopped(what));
     tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what));
   } catch (err) {
     closing = true;
@@ -216,6 +156,13 @@ export async function openConnection(config: McpServerConfig, events: Connection
     if (tail && failure.kind !== "timeout") throw new McpFailure(failure.kind, `${failure.detail} (stderr: ${tail})`, failure.status, failure.rpcCode);
     throw failure;
   }
+  const modern = client.getProtocolEra() === "modern";
+  const discovered = client.getDiscoverResult();
+  /** Is the server there? 2026-07-28 has no ping: discovery is the cheapest request. */
+  const alive = async (opts: { signal?: AbortSignal; timeout: number }) => {
+    if (modern) await client.discover(opts);
+    else await client.ping(opts);
+  };
   let lost: McpFailure | undefined;
   client.onclose = () => {
     if (closing) return;
@@ -230,35 +177,61 @@ export async function openConnection(config: McpServerConfig, events: Connection
     void client.close().catch(() => {});
   };
   let probing = false;
+  /** A stream broke: the session goes when the server does not answer either; `then` runs when it does. */
+  const check = (why: string, then?: () => void) => {
+    if (probing || closing || lost) return;
+    probing = true;
+    alive({ timeout: config.connectTimeoutMs })
+      .then(
+        () => then?.(),
+        (pingErr: unknown) => {
+          const failure = classifyFailure(pingErr, what);
+          if (failure.kind === "unreachable" || failure.kind === "http") lose(`${why} and the server did not answer: ${failure.detail}`);
+        },
+      )
+      .finally(() => (probing = false));
+  };
   client.onerror = (err) => {
     const why = connectionLost(err);
     if (why) return lose(why);
-    // A stream broke; the SDK may resume it. A ping says at once whether the server is still there.
-    if (!/^SSE stream disconnected/.test(err.message) || probing || closing || lost) return;
-    probing = true;
-    client
-      .ping({ timeout: config.connectTimeoutMs })
-      .catch((pingErr: unknown) => {
-        const failure = classifyFailure(pingErr, what);
-        if (failure.kind === "unreachable" || failure.kind === "http") lose(`a stream broke and a ping failed: ${failure.detail}`);
-      })
-      .finally(() => (probing = false));
+    // A stream broke; the SDK may resume it. Asking the server says at once whether it is still there.
+    if (/^SSE stream disconnected/.test(err.message)) check("a stream broke");
   };
+  // 2026-07-28: list changes come on the stream the SDK opened (subscriptions/listen). When it drops,
+  // the server is asked whether it is there; if it is, the stream is opened again.
+  const watchChanges = (sub: McpSubscription | undefined) => {
+    void sub?.closed.then((reason) => {
+      if (reason === "remote" && !closing && !lost) check("the change stream broke", relisten);
+    });
+  };
+  const relisten = () => {
+    if (closing || lost) return;
+    client.listen({ toolsListChanged: true }).then(watchChanges, (err: unknown) => lose(`the change stream could not be opened again: ${classifyFailure(err, what).detail}`));
+  };
+  if (modern) watchChanges(client.autoOpenedSubscription);
   const info = client.getServerVersion();
   return {
     get tools() {
       return tools;
     },
     serverInfo: info ? { name: info.name, version: info.version } : undefined,
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    verdict: discovered ? { kind: "modern", discover: discovered } : { kind: "legacy" },
     async callTool(name, args, opts) {
       if (opts.elicit) asking.add(opts.elicit);
+      const onprogress = opts.onProgress;
       try {
         const res = await runAsking(opts.elicit, () =>
-          client.callTool({ name, arguments: args }, undefined, {
-            signal: opts.signal,
-            timeout: opts.timeoutMs,
-            onprogress: opts.onProgress ? (p) => opts.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
-          }),
+          client.callTool(
+            { name, arguments: args },
+            {
+              signal: opts.signal,
+              timeout: opts.timeoutMs,
+              // A person answering the server's questions takes time between the call's legs.
+              maxTotalTimeout: opts.timeoutMs,
+              onprogress: onprogress ? (p) => !fulfilling(p.message) && onprogress({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+            },
+          ),
         );
         return res as CallToolResult;
       } catch (err) {
@@ -271,7 +244,7 @@ export async function openConnection(config: McpServerConfig, events: Connection
     },
     async ping(pingSignal) {
       try {
-        await client.ping({ signal: pingSignal, timeout: config.connectTimeoutMs });
+        await alive({ signal: pingSignal, timeout: config.connectTimeoutMs });
       } catch (err) {
         throw classifyFailure(pingSignal.aborted ? pingSignal.reason : err, what);
       }

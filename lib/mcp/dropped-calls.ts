@@ -4,12 +4,14 @@
 // timeout; here the missing answers are given in the server's place, as JSON-RPC "connection closed"
 // errors (code -32000), so the call ends at once as unreachable. A stream that announced event ids
 // (a resumable server) is left to the SDK, which reconnects and resumes it; connection.ts treats its
-// reconnection giving up as the session being lost.
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+// reconnection giving up as the session being lost. A change stream (subscriptions/listen) is left
+// alone: it has no answer until it ends.
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { requestsOf } from "./bounded-fetch";
 
 const encoder = new TextEncoder();
+/** JSON-RPC "connection closed" (the SDK's own code for it; failures.ts reads it as unreachable). */
+export const CONNECTION_CLOSED = -32000;
 const EOL = /\r\n|\r|\n/g;
 
 /** Follows the SSE events of one stream: which of `open` were answered, and whether ids were sent. */
@@ -75,7 +77,7 @@ class AnswerTracker {
 /** The SSE events answering each request in `ids` with a "connection closed" error. */
 function closedAnswers(ids: (string | number)[], why: string): Uint8Array {
   const message = `the answer stream ended before the answer came: ${why}`;
-  return encoder.encode(ids.map((id) => `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message } })}\n\n`).join(""));
+  return encoder.encode(ids.map((id) => `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: CONNECTION_CLOSED, message } })}\n\n`).join(""));
 }
 
 function reasonText(err: unknown): string {
@@ -119,7 +121,8 @@ function answerOnDrop(body: ReadableStream<Uint8Array>, requests: { id: string |
 export function answerDroppedCalls(base: FetchLike): FetchLike {
   return async (url, init) => {
     const res = await base(url, init);
-    const requests = init?.method === "POST" ? requestsOf(init.body) : [];
+    // A subscriptions/listen stream (2026-07-28) stays open with no answer by design; closing it is normal.
+    const requests = init?.method === "POST" ? requestsOf(init.body).filter((r) => r.method !== "subscriptions/listen") : [];
     if (!res.ok || !res.body || !requests.length || !(res.headers.get("content-type") ?? "").includes("text/event-stream")) return res;
     return new Response(answerOnDrop(res.body, requests, init?.signal), { status: res.status, statusText: res.statusText, headers: res.headers });
   };

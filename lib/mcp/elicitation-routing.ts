@@ -3,12 +3,14 @@
 // call's own response stream, which runs in the call's async context (AsyncLocalStorage); over SSE and
 // stdio, where every message shares one stream, it goes to the only call of the session that can ask
 // a person, and is cancelled when there is none or more than one (never shown to the wrong person).
+// On 2026-07-28 the question comes inside the call's own answer (input_required) and the SDK asks it
+// from within the call, so it always runs in the call's context.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 
 export type ElicitationRequest =
   | { mode: "form"; message: string; requestedSchema: Record<string, unknown> }
-  | { mode: "url"; message: string; url: string; elicitationId: string };
+  | { mode: "url"; message: string; url: string; /** 2025-11-25 only: 2026-07-28 has no completion notice. */ elicitationId?: string };
 
 export type ElicitationAnswer = { action: "accept"; content?: Record<string, string | number | boolean | string[]> } | { action: "decline" | "cancel" };
 

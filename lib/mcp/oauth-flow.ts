@@ -1,18 +1,32 @@
 // The two halves of connecting an account to an MCP server, and disconnecting it, on the SDK's
 // `auth()`: begin (discovery, client registration, PKCE; gives the authorization URL to send the
-// browser to), complete (checks the authorization response's `iss` when the server sends or
-// promises one, RFC 9207; exchanges the code with the stored PKCE verifier and the resource
-// indicator) and revoke (RFC 7009, best effort). The store is the caller's (oauth-provider.ts).
-import { auth, extractWWWAuthenticateParams, selectClientAuthMethod } from "@modelcontextprotocol/sdk/client/auth.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+// browser to), complete (the SDK checks the authorization response's `iss` against the issuer the
+// flow began at, exactly, RFC 9207, then exchanges the code with the stored PKCE verifier and the
+// resource indicator) and revoke (RFC 7009, best effort). The store is the caller's (oauth-provider.ts).
+import { auth, AuthorizationServerMismatchError, extractWWWAuthenticateParams, IssuerMismatchError, selectClientAuthMethod, type FetchLike } from "@modelcontextprotocol/client";
 import { standardResponses } from "./standard-response";
-import { ConnectRequired, sameIssuer, StoredOAuthProvider, type OAuthClientSettings, type OAuthStore } from "./oauth-provider";
+import { ConnectRequired, serverClientFor, StoredOAuthProvider, type OAuthClientSettings, type OAuthStore } from "./oauth-provider";
 
 export type FlowTarget = { serverUrl: string; fetchFn?: FetchLike };
 
 /** The target's fetch, answering with the Response class the SDK reads OAuth errors from. */
 const oauthFetch = (target: FlowTarget) => standardResponses(target.fetchFn ?? fetch);
+
+/**
+ * An issuer that is not the one expected (in the metadata, or the answer's `iss`): said in Parley's
+ * words, since what the other side named is its text and is never shown.
+ */
+function untrusted(err: unknown): never {
+  if (err instanceof IssuerMismatchError) {
+    throw new ConnectRequired(
+      err.kind === "metadata"
+        ? "The authorization server's metadata names another issuer than the address it was found at, so Parley does not trust it."
+        : "The answer did not come from the authorization server where the sign-in started; nothing was stored.",
+    );
+  }
+  if (err instanceof AuthorizationServerMismatchError) throw new ConnectRequired("The server now sends sign-ins to another authorization server than before. Connect again.");
+  throw err;
+}
 
 /** Discovers, registers when needed, and returns where to send the browser (state inside). */
 export async function beginAuthorization(store: OAuthStore, settings: OAuthClientSettings, target: FlowTarget, scope?: string): Promise<{ authorizationUrl: URL; state: string }> {
@@ -22,7 +36,7 @@ export async function beginAuthorization(store: OAuthStore, settings: OAuthClien
   // is, and which scope it wants.
   await provider.invalidateCredentials("discovery");
   const challenge = await askWithoutToken(target);
-  const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: scope ?? challenge.scope, fetchFn: oauthFetch(target) });
+  const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: scope ?? challenge.scope, fetchFn: oauthFetch(target) }).catch(untrusted);
   if (result === "AUTHORIZED" || !provider.authorizationUrl) throw new Error("The authorization server gave tokens without a sign-in; connect again.");
   const state = provider.authorizationUrl.searchParams.get("state");
   if (!state) throw new Error("The authorization URL carries no state.");
@@ -35,7 +49,7 @@ async function askWithoutToken(target: FlowTarget): Promise<{ resourceMetadataUr
     const res = await (target.fetchFn ?? fetch)(target.serverUrl, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "parley", version: "0.1.0" } } }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "parley", version: "0.1.0" } } }),
       signal: AbortSignal.timeout(10_000),
     });
     await res.body?.cancel().catch(() => {});
@@ -56,15 +70,9 @@ export async function completeAuthorization(store: OAuthStore, settings: OAuthCl
   if (params.error) throw new ConnectRequired(`The authorization server refused: ${params.errorDescription || params.error}.`);
   if (!params.code) throw new ConnectRequired("The authorization server sent no code back.");
   const record = await store.read();
-  const discovery = record.discovery;
-  if (!discovery) throw new ConnectRequired("This sign-in was not started here or has already been used. Connect again.");
-  const issuer = discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl;
-  const promised = (discovery.authorizationServerMetadata as { authorization_response_iss_parameter_supported?: boolean } | undefined)?.authorization_response_iss_parameter_supported;
-  if (params.iss ? !sameIssuer(params.iss, issuer) : promised) {
-    throw new ConnectRequired(`The answer came from "${params.iss ?? "an unnamed issuer"}", not from "${issuer}" where the sign-in started; nothing was stored.`);
-  }
+  if (!record.discovery) throw new ConnectRequired("This sign-in was not started here or has already been used. Connect again.");
   const provider = new StoredOAuthProvider(store, settings, "interactive");
-  const result = await auth(provider, { serverUrl: target.serverUrl, authorizationCode: params.code, scope: record.scope, fetchFn: oauthFetch(target) });
+  const result = await auth(provider, { serverUrl: target.serverUrl, authorizationCode: params.code, iss: params.iss ?? undefined, scope: record.scope, fetchFn: oauthFetch(target) }).catch(untrusted);
   if (result !== "AUTHORIZED") throw new ConnectRequired("The authorization server did not give a token.");
 }
 
@@ -72,7 +80,8 @@ export async function completeAuthorization(store: OAuthStore, settings: OAuthCl
 export async function revokeTokens(store: OAuthStore, settings: OAuthClientSettings, fetchFn: FetchLike = fetch): Promise<{ revoked: boolean; reason?: string }> {
   const record = await store.read();
   const endpoint = (record.discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
-  const client = record.clientInformation ?? settings.preRegistered;
+  const issuer = record.discovery?.authorizationServerMetadata?.issuer;
+  const client = record.clientInformation ?? serverClientFor(settings.preRegistered, issuer);
   const tokens = record.tokens;
   if (!tokens) return { revoked: false, reason: "no token" };
   if (!endpoint || !client) return { revoked: false, reason: "the authorization server offers no revocation" };

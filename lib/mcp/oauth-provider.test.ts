@@ -1,35 +1,29 @@
-// The issuer check on an authorization server's metadata (RFC 8414 §3.3): metadata that names another
-// issuer than the server the resource's metadata pointed at is refused and nothing is stored; a server
-// of the 2025-03-26 revision (no resource metadata, its address guessed from the MCP server's origin)
-// is taken as it is.
+// Clients keyed by issuer: a member's own client is used at the authorization server that registered
+// it; elsewhere the server-wide client registered at that issuer is used, or the admin's unstamped one.
+// (The issuer checks themselves are the SDK's: scripts/conformance.mjs runs the suite's iss-* and
+// metadata-issuer-mismatch scenarios against them.)
 import { describe, expect, it } from "vitest";
-import { IssuerMismatch, StoredOAuthProvider, memoryStore } from "./oauth-provider";
+import { StoredOAuthProvider, memoryStore, serverClientFor } from "./oauth-provider";
 
 const settings = { redirectUrl: "https://parley.example/api/mcp/oauth/callback", clientName: "Parley" };
-const metadata = (issuer: string) => ({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ["code"] });
-const resourceMetadata = { resource: "https://mcp.example/mcp", authorization_servers: ["https://as.example"] };
+const admins = { client_id: "admin-client" };
+const atAs1 = { client_id: "as1-client", redirect_uris: ["https://parley.example/cb"], issuer: "https://as1.example" };
+const atAs2 = { client_id: "as2-client", redirect_uris: ["https://parley.example/cb"], issuer: "https://as2.example" };
 
-describe("the authorization server's issuer", () => {
-  it("refuses metadata naming another issuer than the server the resource named, and stores nothing", async () => {
-    const store = memoryStore();
-    const provider = new StoredOAuthProvider(store, settings, "background");
-    const saved = provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example", resourceMetadata, authorizationServerMetadata: metadata("https://evil.example") });
-    await expect(saved).rejects.toBeInstanceOf(IssuerMismatch);
-    await expect(saved).rejects.toThrow('names the issuer "https://evil.example", not "https://as.example"');
-    expect(store.record.discovery).toBeUndefined();
+describe("OAuth clients per issuer", () => {
+  it("uses the member's own client at the issuer that registered it", async () => {
+    const provider = new StoredOAuthProvider(memoryStore({ clientInformation: atAs1 }), { ...settings, preRegistered: [atAs2] }, "background");
+    expect((await provider.clientInformation({ issuer: "https://as1.example" }))?.client_id).toBe("as1-client");
   });
 
-  it("keeps metadata whose issuer is the server it was fetched from (a trailing slash aside)", async () => {
-    const store = memoryStore();
-    const provider = new StoredOAuthProvider(store, settings, "background");
-    await provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example/", resourceMetadata, authorizationServerMetadata: metadata("https://as.example") });
-    expect(store.record.discovery?.authorizationServerMetadata?.issuer).toBe("https://as.example");
+  it("never shows one authorization server's client to another: the server-wide one for that issuer instead", async () => {
+    const provider = new StoredOAuthProvider(memoryStore({ clientInformation: atAs1 }), { ...settings, preRegistered: [admins, atAs2] }, "background");
+    expect((await provider.clientInformation({ issuer: "https://as2.example" }))?.client_id).toBe("as2-client");
   });
 
-  it("takes a 2025-03-26 server's metadata, found at the MCP server's origin without resource metadata", async () => {
-    const store = memoryStore();
-    const provider = new StoredOAuthProvider(store, settings, "background");
-    await provider.saveDiscoveryState({ authorizationServerUrl: "https://mcp.example/", authorizationServerMetadata: metadata("https://mcp.example/oauth") });
-    expect(store.record.discovery?.authorizationServerMetadata?.issuer).toBe("https://mcp.example/oauth");
+  it("falls back to the admin's unstamped client, and to none", () => {
+    expect(serverClientFor([atAs1, admins], "https://as3.example")?.client_id).toBe("admin-client");
+    expect(serverClientFor([atAs1], "https://as3.example")).toBeUndefined();
+    expect(serverClientFor([atAs1], "https://as1.example/")).toBeUndefined(); // issuers compare exactly
   });
 });

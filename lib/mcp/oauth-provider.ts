@@ -1,10 +1,14 @@
 // The MCP SDK's OAuthClientProvider for one client identity at one MCP server, backed by a store the
 // caller owns (lib/identity keeps one per member and server in the database; the conformance client
-// keeps one in memory). The SDK's `auth()` does the MCP authorization flow of the 2025-11-25
-// revision: protected-resource metadata (from WWW-Authenticate or the well-known URLs), authorization
-// server metadata (OAuth and OpenID discovery), the client (pre-registered → client ID metadata
-// document → dynamic registration), PKCE, resource indicators and scopes. What this adds:
-// - the issuer check of RFC 8414 §3.3 (the metadata must name the server it was fetched from);
+// keeps one in memory). The SDK's `auth()` does the MCP authorization flow of the 2025-11-25 and
+// 2026-07-28 revisions: protected-resource metadata (from WWW-Authenticate or the well-known URLs),
+// authorization server metadata (OAuth and OpenID discovery, whose issuer must be exactly the URL it
+// was fetched from, RFC 8414 §3.3), the client (pre-registered → client ID metadata document →
+// dynamic registration), PKCE, resource indicators, scopes and the authorization response's `iss`
+// (RFC 9207). The SDK stamps every client and token set it saves with the issuer that gave it and
+// ignores one stamped by another issuer, so a server that moves to another authorization server gets
+// a new registration and sign-in. What this adds:
+// - the server-wide clients (an admin's, or the first member's registration), one per issuer;
 // - refresh before expiry: a token that expires within a minute is refreshed before it is sent, and
 //   a token the server refuses is renewed (`renewRefused`, called by connection.ts on a 401);
 // - one refresh at a time per identity in this process: the authorization server rotates refresh
@@ -16,15 +20,22 @@
 //   redirect) and "background" (a tool call: no one can log in, so a needed login is ConnectRequired).
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
-import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  auth,
+  type FetchLike,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import { standardResponses } from "./standard-response";
 
 /** What one identity keeps for one server. `expiresAt` (ms) is ours; the rest is the SDK's, unchanged. */
 export type OAuthRecord = {
-  tokens?: OAuthTokens & { expiresAt?: number };
-  clientInformation?: OAuthClientInformationMixed;
+  tokens?: StoredOAuthTokens & { expiresAt?: number };
+  clientInformation?: StoredOAuthClientInformation;
   discovery?: OAuthDiscoveryState;
   codeVerifier?: string;
   /** The scope a flow asked for (a step-up asks for more). */
@@ -47,8 +58,11 @@ export type OAuthClientSettings = {
   clientUri?: string;
   /** Asked for when neither WWW-Authenticate nor the resource metadata names scopes. */
   scope?: string;
-  /** An admin's pre-registered client, tried first. */
-  preRegistered?: OAuthClientInformationMixed;
+  /**
+   * The server-wide clients: an admin's pre-registered one (unstamped: for any issuer) and those
+   * members' flows registered, each stamped with its issuer. Used when the identity has none of its own.
+   */
+  preRegistered?: StoredOAuthClientInformation[];
 };
 
 /** The member has to (re)connect in the browser: no token, or it was refused and cannot be refreshed. */
@@ -59,14 +73,6 @@ export class ConnectRequired extends Error {
   ) {
     super(message);
     this.name = "ConnectRequired";
-  }
-}
-
-/** The authorization server's metadata names another issuer than the one it was fetched for. */
-export class IssuerMismatch extends Error {
-  constructor(expected: string, got: string | undefined) {
-    super(`The authorization server's metadata names the issuer "${got ?? "(none)"}", not "${expected}" where it was fetched from, so Parley does not trust it.`);
-    this.name = "IssuerMismatch";
   }
 }
 
@@ -89,10 +95,10 @@ const refreshes: Map<unknown, Promise<void>> = ((globalThis as { [REFRESHES]?: M
 /** Set while this module's own auth() runs, whose tokens() calls must read the store as it is. */
 const insideRefresh = new AsyncLocalStorage<true>();
 
-const trimSlash = (s: string) => s.replace(/\/+$/, "");
-
-export function sameIssuer(a: string, b: string): boolean {
-  return trimSlash(a) === trimSlash(b);
+/** The server-wide client for `issuer`: the one stamped with it, else an unstamped (admin's) one. */
+export function serverClientFor(clients: StoredOAuthClientInformation[] | undefined, issuer: string | undefined): StoredOAuthClientInformation | undefined {
+  if (!clients?.length) return undefined;
+  return (issuer ? clients.find((c) => c.issuer === issuer) : undefined) ?? clients.find((c) => !c.issuer);
 }
 
 export class StoredOAuthProvider implements OAuthClientProvider {
@@ -132,15 +138,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return crypto.randomBytes(32).toString("base64url");
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return (await this.store.read()).clientInformation ?? this.settings.preRegistered;
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    const own = (await this.store.read()).clientInformation;
+    // The SDK itself ignores a client stamped by another issuer; a server-wide one may fit instead.
+    if (own && (!ctx || !own.issuer || own.issuer === ctx.issuer)) return own;
+    return serverClientFor(this.settings.preRegistered, ctx?.issuer) ?? own;
   }
 
-  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(clientInformation: StoredOAuthClientInformation): Promise<void> {
     await this.store.write({ clientInformation });
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
     if (insideRefresh.getStore()) return (await this.store.read()).tokens;
     // A refresh under way gives the tokens to use: wait for it rather than send the old ones.
     await refreshes.get(this.refreshKey)?.catch(() => {});
@@ -206,7 +215,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const expiresAt = tokens.expires_in !== undefined ? Date.now() + tokens.expires_in * 1000 : undefined;
     await this.store.write({ tokens: { ...tokens, expiresAt }, codeVerifier: undefined });
   }
@@ -239,11 +248,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    const metadata = state.authorizationServerMetadata;
-    // RFC 8414 §3.3: the issuer in the metadata is the URL it was discovered from (the SDK 1.x does not
-    // check). Only for an authorization server that the resource's metadata named: a server of the
-    // 2025-03-26 revision has none, and its URL is only guessed from the MCP server's origin.
-    if (metadata && state.resourceMetadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl)) throw new IssuerMismatch(state.authorizationServerUrl, metadata.issuer);
     await this.store.write({ discovery: state });
   }
 

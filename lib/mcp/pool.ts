@@ -1,9 +1,9 @@
 // The client pool of this process: one connection per MCP server (per server and member for servers
-// where each member brings their own credential), opened on first use, shared by every turn, checked with a ping before a turn relies on it, reopened with backoff after
+// where each member brings their own credential), opened on first use, shared by every turn, checked with a ping (a discovery on 2026-07-28) before a turn relies on it, reopened with backoff after
 // failures, and closed and rebuilt when the server's settings change. Tool lists are cached and
 // follow notifications/tools/list_changed. State lives on a globalThis symbol because Next evaluates
 // modules once per bundle.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, PriorDiscovery } from "@modelcontextprotocol/client";
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { config } from "../config";
 import { fingerprint, type McpServerConfig } from "./config";
@@ -35,6 +35,8 @@ type Entry = {
   failures: number;
   retryAt: number;
   connectedAt?: Date;
+  /** The era the last session found (2026-07-28 discovery, or 2025): the next one skips the probe. */
+  verdict?: PriorDiscovery;
 };
 
 type Pool = { entries: Map<string, Entry>; connects: number; backoffBaseMs: number; backoffMaxMs: number };
@@ -97,6 +99,7 @@ function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> 
   p.connects += 1;
   // Shared by every caller waiting for it, so no caller's abort signal ends it: only the connect timeout.
   const attempt = openConnection(config, {
+    prior: entry.verdict,
     onLost: (failure) => {
       if (entry.conn === conn && p.entries.get(entry.key) === entry) fail(entry, failure);
     },
@@ -111,6 +114,7 @@ function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> 
         throw new McpFailure("aborted", "The server's settings changed while connecting.");
       }
       entry.conn = c;
+      entry.verdict = c.verdict;
       entry.state = "connected";
       entry.failures = 0;
       entry.retryAt = 0;
@@ -120,6 +124,8 @@ function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> 
     })
     .catch((err) => {
       const failure = classifyFailure(err);
+      // The server may have changed revision: the next attempt asks again.
+      entry.verdict = undefined;
       if (p.entries.get(entry.key) === entry) fail(entry, failure);
       throw failure;
     })
@@ -139,6 +145,7 @@ export async function acquire(config: McpServerConfig, opts: { force?: boolean; 
   if (opts.force) {
     void entry.conn?.close();
     entry.conn = undefined;
+    entry.verdict = undefined;
     entry.retryAt = 0;
   }
   if (entry.conn && opts.ping !== false) {

@@ -1,4 +1,5 @@
-// "Test connection": a fresh session to the server (the pooled one is replaced), its tools with
+// "Test connection": a fresh session to the server (the pooled one is replaced, and its revision is
+// discovered again), the MCP revision it speaks, its tools with
 // descriptions, input schemas and annotations (stored as McpTool rows), or what failed: the kind and,
 // for an HTTP refusal, its status and a generic reason, never the body (it may come from an internal
 // service).
@@ -12,7 +13,7 @@ import { serverConfig, serverRow } from "./servers";
 import { syncToolRows } from "./tool-rows";
 
 export type ProbeResult =
-  | { ok: true; ms: number; server?: { name: string; version: string }; tools: { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: Record<string, unknown> }[] }
+  | { ok: true; ms: number; server?: { name: string; version: string }; protocolVersion?: string; tools: { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: Record<string, unknown> }[] }
   | { ok: false; ms: number; kind: McpFailureKind; message: string };
 
 /** `configFor`: the settings to connect with (a server of members' own credentials: the admin's own). */
@@ -26,6 +27,7 @@ export async function probeServer(ctx: TeamContext, serverId: string, configFor:
       ok: true,
       ms: Date.now() - started,
       server: conn.serverInfo,
+      protocolVersion: conn.protocolVersion,
       tools: conn.tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations as Record<string, unknown> | undefined })),
     };
   } catch (err) {

@@ -5,8 +5,8 @@
 // authorization server rotates refresh tokens and revokes the whole grant when a spent one comes
 // back, so two calls at the same moment would log the member out. A refusal that renewing does
 // not help reaches the transport as it came (its own auth() then asks the member to connect).
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import type { StoredOAuthProvider } from "./oauth-provider";
 
 type Renewing = Pick<StoredOAuthProvider, "renewRefused">;

@@ -1,7 +1,7 @@
 // URLs in MCP tool results that become citations: resource links with an http(s) URI, and
 // search-like items (objects with a url and a title) in structured content or in text that is JSON.
 // Pure: the chat's citation recorder stores them.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 export type ResultCitation = { url: string; title?: string; snippet?: string };
 

@@ -1,6 +1,6 @@
 // What a tool result becomes when it is larger than Parley keeps: cut in order, never mid image or
 // mid surrogate pair, marked, and the model's text says how much it got.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { capResult, errorText, MAX_MODEL_CHARS, resultText } from "./results";
 

@@ -3,7 +3,7 @@
 // results —, resource links as "title <url>", structured content as JSON). A cut result carries
 // `parleyTruncated`, which the tool block shows and the model's text states. The UI renders the
 // stored result itself.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 /** The most characters of a result's text the model receives, whatever is stored. */
 export const MAX_MODEL_CHARS = 100_000;
@@ -130,11 +130,16 @@ export function errorText(result: CallToolResult): string {
 }
 
 /** What the model receives for a result: its text, and its images as image content when the model takes them. */
-export function resultModelOutput(result: CappedResult, images: ImageHandling): { type: "text"; value: string } | { type: "content"; value: ({ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string })[] } {
+export function resultModelOutput(
+  result: CappedResult,
+  images: ImageHandling,
+): { type: "text"; value: string } | { type: "content"; value: ({ type: "text"; text: string } | { type: "file"; mediaType: string; data: { type: "data"; data: string } })[] } {
   const attached = images === "attach" ? (result.content ?? []).filter((b) => b.type === "image") : [];
   const text = resultText(result, images);
   if (!attached.length) return { type: "text", value: text };
-  return { type: "content", value: [{ type: "text", text }, ...attached.map((b) => ({ type: "image-data" as const, data: (b as { data: string }).data, mediaType: (b as { mimeType: string }).mimeType }))] };
+  // An image is a file part of the tool's output (AI SDK 7's shape; base64 data).
+  const file = (b: (typeof attached)[number]) => ({ type: "file" as const, mediaType: (b as { mimeType: string }).mimeType, data: { type: "data" as const, data: (b as { data: string }).data } });
+  return { type: "content", value: [{ type: "text", text }, ...attached.map(file)] };
 }
 
 /** Whether a stored tool output is an MCP result (content blocks). */

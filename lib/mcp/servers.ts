@@ -133,11 +133,13 @@ function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
   };
 }
 
-type OAuthClient = { client_id: string; client_secret?: string };
+type OAuthClient = { client_id: string; client_secret?: string; issuer?: string };
 
+/** The admin's pre-registered client (unstamped), not the ones members' sign-ins registered per issuer. */
 function oauthClientOf(row: McpServer): OAuthClient | undefined {
   try {
-    return readJsonSecret<OAuthClient>(row.oauthClientEnc);
+    const value = readJsonSecret<OAuthClient | { clients: OAuthClient[] }>(row.oauthClientEnc);
+    return value && "clients" in value ? value.clients.find((c) => !c.issuer) : value;
   } catch {
     return undefined;
   }

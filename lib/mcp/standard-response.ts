@@ -3,7 +3,7 @@
 // (`parseErrorResponse`: `input instanceof Response`). Without this, the authorization server's
 // `invalid_grant` for a refused refresh reads as an unknown server error, so the SDK never drops the
 // dead tokens nor re-registers a refused client. This hands the SDK the global class, same body.
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 
 export function standardResponses(base: FetchLike): FetchLike {
   return async (url, init) => {

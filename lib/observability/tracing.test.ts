@@ -1,9 +1,10 @@
 // Traces of a real turn (aimock as the model, server-everything as the MCP server): with an in-memory
-// exporter, the turn's span holds the AI SDK's model-run, per-step model-call and tool-call spans and
-// the MCP request's span, with GenAI attributes and without any message text or tool argument; and
-// once through OTLP/HTTP to a receiver on loopback, configured as an operator would
-// (OTEL_EXPORTER_OTLP_ENDPOINT). Without tracing, a turn records nothing. A failed turn's span has
-// status ERROR; the turn that goes on after a decision links to the span of the turn that asked.
+// exporter, the turn's span holds the AI SDK's GenAI spans (@ai-sdk/otel: the run, a step each with
+// its model call, the tool call) and the MCP request's span, with GenAI attributes and without any
+// message text or tool argument; and once through OTLP/HTTP to a receiver on loopback, configured as
+// an operator would (OTEL_EXPORTER_OTLP_ENDPOINT). Without tracing, a turn records nothing. A failed
+// turn's span has status ERROR; the turn that goes on after a decision links to the span of the turn
+// that asked.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LLMock } from "@copilotkit/aimock";
@@ -69,22 +70,26 @@ describe("spans of a turn", () => {
       expect(textOf(chunks)).toBe("Echoed.");
       const spans = exporter.getFinishedSpans();
       const byName = (n: string) => spans.filter((s) => s.name === n);
-      const turn = spans.find((s) => s.name === "chat gpt-test")!;
-      expect(attrs(turn)).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-test", "parley.turn.status": "done" });
-      const run = byName("ai.streamText");
+      const turn = spans.find((s) => s.name === "parley.turn")!;
+      expect(attrs(turn)).toMatchObject({ "gen_ai.request.model": "gpt-test", "parley.turn.status": "done" });
+      const run = byName("invoke_agent parley.turn");
       expect(run).toHaveLength(1);
       expect(run[0].parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
-      // Two steps: the tool call, then the answer; each a model call with GenAI usage attributes.
-      const steps = byName("ai.streamText.doStream");
+      expect(attrs(run[0])["gen_ai.operation.name"]).toBe("invoke_agent");
+      // Two steps: the tool call, then the answer; each one model call with GenAI usage attributes.
+      const steps = spans.filter((s) => s.name.startsWith("step "));
       expect(steps).toHaveLength(2);
-      for (const s of steps) {
-        expect(s.parentSpanContext?.spanId).toBe(run[0].spanContext().spanId);
-        expect(attrs(s)).toMatchObject({ "gen_ai.request.model": "gpt-test", "gen_ai.system": expect.any(String) });
-        expect(attrs(s)["gen_ai.usage.input_tokens"]).toEqual(expect.any(Number));
+      for (const s of steps) expect(s.parentSpanContext?.spanId).toBe(run[0].spanContext().spanId);
+      const calls = byName("chat gpt-test");
+      expect(calls).toHaveLength(2);
+      for (const c of calls) {
+        expect(steps.map((s) => s.spanContext().spanId)).toContain(c.parentSpanContext?.spanId);
+        expect(attrs(c)).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-test", "gen_ai.provider.name": expect.any(String) });
+        expect(attrs(c)["gen_ai.usage.input_tokens"]).toEqual(expect.any(Number));
       }
-      const call = byName("ai.toolCall");
+      const call = byName("execute_tool echo");
       expect(call).toHaveLength(1);
-      expect(attrs(call[0])["ai.toolCall.name"]).toBe("echo");
+      expect(attrs(call[0])).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo" });
       const mcp = byName("tools/call echo");
       expect(mcp).toHaveLength(1);
       expect(mcp[0].parentSpanContext?.spanId).toBe(call[0].spanContext().spanId);
@@ -120,8 +125,8 @@ describe("spans of a turn", () => {
       expect(await startOtlpTracing()).toBe(true);
       await echoTurn("echo over otlp");
       const names = () => received.flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => s.name))));
-      while (!names().includes("chat gpt-test")) await new Promise<void>((r) => (wake = r));
-      expect(names()).toEqual(expect.arrayContaining(["chat gpt-test", "ai.streamText", "ai.streamText.doStream", "ai.toolCall", "tools/call echo"]));
+      while (!names().includes("parley.turn")) await new Promise<void>((r) => (wake = r));
+      expect(names()).toEqual(expect.arrayContaining(["parley.turn", "invoke_agent parley.turn", "step 1", "chat gpt-test", "execute_tool echo", "tools/call echo"]));
       const service = received[0].resourceSpans[0].resource.attributes.find((a) => a.key === "service.name");
       expect(service?.value.stringValue).toBe("parley-otlp-test");
     } finally {
@@ -144,7 +149,7 @@ describe("a turn's span across failures and approvals", () => {
       const done = storedTurn();
       await readChunks(await runTurn(ctx, { chatId: chat.id, text: "boom traced" }, { onStored: done.onStored }));
       expect((await done.promise).status).toBe("error");
-      const turn = exporter.getFinishedSpans().find((s) => s.name === "chat gpt-test")!;
+      const turn = exporter.getFinishedSpans().find((s) => s.name === "parley.turn")!;
       expect(attrs(turn)["parley.turn.status"]).toBe("error");
       expect(turn.status.code).toBe(SpanStatusCode.ERROR);
     } finally {
@@ -169,7 +174,7 @@ describe("a turn's span across failures and approvals", () => {
       const after = await readChunks(await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { delete_file: del }, onStored: went.onStored }));
       await went.promise;
       expect(textOf(after)).toBe("Deleted.");
-      const turns = exporter.getFinishedSpans().filter((s) => s.name === "chat gpt-test");
+      const turns = exporter.getFinishedSpans().filter((s) => s.name === "parley.turn");
       expect(turns).toHaveLength(2);
       const [asking, continuing] = turns;
       expect(continuing.links.map((l) => l.context.spanId)).toEqual([asking.spanContext().spanId]);

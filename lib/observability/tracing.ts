@@ -2,22 +2,29 @@
 // reads the standard OTEL_EXPORTER_OTLP_* variables itself). Without it nothing is registered: the
 // API's tracer is a no-op, the AI SDK's telemetry is off, and a turn pays nothing for tracing.
 //
-// What a turn records (GenAI semantic conventions where they apply): the turn span (`chat <model>`,
-// gen_ai.operation.name "chat"), the AI SDK's spans inside it (ai.streamText, one
-// ai.streamText.doStream per step = one model call, with gen_ai.request.model and gen_ai.usage.*,
-// and ai.toolCall per tool call) and an MCP span per tools/call request (lib/mcp/pool.ts). Inputs and
-// outputs are never recorded: no message text, tool arguments or results, and no secrets.
+// What a turn records: the turn span (`parley.turn`, with the chat, the model asked for and the
+// outcome), inside it the AI SDK's GenAI spans from @ai-sdk/otel (GenAI semantic conventions):
+// `invoke_agent parley.turn` for the run, a `step n` span per step holding one `chat <model>` span
+// per model call (gen_ai.request.model, gen_ai.provider.name, gen_ai.usage.*) and an
+// `execute_tool <tool>` span per tool call, and an MCP span per tools/call request (lib/mcp/pool.ts)
+// inside that. Inputs and outputs are never recorded: no message text, tool arguments or results, and
+// no secrets. The SDK's integration is passed per call (aiTelemetry), never registered globally, so
+// calls that do not ask for it (titles, repairs) record nothing.
 import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanStatusCode, trace, type Context, type Link, type Span, type SpanContext } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { resourceFromAttributes } from "@opentelemetry/resources";
+import { OpenTelemetry } from "@ai-sdk/otel";
 import { BatchSpanProcessor, TracerProvider, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import type { TelemetryOptions } from "ai";
 import { config } from "../config";
 import { redactingExporter } from "./redact";
 
 export const TRACER_NAME = "parley";
+/** The name of a turn's span (also the AI SDK's functionId: its run span is `invoke_agent parley.turn`). */
+export const TURN_SPAN = "parley.turn";
 
 const KEY = Symbol.for("parley.tracing");
-const holder = globalThis as { [KEY]?: { provider: TracerProvider } };
+const holder = globalThis as { [KEY]?: { provider: TracerProvider; ai: OpenTelemetry } };
 
 /** True once a tracer provider is registered (OTLP configured, or a test's in-memory exporter). */
 export function tracingEnabled(): boolean {
@@ -29,7 +36,8 @@ export function startTracing(processors: SpanProcessor[], serviceName = "parley"
   const provider = new TracerProvider({ resource: resourceFromAttributes({ "service.name": serviceName }), spanProcessors: processors });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
-  holder[KEY] = { provider };
+  // The AI SDK's spans, on this provider's tracer (a later provider gets its own integration).
+  holder[KEY] = { provider, ai: new OpenTelemetry({ tracer: provider.getTracer("ai"), agentSpanName: "functionId" }) };
   return provider;
 }
 
@@ -53,9 +61,13 @@ export async function startOtlpTracing(): Promise<boolean> {
   return true;
 }
 
-/** The AI SDK's telemetry settings for a turn: on only when tracing is, and never with inputs or outputs. */
-export function aiTelemetry(functionId: string) {
-  return tracingEnabled() ? { isEnabled: true, recordInputs: false, recordOutputs: false, functionId } : undefined;
+/**
+ * The AI SDK's telemetry settings for a turn: the GenAI spans of @ai-sdk/otel while tracing is on,
+ * never with inputs or outputs; off otherwise (which also silences the SDK's tracing-channel events).
+ */
+export function aiTelemetry(functionId: string): TelemetryOptions {
+  const h = holder[KEY];
+  return h ? { integrations: [h.ai], recordInputs: false, recordOutputs: false, functionId } : { isEnabled: false };
 }
 
 /**
@@ -65,8 +77,9 @@ export function aiTelemetry(functionId: string) {
 export function startTurnSpan(a: { model: string; provider: string; chatId: string; follows?: SpanContext }): { span: Span; ctx: Context } {
   if (!tracingEnabled()) return { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), ctx: context.active() };
   const links: Link[] = a.follows ? [{ context: a.follows, attributes: { "parley.link": "continues" } }] : [];
-  const span = trace.getTracer(TRACER_NAME).startSpan(`chat ${a.model}`, {
-    attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": a.model, "gen_ai.provider.name": a.provider, "parley.chat.id": a.chatId },
+  // Not a GenAI operation itself (the SDK's `chat <model>` spans are the model calls): no gen_ai.operation.name.
+  const span = trace.getTracer(TRACER_NAME).startSpan(TURN_SPAN, {
+    attributes: { "gen_ai.request.model": a.model, "gen_ai.provider.name": a.provider, "parley.chat.id": a.chatId },
     links,
   });
   return { span, ctx: trace.setSpan(context.active(), span) };

@@ -1,14 +1,18 @@
 // A model that falls back to another once: when the primary provider fails before its first token
 // (cannot connect, answers 5xx, or times out), the same call goes to the fallback model and every later
 // step of the turn stays there. Errors after content has streamed, 4xx answers (a wrong key, a bad
-// request) and a stop by the user are not retried: they show as they are.
-import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
+// request) and a stop by the user are not retried: they show as they are. Stream parts that carry no
+// answer (stream-start, response-metadata, Anthropic's `custom` message_start, `ping`) are held back
+// until the first content. A model of the current spec (V4): `ai` would otherwise convert the prompt
+// to V3 for this wrapper, and the V4 providers inside cannot read V3 file parts.
+import { APICallError, type LanguageModelV4, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
 
-const CONTENT = new Set<LanguageModelV3StreamPart["type"]>([
+const CONTENT = new Set<LanguageModelV4StreamPart["type"]>([
   "text-start",
   "text-delta",
   "reasoning-start",
   "reasoning-delta",
+  "reasoning-file",
   "tool-input-start",
   "tool-call",
   "tool-result",
@@ -26,11 +30,11 @@ function isFallbackWorthy(err: unknown): boolean {
   return typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|UND_ERR_)/.test(code);
 }
 
-export function withFallback(primary: LanguageModelV3, fallback: LanguageModelV3, onFallback: (err: unknown) => void): LanguageModelV3 {
+export function withFallback(primary: LanguageModelV4, fallback: LanguageModelV4, onFallback: (err: unknown) => void): LanguageModelV4 {
   let current = primary;
   let switched = false;
 
-  async function switchAfter(err: unknown, options: LanguageModelV3CallOptions) {
+  async function switchAfter(err: unknown, options: LanguageModelV4CallOptions) {
     if (switched || options.abortSignal?.aborted || !isFallbackWorthy(err)) throw err;
     switched = true;
     current = fallback;
@@ -39,7 +43,7 @@ export function withFallback(primary: LanguageModelV3, fallback: LanguageModelV3
   }
 
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     get provider() {
       return current.provider;
     },
@@ -62,7 +66,7 @@ export function withFallback(primary: LanguageModelV3, fallback: LanguageModelV3
     },
     async doStream(options) {
       if (switched) return fallback.doStream(options);
-      let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
+      let result: Awaited<ReturnType<LanguageModelV4["doStream"]>>;
       try {
         result = await primary.doStream(options);
       } catch (err) {
@@ -70,9 +74,9 @@ export function withFallback(primary: LanguageModelV3, fallback: LanguageModelV3
       }
       // Hold back the chunks before the first content: an error among them still falls back.
       const reader = result.stream.getReader();
-      const held: LanguageModelV3StreamPart[] = [];
+      const held: LanguageModelV4StreamPart[] = [];
       for (;;) {
-        let next: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+        let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
         try {
           next = await reader.read();
         } catch (err) {
@@ -86,7 +90,7 @@ export function withFallback(primary: LanguageModelV3, fallback: LanguageModelV3
         held.push(next.value);
         if (CONTENT.has(next.value.type)) break;
       }
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
           for (const part of held) controller.enqueue(part);
         },

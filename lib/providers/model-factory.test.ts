@@ -84,9 +84,9 @@ describe("withPromptCaching", () => {
   it("marks the system prompt, the last tool and the last message for Anthropic", () => {
     const out = withPromptCaching("anthropic", { system: "Be brief.", messages, tools });
     const cache = { anthropic: { cacheControl: { type: "ephemeral" } } };
-    expect(out.messages[0]).toMatchObject({ role: "system", content: "Be brief.", providerOptions: cache });
+    expect(out.instructions).toMatchObject({ role: "system", content: "Be brief.", providerOptions: cache });
     expect(out.messages[out.messages.length - 1]).toMatchObject({ content: "second", providerOptions: cache });
-    expect(out.messages.filter((m) => m.providerOptions).length).toBe(2);
+    expect(out.messages.filter((m) => m.providerOptions).length).toBe(1);
     expect((out.tools as Record<string, { providerOptions?: unknown }>).b.providerOptions).toEqual(cache);
     expect((out.tools as Record<string, { providerOptions?: unknown }>).a.providerOptions).toBeUndefined();
   });

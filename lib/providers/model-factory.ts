@@ -7,7 +7,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import type { Provider } from "../db/generated/client";
 import { AppError } from "../errors";
@@ -40,7 +40,7 @@ function openai(p: ProviderCredentials, fetchImpl: typeof fetch = outboundFetch(
  * The model a provider row and model id name. Its event streams pass through `mergingFetch`, which
  * folds text deltas that arrive together (sse-merge.ts); `fetchImpl` is the fetch underneath.
  */
-export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl: typeof fetch = outboundFetch()): LanguageModelV3 {
+export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl: typeof fetch = outboundFetch()): LanguageModelV4 {
   const { apiKey, headers } = secrets(p);
   const baseURL = p.baseUrl || undefined;
   switch (p.kind) {

@@ -1,8 +1,9 @@
 // Anthropic prompt caching: cache breakpoints (providerOptions.anthropic.cacheControl) on the system
-// prompt, on the last tool definition (which caches all tool definitions before it) and on the last
-// message (which caches the conversation so far for the next turn). Anthropic allows four breakpoints;
-// this sets at most three. Other kinds are returned unchanged (OpenAI caches prefixes by itself).
-import type { ModelMessage, ToolSet } from "ai";
+// prompt (the call's `instructions`), on the last tool definition (which caches all tool definitions
+// before it) and on the last message (which caches the conversation so far for the next turn).
+// Anthropic allows four breakpoints; this sets at most three. Other kinds are returned unchanged
+// (OpenAI caches prefixes by itself).
+import type { ModelMessage, SystemModelMessage, ToolSet } from "ai";
 import type { ProviderKind } from "../db/generated/client";
 
 const EPHEMERAL = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
@@ -17,17 +18,15 @@ function mark<T>(x: T): T {
 export function withPromptCaching(
   kind: ProviderKind,
   input: { system?: string; messages: ModelMessage[]; tools?: ToolSet },
-): { messages: ModelMessage[]; tools?: ToolSet } {
-  if (kind !== "anthropic") {
-    return { messages: input.system ? [{ role: "system", content: input.system }, ...input.messages] : input.messages, tools: input.tools };
-  }
+): { instructions?: string | SystemModelMessage; messages: ModelMessage[]; tools?: ToolSet } {
+  if (kind !== "anthropic") return { instructions: input.system || undefined, messages: input.messages, tools: input.tools };
   const messages: ModelMessage[] = input.messages.map((m, i, all) => (i === all.length - 1 ? mark(m) : m));
-  if (input.system) messages.unshift(mark<ModelMessage>({ role: "system", content: input.system }));
+  const instructions = input.system ? mark<SystemModelMessage>({ role: "system", content: input.system }) : undefined;
   let tools = input.tools;
   const names = tools ? Object.keys(tools) : [];
   if (tools && names.length) {
     const last = names[names.length - 1];
     tools = { ...tools, [last]: mark(tools[last]) };
   }
-  return { messages, tools };
+  return { instructions, messages, tools };
 }

@@ -1,13 +1,13 @@
 // The markup of prompt-based tool calling (prompt-tools.ts): the tags, how calls and results are
 // written into a prompt, and the streaming parser that finds calls in a model's text.
-import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
 
 export const CALL_OPEN = "<tool_call>";
 const CALL_CLOSE = "</tool_call>";
 /** A made-up result the model writes itself: the answer stops there. */
 const RESPONSE_OPEN = "<tool_response>";
 
-export function toolsPrompt(tools: LanguageModelV3FunctionTool[], choice?: LanguageModelV3CallOptions["toolChoice"]): string {
+export function toolsPrompt(tools: LanguageModelV4FunctionTool[], choice?: LanguageModelV4CallOptions["toolChoice"]): string {
   const list = tools.map((t) => JSON.stringify({ name: t.name, description: t.description ?? "", parameters: t.inputSchema })).join("\n");
   const must =
     choice?.type === "required" ? "\nYou must call at least one tool now." : choice?.type === "tool" ? `\nYou must call the tool "${choice.toolName}" now.` : "";
@@ -19,7 +19,7 @@ export function toolsPrompt(tools: LanguageModelV3FunctionTool[], choice?: Langu
   ].join("\n");
 }
 
-function outputText(output: LanguageModelV3ToolResultOutput): string {
+function outputText(output: LanguageModelV4ToolResultOutput): string {
   switch (output.type) {
     case "text":
       return output.value;
@@ -32,17 +32,18 @@ function outputText(output: LanguageModelV3ToolResultOutput): string {
     case "execution-denied":
       return `[ERROR:Denied] The user denied this tool call${output.reason ? `: ${output.reason}` : "."}`;
     case "content":
-      return output.value.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n");
+      // A file (an image from a tool, say) cannot be shown as text: it is named by its kind.
+      return output.value.map((p) => (p.type === "text" ? p.text : p.type === "file" ? `[${p.mediaType.split("/")[0] === "image" ? "image" : "file"}]` : `[${p.type}]`)).join("\n");
   }
 }
 
 const callMarkup = (name: string, input: unknown) => `${CALL_OPEN}\n${JSON.stringify({ name, arguments: input })}\n${CALL_CLOSE}`;
-const responseMarkup = (name: string, output: LanguageModelV3ToolResultOutput) =>
+const responseMarkup = (name: string, output: LanguageModelV4ToolResultOutput) =>
   `${RESPONSE_OPEN}\n${JSON.stringify({ name, content: outputText(output) })}\n</tool_response>`;
 
 /** The prompt with the tool description in the system message and tool calls/results as text. */
-export function promptWithTools(prompt: LanguageModelV3Prompt, description: string): LanguageModelV3Prompt {
-  const out: LanguageModelV3Message[] = [];
+export function promptWithTools(prompt: LanguageModelV4Prompt, description: string): LanguageModelV4Prompt {
+  const out: LanguageModelV4Message[] = [];
   const pushUser = (text: string) => {
     const last = out.at(-1);
     if (last?.role === "user") last.content = [...last.content, { type: "text", text }];

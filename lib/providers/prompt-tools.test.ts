@@ -1,8 +1,8 @@
 // The prompt-based tool middleware on a scripted model: tools go into the system prompt, streamed
 // markup becomes tool calls and never answer text, malformed markup is re-asked at most twice.
-import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Prompt, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
-import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { markupParser, promptWithTools } from "./prompt-tool-markup";
 import { promptToolsMiddleware } from "./prompt-tools";
@@ -14,15 +14,15 @@ const usage = {
 
 /** A model answering each call with the next script, streamed in small pieces. */
 function scripted(answers: string[], piece = 3) {
-  const calls: LanguageModelV3CallOptions[] = [];
-  const model = new MockLanguageModelV3({
+  const calls: LanguageModelV4CallOptions[] = [];
+  const model = new MockLanguageModelV4({
     doStream: async (options) => {
       calls.push(options);
       const text = answers[Math.min(calls.length - 1, answers.length - 1)];
-      const deltas: LanguageModelV3StreamPart[] = [];
+      const deltas: LanguageModelV4StreamPart[] = [];
       for (let i = 0; i < text.length; i += piece) deltas.push({ type: "text-delta", id: "t", delta: text.slice(i, i + piece) });
       return {
-        stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([
+        stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
           { type: "stream-start", warnings: [] },
           { type: "text-start", id: "t" },
           ...deltas,
@@ -35,13 +35,13 @@ function scripted(answers: string[], piece = 3) {
   return { model: wrapLanguageModel({ model, middleware: promptToolsMiddleware() }), calls };
 }
 
-const weatherTool: LanguageModelV3FunctionTool = {
+const weatherTool: LanguageModelV4FunctionTool = {
   type: "function",
   name: "get_weather",
   description: "Weather by city",
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
 };
-const params = (prompt?: LanguageModelV3Prompt): LanguageModelV3CallOptions => ({
+const params = (prompt?: LanguageModelV4Prompt): LanguageModelV4CallOptions => ({
   prompt: prompt ?? [
     { role: "system", content: "You are helpful." },
     { role: "user", content: [{ type: "text", text: "Weather in Seoul?" }] },
@@ -50,13 +50,13 @@ const params = (prompt?: LanguageModelV3Prompt): LanguageModelV3CallOptions => (
   toolChoice: { type: "auto" },
 });
 
-async function collect(stream: ReadableStream<LanguageModelV3StreamPart>) {
-  const parts: LanguageModelV3StreamPart[] = [];
+async function collect(stream: ReadableStream<LanguageModelV4StreamPart>) {
+  const parts: LanguageModelV4StreamPart[] = [];
   const reader = stream.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
   return parts;
 }
-const textOf = (parts: LanguageModelV3StreamPart[]) =>
+const textOf = (parts: LanguageModelV4StreamPart[]) =>
   parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
 
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Seoul"}}\n</tool_call>';
@@ -180,8 +180,8 @@ describe("prompt-based tool calling", () => {
 
   it("works without streaming too: a re-ask, then the call", async () => {
     const answers = ["<tool_call>{oops}</tool_call>", `Sure.\n${CALL}`];
-    const calls: LanguageModelV3CallOptions[] = [];
-    const inner = new MockLanguageModelV3({
+    const calls: LanguageModelV4CallOptions[] = [];
+    const inner = new MockLanguageModelV4({
       doGenerate: async (options) => {
         calls.push(options);
         return { content: [{ type: "text", text: answers[calls.length - 1] }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };

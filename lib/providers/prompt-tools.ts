@@ -6,13 +6,13 @@
 // at most `maxReasks` correction re-asks per model call, nothing run meanwhile; then the call ends with
 // a visible `ToolMarkupInvalid` error.
 import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Message,
-  LanguageModelV3Middleware,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Message,
+  LanguageModelV4Middleware,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
@@ -27,15 +27,15 @@ class ToolMarkupError extends AppError {
 const correction = (reason: string) =>
   `Your tool call could not be read: ${reason}. Nothing was run. Write that tool call again, exactly in the ${CALL_OPEN} format with a JSON object, using only the listed tools, without repeating what you already wrote.`;
 
-function reaskPrompt(params: LanguageModelV3CallOptions, attempts: { raw: string; reason: string }[]): LanguageModelV3CallOptions {
-  const extra = attempts.flatMap<LanguageModelV3Message>((a) => [
+function reaskPrompt(params: LanguageModelV4CallOptions, attempts: { raw: string; reason: string }[]): LanguageModelV4CallOptions {
+  const extra = attempts.flatMap<LanguageModelV4Message>((a) => [
     { role: "assistant", content: [{ type: "text", text: a.raw }] },
     { role: "user", content: [{ type: "text", text: correction(a.reason) }] },
   ]);
   return { ...params, prompt: [...params.prompt, ...extra] };
 }
 
-function addUsage(a: LanguageModelV3Usage | undefined, b: LanguageModelV3Usage): LanguageModelV3Usage {
+function addUsage(a: LanguageModelV4Usage | undefined, b: LanguageModelV4Usage): LanguageModelV4Usage {
   if (!a) return b;
   const sum = (x: number | undefined, y: number | undefined) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
   return {
@@ -96,17 +96,17 @@ function repeatFilter() {
 const newCallId = () => `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 
 /** Calls prepared by transformParams: which tool names the model may call. */
-const prepared = new WeakMap<LanguageModelV3CallOptions, Set<string>>();
+const prepared = new WeakMap<LanguageModelV4CallOptions, Set<string>>();
 
-export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): LanguageModelV3Middleware {
+export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): LanguageModelV4Middleware {
   const maxReasks = opts.maxReasks ?? 2;
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     async transformParams({ params }) {
-      const fnTools = (params.tools ?? []).filter((t): t is LanguageModelV3FunctionTool => t.type === "function");
+      const fnTools = (params.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === "function");
       if (!fnTools.length || params.toolChoice?.type === "none") return params;
       const providerTools = params.tools?.filter((t) => t.type !== "function") ?? [];
-      const next: LanguageModelV3CallOptions = {
+      const next: LanguageModelV4CallOptions = {
         ...params,
         prompt: promptWithTools(params.prompt, toolsPrompt(fnTools, params.toolChoice)),
         tools: providerTools.length ? providerTools : undefined,
@@ -120,7 +120,7 @@ export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): Langua
       const names = prepared.get(params);
       if (!names) return doGenerate();
       const failed: { raw: string; reason: string }[] = [];
-      let usage: LanguageModelV3Usage | undefined;
+      let usage: LanguageModelV4Usage | undefined;
       for (;;) {
         const result = failed.length ? await model.doGenerate(reaskPrompt(params, failed)) : await doGenerate();
         usage = addUsage(usage, result.usage);
@@ -133,7 +133,7 @@ export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): Langua
           if (failed.length > maxReasks) throw new ToolMarkupError(bad.reason, maxReasks);
           continue;
         }
-        const content: LanguageModelV3Content[] = result.content.filter((c) => c.type !== "text");
+        const content: LanguageModelV4Content[] = result.content.filter((c) => c.type !== "text");
         let calls = 0;
         for (const e of events) {
           if (e.type === "text") content.push({ type: "text", text: e.text });
@@ -151,13 +151,13 @@ export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): Langua
       const names = prepared.get(params);
       if (!names) return doStream();
       const first = await doStream();
-      let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined = first.stream.getReader();
+      let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined = first.stream.getReader();
       let cancelled = false;
 
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {
           const failed: { raw: string; reason: string }[] = [];
-          let usage: LanguageModelV3Usage | undefined;
+          let usage: LanguageModelV4Usage | undefined;
           let textId: string | undefined;
           let texts = 0;
           let calls = 0;
@@ -171,7 +171,7 @@ export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): Langua
             for (let attempt = 0; !cancelled; attempt++) {
               if (!reader) reader = (await model.doStream(reaskPrompt(params, failed))).stream.getReader();
               const parser = markupParser(names);
-              let finish: Extract<LanguageModelV3StreamPart, { type: "finish" }> | undefined;
+              let finish: Extract<LanguageModelV4StreamPart, { type: "finish" }> | undefined;
               let bad: string | undefined;
               const handle = (events: MarkupEvent[]) => {
                 for (const e of events) {
@@ -247,7 +247,7 @@ export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): Langua
   };
 }
 
-function emptyUsage(): LanguageModelV3Usage {
+function emptyUsage(): LanguageModelV4Usage {
   return {
     inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: undefined, text: undefined, reasoning: undefined },

@@ -1,7 +1,7 @@
 // Which model a chat's turn uses: the chat's choice when it is still enabled, else the team default
 // (`fellBack` says so, so the turn can show a notice), and the team's fallback model for a turn whose
 // provider fails before the first token.
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import { db } from "../db/client";
 import type { Model, Provider } from "../db/generated/client";
@@ -10,7 +10,7 @@ import { languageModel, providerTools } from "./model-factory";
 import { isVisibleTo, visibleTo } from "./scope";
 
 export type ResolvedModel = {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   modelRowId: string;
   modelId: string;
   displayName: string;

@@ -2,7 +2,7 @@
 // aimock's real event streams for each wire format, must see the same text, reasoning, tool calls,
 // finish and usage whether the events arrive one by one or all in one socket read (merged).
 import { LLMock } from "@copilotkit/aimock";
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProviderKind } from "../db/generated/client";
 import { languageModel } from "./model-factory";
@@ -44,13 +44,13 @@ function modelFor(kind: ProviderKind, fetchImpl: typeof fetch) {
   return languageModel({ kind, name: "aimock", baseUrl: `${mock.url}/v1`, apiKeyEnc: null, headersEnc: null }, "gpt-test", fetchImpl);
 }
 
-const call: Pick<LanguageModelV3CallOptions, "tools"> = {
+const call: Pick<LanguageModelV4CallOptions, "tools"> = {
   tools: [{ type: "function", name: "lookup", description: "Looks a word up.", inputSchema: { type: "object", properties: { q: { type: "string" } } } }],
 };
 
 async function partsOf(model: ReturnType<typeof modelFor>, prompt: string) {
   const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: prompt }] }], ...call });
-  const parts: LanguageModelV3StreamPart[] = [];
+  const parts: LanguageModelV4StreamPart[] = [];
   const reader = stream.getReader();
   for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
   return parts;
@@ -72,7 +72,7 @@ async function apartAndMerged(kind: ProviderKind, prompt: string) {
 }
 
 /** The parts with adjacent deltas of one block joined and volatile fields left out: what a reader sees. */
-function joined(parts: LanguageModelV3StreamPart[]) {
+function joined(parts: LanguageModelV4StreamPart[]) {
   const out: Record<string, unknown>[] = [];
   for (const part of parts) {
     if (part.type === "raw" || part.type === "response-metadata") continue;
@@ -87,7 +87,7 @@ function joined(parts: LanguageModelV3StreamPart[]) {
 }
 
 /** Deltas that carry text (Anthropic ends thinking with an empty one that holds its signature). */
-const deltaCount = (parts: LanguageModelV3StreamPart[]) => parts.filter((p) => (p.type === "text-delta" || p.type === "reasoning-delta") && p.delta).length;
+const deltaCount = (parts: LanguageModelV4StreamPart[]) => parts.filter((p) => (p.type === "text-delta" || p.type === "reasoning-delta") && p.delta).length;
 
 describe.each(["openai_chat", "openai_compatible", "openai_responses", "anthropic"] as const)("the %s client reading merged events", (kind) => {
   it("sees the same text and reasoning in far fewer deltas, and the same finish and usage", async () => {

@@ -1,7 +1,7 @@
 // The guarded provider stream: a delta is passed on at once, unchanged, and a provider that goes quiet
 // times out.
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV3 } from "ai/test";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { guardStreams, ProviderTimeoutError } from "./stream-guard";
 
@@ -9,20 +9,20 @@ const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
-const finish: LanguageModelV3StreamPart = { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } };
+const finish: LanguageModelV4StreamPart = { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } };
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
-function modelOf(stream: ReadableStream<LanguageModelV3StreamPart>) {
-  return new MockLanguageModelV3({ doStream: async () => ({ stream }) });
+function modelOf(stream: ReadableStream<LanguageModelV4StreamPart>) {
+  return new MockLanguageModelV4({ doStream: async () => ({ stream }) });
 }
 
-async function call(stream: ReadableStream<LanguageModelV3StreamPart>, idleMs = 60_000) {
+async function call(stream: ReadableStream<LanguageModelV4StreamPart>, idleMs = 60_000) {
   const guarded = guardStreams(modelOf(stream), idleMs);
   return (await guarded.doStream({ prompt: [] })).stream;
 }
 
-async function readAll(stream: ReadableStream<LanguageModelV3StreamPart>) {
-  const parts: LanguageModelV3StreamPart[] = [];
+async function readAll(stream: ReadableStream<LanguageModelV4StreamPart>) {
+  const parts: LanguageModelV4StreamPart[] = [];
   const reader = stream.getReader();
   for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
   return parts;
@@ -30,8 +30,8 @@ async function readAll(stream: ReadableStream<LanguageModelV3StreamPart>) {
 
 /** A provider stream the test feeds by hand. */
 function handFed() {
-  let controller!: ReadableStreamDefaultController<LanguageModelV3StreamPart>;
-  const stream = new ReadableStream<LanguageModelV3StreamPart>({ start: (c) => void (controller = c) });
+  let controller!: ReadableStreamDefaultController<LanguageModelV4StreamPart>;
+  const stream = new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => void (controller = c) });
   return { stream, controller };
 }
 

@@ -3,7 +3,7 @@
 // something else ends the call with a clear error, and the HTTP request is cancelled. Parts pass on
 // as they come: deltas that arrive together were already merged before the provider parsed them
 // (sse-merge.ts).
-import type { LanguageModelV3, LanguageModelV3Middleware, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4Middleware, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 
 export class ProviderTimeoutError extends Error {
@@ -20,9 +20,9 @@ export class ProviderStreamError extends Error {
   }
 }
 
-function guard(idleMs: number): LanguageModelV3Middleware {
+function guard(idleMs: number): LanguageModelV4Middleware {
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     async wrapStream({ params, model }) {
       const cancel = new AbortController();
       const abortSignal = params.abortSignal ? AbortSignal.any([params.abortSignal, cancel.signal]) : cancel.signal;
@@ -48,7 +48,7 @@ function guard(idleMs: number): LanguageModelV3Middleware {
       const stop = () => clearTimeout(idle);
       params.abortSignal?.addEventListener("abort", stop, { once: true });
       const stream = headers.stream.pipeThrough(
-        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
           start(controller) {
             const check = () => {
               const quiet = Date.now() - lastChunkAt;
@@ -79,6 +79,6 @@ function guard(idleMs: number): LanguageModelV3Middleware {
   };
 }
 
-export function guardStreams(model: LanguageModelV3, idleMs: number): LanguageModelV3 {
+export function guardStreams(model: LanguageModelV4, idleMs: number): LanguageModelV4 {
   return wrapLanguageModel({ model, middleware: guard(idleMs) });
 }

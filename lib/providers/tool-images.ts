@@ -14,10 +14,18 @@ export function toolImageMode(m: { vision: boolean; kind: Provider["kind"]; tool
   return "user-message";
 }
 
-type ContentItem = { type: string; data?: string; mediaType?: string; text?: string };
+type ContentItem = { type: string; data?: unknown; mediaType?: string; text?: string };
+
+/** The base64 data of an inline image item of a tool's output (`file` in AI SDK 7; `image-data` before), if it is one. */
+function imageData(item: ContentItem): string | undefined {
+  if (item.type === "image-data" && typeof item.data === "string") return item.data;
+  const data = item.data as { type?: string; data?: unknown } | undefined;
+  if (item.type === "file" && item.mediaType?.startsWith("image") && data?.type === "data" && typeof data.data === "string") return data.data;
+  return undefined;
+}
 
 /**
- * The messages with images moved out of tool results (user-message mode): each image-data item of a
+ * The messages with images moved out of tool results (user-message mode): each inline image item of a
  * tool result becomes a short text there, and the images follow in one user message after the tool
  * message. Messages without such images are returned as they are.
  */
@@ -33,8 +41,9 @@ export function moveToolImages(messages: ModelMessage[]): ModelMessage[] {
     const content = m.content.map((part) => {
       if (part.type !== "tool-result" || part.output.type !== "content") return part;
       const value = (part.output.value as ContentItem[]).map((item) => {
-        if (item.type !== "image-data" || !item.data) return item;
-        images.push({ data: item.data, mediaType: item.mediaType ?? "image/png", tool: part.toolName });
+        const data = imageData(item);
+        if (!data) return item;
+        images.push({ data, mediaType: item.mediaType ?? "image/png", tool: part.toolName });
         return { type: "text" as const, text: `[image ${images.length}: sent in the next message]` };
       });
       return { ...part, output: { ...part.output, value } } as typeof part;
@@ -44,7 +53,7 @@ export function moveToolImages(messages: ModelMessage[]): ModelMessage[] {
       role: "user",
       content: [
         { type: "text", text: `The image${images.length === 1 ? "" : "s"} returned by the tool call${images.length === 1 ? "" : "s"} above (${[...new Set(images.map((i) => i.tool))].join(", ")}):` },
-        ...images.map((i) => ({ type: "image" as const, image: i.data, mediaType: i.mediaType })),
+        ...images.map((i) => ({ type: "file" as const, data: i.data, mediaType: i.mediaType })),
       ],
     });
   }
@@ -52,5 +61,5 @@ export function moveToolImages(messages: ModelMessage[]): ModelMessage[] {
 }
 
 function hasToolImages(m: ModelMessage): boolean {
-  return m.role === "tool" && m.content.some((p) => p.type === "tool-result" && p.output.type === "content" && (p.output.value as ContentItem[]).some((i) => i.type === "image-data"));
+  return m.role === "tool" && m.content.some((p) => p.type === "tool-result" && p.output.type === "content" && (p.output.value as ContentItem[]).some((i) => imageData(i) !== undefined));
 }

@@ -46,14 +46,19 @@ describe("Anthropic prompt caching", () => {
     const up = await startScripted((_req, res) => anthropicAnswer(res, "Cached hello."));
     try {
       const { ctx, chat } = await teamWithProvider(`${up.url}`, "anthropic");
+      await (await db()).user.update({ where: { id: ctx.user.id }, data: { instructions: "Answer briefly." } });
       const { tool } = await import("ai");
       const { z } = await import("zod");
       const lookup = tool({ description: "Looks things up", inputSchema: z.object({ q: z.string() }), execute: async () => "x" });
       const { chunks, stored } = await turn(ctx, chat.id, "cache me", { tools: { lookup } });
       expect(textOf(chunks)).toBe("Cached hello.");
+      // Anthropic's message_start bookkeeping (a `custom` part in AI SDK 7) is not part of the answer.
+      expect(chunks.map((c) => c.type)).not.toContain("custom");
       expect(stored.status).toBe("done");
-      const body = JSON.parse(up.requests[0].body) as { tools: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+      const body = JSON.parse(up.requests[0].body) as { system?: { cache_control?: unknown }[]; tools: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
       expect(up.requests[0].path).toBe("/v1/messages");
+      // The system prompt (the call's instructions) is a breakpoint too.
+      expect(body.system?.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
       expect(body.tools.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
       expect(body.messages.at(-1)?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
       const answer = await storedAnswer(chat.id);

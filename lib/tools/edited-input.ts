@@ -1,8 +1,8 @@
 // An input a person edited before approving a call: it must be a JSON object within size limits that
 // the tool's input schema (as the MCP server lists it, stored on the tool's row) accepts. Anything
 // else is refused with the schema's complaint, and nothing runs.
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { JsonSchemaType } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { db } from "../db/client";
 import { Invalid } from "../errors";

@@ -1,4 +1,4 @@
-// Tool-call repair (experimental_repairToolCall): a call with invalid input gets one re-ask for that
+// Tool-call repair (streamText's repairToolCall): a call with invalid input gets one re-ask for that
 // same tool, with the validation error, through a copy of the tool that cannot execute; a call to a
 // tool that does not exist is never repaired into another tool — it becomes a NoSuchTool error the
 // model and the person see. Nothing executes during repair.
@@ -8,7 +8,7 @@ import { formatToolError } from "./error-codes";
 export type RepairEvent = { toolCallId: string; toolName: string; outcome: "repaired" | "unrepaired" | "unknown-tool" };
 
 export function repairToolCall(model: LanguageModel, onRepair?: (e: RepairEvent) => void): ToolCallRepairFunction<ToolSet> {
-  return async ({ toolCall, tools, error, messages, system }) => {
+  return async ({ toolCall, tools, error, messages, instructions, abortSignal }) => {
     if (NoSuchToolError.isInstance(error)) {
       onRepair?.({ toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, outcome: "unknown-tool" });
       return null;
@@ -21,7 +21,9 @@ export function repairToolCall(model: LanguageModel, onRepair?: (e: RepairEvent)
     try {
       const retry = await generateText({
         model,
-        system,
+        // The turn's system prompt: v7 rejects a system message inside `messages`.
+        instructions,
+        abortSignal,
         messages: [
           ...messages,
           { role: "assistant", content: [{ type: "tool-call", toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: safeJson(toolCall.input) }] },

@@ -4,7 +4,7 @@
 // answer. Every tool is wrapped (wrap.ts) with the server's call timeout, the turn's abort signal
 // and error codes; a result is cut to PARLEY_MAX_TOOL_RESULT_CHARS (mcp/results.ts). Built-in tools
 // can join the same set later.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { JSONSchema7, ToolSet } from "ai";
 import { db } from "../db/client";
 import type { ToolPolicy } from "../db/generated/client";

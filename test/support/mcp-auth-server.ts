@@ -2,7 +2,8 @@
 // indicators, dynamic client registration, PKCE, refresh tokens, revocation and its development login
 // page) and a protected MCP server of our own (the MCP SDK's requireBearerAuth, checking that each
 // token was issued for this resource) whose `whoami` tool answers with the caller's identity (the
-// token's subject: the login typed on the provider's page). Both on loopback. Options make it
+// token's subject: the login typed on the provider's page), speaking 2025-11-25 (the SDK 1.x server)
+// or 2026-07-28 (the SDK v2 server package; PARLEY_TEST_MCP_REVISION or `revision`). Both on loopback. Options make it
 // misbehave on purpose: tokens for another resource, or resource metadata that points at another
 // issuer than the authorization server names. Hooks let a test expire or revoke a member's tokens
 // as the authorization server would, count refreshes, or take the authorization server down.
@@ -14,6 +15,10 @@ import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { createMcpHandler, McpServer as McpServer2026 } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import * as z from "zod/v4";
+import { TEST_REVISION } from "./test-servers";
 
 export const MCP_SCOPE = "tools:read";
 
@@ -26,6 +31,8 @@ export type McpAuthStackOptions = {
   /** The resource metadata names this as the authorization server (e.g. another host than the issuer). */
   advertisedIssuer?: string;
   accessTokenTtlSec?: number;
+  /** The MCP revision the protected server speaks (default: this test run's, test-servers.ts). */
+  revision?: "2025-11-25" | "2026-07-28";
 };
 
 export type McpAuthStack = {
@@ -131,6 +138,21 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
   const prmPath = "/.well-known/oauth-protected-resource/mcp";
   const guard = requireBearerAuth({ verifier, requiredScopes: [MCP_SCOPE], resourceMetadataUrl: `http://127.0.0.1:${mcpPort}${prmPath}`, expectedResource: new URL(mcpUrl) });
 
+  // 2026-07-28: stateless by nature; the verified token reaches the tool as the request's authInfo.
+  const modern = toNodeHandler(
+    createMcpHandler(
+      () => {
+        const server = new McpServer2026({ name: "parley-protected-test", version: "1.0.0" });
+        server.registerTool("whoami", { description: "Says who is calling (the token's subject).", inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async (_args, ctx) => ({
+          content: [{ type: "text" as const, text: `You are ${String(ctx.http?.authInfo?.extra?.sub)}` }],
+        }));
+        return server;
+      },
+      { legacy: "reject" },
+    ),
+  );
+  const revision = opts.revision ?? TEST_REVISION;
+
   mcpHttp.on("request", async (req, res) => {
     const url = new URL(req.url ?? "/", `http://127.0.0.1:${mcpPort}`);
     if (url.pathname === prmPath) {
@@ -144,6 +166,7 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
     const run = guard as unknown as (req: unknown, res: unknown, next: () => void) => Promise<void>;
     await new Promise<void>((next) => void run(authed, r, next).then(() => res.writableEnded && next()));
     if (res.writableEnded) return;
+    if (revision === "2026-07-28") return void (await modern(authed, res));
     const server = new McpServer({ name: "parley-protected-test", version: "1.0.0" });
     server.registerTool("whoami", { description: "Says who is calling (the token's subject).", annotations: { readOnlyHint: true } }, async (extra) => ({
       content: [{ type: "text" as const, text: `You are ${String(extra.authInfo?.extra?.sub)}` }],

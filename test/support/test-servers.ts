@@ -1,5 +1,6 @@
 // Test helpers: real MCP servers on loopback — @modelcontextprotocol/server-everything (Streamable HTTP
-// or stdio) and our failure-case server (e2e/mcp-test-server.mjs). Not imported by the app. The
+// or stdio; 2025-11-25), our failure-case server (e2e/mcp-test-server.mjs; 2025-11-25) and our
+// 2026-07-28 server on the SDK v2 server package (e2e/mcp-server-2026.mjs). Not imported by the app. The
 // servers' output is never printed (server-everything's get-env would show the environment).
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
@@ -9,6 +10,7 @@ import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig } from "../../lib/mcp/con
 const ROOT = path.resolve(__dirname, "../..");
 export const EVERYTHING_BIN = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 export const TEST_SERVER_BIN = path.join(ROOT, "e2e/mcp-test-server.mjs");
+export const SERVER_2026_BIN = path.join(ROOT, "e2e/mcp-server-2026.mjs");
 
 export type RunningServer = { url: string; port: number; child: ChildProcess; stop(): Promise<void> };
 
@@ -54,10 +56,24 @@ function waitFor(child: ChildProcess, stream: "stdout" | "stderr", pattern: RegE
   });
 }
 
-/** Our failure-case server on loopback (Streamable HTTP). `port` 0 picks a free one. */
-export async function startTestServer(opts: { port?: number; hang?: boolean } = {}): Promise<RunningServer> {
+/** The revision the failure-case server speaks in this run: PARLEY_TEST_MCP_REVISION (vitest.config.mts runs the MCP chat tests on both). */
+export const TEST_REVISION = process.env.PARLEY_TEST_MCP_REVISION === "2026-07-28" ? "2026-07-28" : "2025-11-25";
+
+/**
+ * Our failure-case server on loopback (Streamable HTTP): the 2025-11-25 one, or the 2026-07-28 one
+ * with the same tools when this run is for that revision. `port` 0 picks a free one.
+ */
+export async function startTestServer(opts: { port?: number; hang?: boolean; revision?: "2025-11-25" | "2026-07-28" } = {}): Promise<RunningServer> {
+  if ((opts.revision ?? TEST_REVISION) === "2026-07-28" && !opts.hang) return startServer2026(opts);
   const args = [TEST_SERVER_BIN, "--port", String(opts.port ?? 0), "--host", "127.0.0.1", ...(opts.hang ? ["--hang"] : [])];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const m = await waitFor(child, "stdout", /(http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
+  return { url: m[1], port: Number(m[2]), child, stop: stopper(child) };
+}
+
+/** Our 2026-07-28 server (stateless, refuses 2025 clients) on loopback. `port` 0 picks a free one. */
+export async function startServer2026(opts: { port?: number } = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, [SERVER_2026_BIN, "--port", String(opts.port ?? 0), "--host", "127.0.0.1"], { stdio: ["ignore", "pipe", "pipe"] });
   const m = await waitFor(child, "stdout", /(http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
   return { url: m[1], port: Number(m[2]), child, stop: stopper(child) };
 }

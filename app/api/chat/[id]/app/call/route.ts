@@ -1,5 +1,6 @@
-// POST: a tool call the MCP Apps view of a tool call asks for ({ call, name, arguments }); runs on the
-// server under the member's approval policy (lib/chat/mcp-app-calls.ts) and answers { result }.
+// POST: a tool call the MCP Apps view of a tool call asks for ({ call, name, arguments, approved? }); runs
+// on the server under the member's approval policy (lib/chat/mcp-app-calls.ts) and answers { result };
+// 409 ApprovalNeeded when the member has to say yes first (then sent again with `approved: true`).
 import { z } from "zod";
 import { appToolCall } from "@/lib/chat/mcp-app-calls";
 import { handle, idParams } from "@/lib/http";
@@ -11,6 +12,7 @@ const callSchema = z
     call: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/),
     name: z.string().min(1).max(200),
     arguments: z.record(z.string(), z.unknown()).default({}),
+    approved: z.boolean().optional(),
   })
   .strict();
 
@@ -18,6 +20,6 @@ export const POST = handle(async (req: Request, { params }: { params: Promise<{ 
   const ctx = await requireTeam();
   const { id } = await idParams(params);
   const body = await readJson(req, callSchema);
-  const result = await appToolCall(ctx, id, body.call, { name: body.name, arguments: body.arguments });
+  const result = await appToolCall(ctx, id, body.call, { name: body.name, arguments: body.arguments, approved: body.approved });
   return Response.json({ result });
 });
