@@ -1,7 +1,9 @@
 // sseBytes: events go out at once until the first text has, then the events right after a write share
-// the next one; nothing is lost or reordered at the end, and a reader that goes away cancels the source.
+// the next one; nothing is lost or reordered at the end, and a reader that goes away cancels the source
+// unless the stream is recorded for others (a turn's own response), which is then read to its end.
 import { describe, expect, it } from "vitest";
 import { sseBytes } from "./sse-bytes";
+import { buildRegistry } from "./stream-registry";
 
 function source() {
   let controller!: ReadableStreamDefaultController<string>;
@@ -26,7 +28,7 @@ const readText = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
 describe("sseBytes", () => {
   it("sends every event at once until the first text has gone (a minute's window would time the test out)", async () => {
     const src = source();
-    const reader = sseBytes(src.stream, 60_000).getReader();
+    const reader = sseBytes(src.stream, { windowMs: 60_000 }).getReader();
     for (const e of [START, STEP, text("Once")]) {
       src.controller.enqueue(e);
       expect(await readText(reader)).toBe(e);
@@ -35,7 +37,7 @@ describe("sseBytes", () => {
 
   it("after the first text, sends the events that follow within the window in one write", async () => {
     const src = source();
-    const reader = sseBytes(src.stream, 50).getReader();
+    const reader = sseBytes(src.stream, { windowMs: 50 }).getReader();
     src.controller.enqueue(START);
     expect(await readText(reader)).toBe(START);
     src.controller.enqueue(text("Once"));
@@ -46,7 +48,7 @@ describe("sseBytes", () => {
 
   it("sends what is held when the source ends within the window, then ends", async () => {
     const src = source();
-    const reader = sseBytes(src.stream, 10_000).getReader();
+    const reader = sseBytes(src.stream, { windowMs: 10_000 }).getReader();
     src.controller.enqueue(text("a"));
     expect(await readText(reader)).toBe(text("a"));
     src.controller.enqueue(text("b"));
@@ -59,7 +61,7 @@ describe("sseBytes", () => {
 
   it("passes an error of the source on after what came before it", async () => {
     const src = source();
-    const reader = sseBytes(src.stream, 10_000).getReader();
+    const reader = sseBytes(src.stream, { windowMs: 10_000 }).getReader();
     src.controller.enqueue("a");
     expect(await readText(reader)).toBe("a");
     src.controller.error(new Error("upstream gone"));
@@ -68,10 +70,35 @@ describe("sseBytes", () => {
 
   it("cancels the source when the response is cancelled (the browser went away)", async () => {
     const src = source();
-    const reader = sseBytes(src.stream, 10_000).getReader();
+    const reader = sseBytes(src.stream, { windowMs: 10_000 }).getReader();
     src.controller.enqueue("a");
     expect(await readText(reader)).toBe("a");
     await reader.cancel("gone");
     expect(src.cancelled()).toBe("gone");
+  });
+
+  it("with a live record, keeps reading after the browser goes away: a reader who resumes gets the whole stream and its end", async () => {
+    const registry = await buildRegistry("");
+    const src = source();
+    const reader = sseBytes(src.stream, { windowMs: 10_000, live: await registry.record("s1") }).getReader();
+    src.controller.enqueue(START);
+    expect(await readText(reader)).toBe(START);
+    await reader.cancel("tab closed");
+    expect(src.cancelled()).toBe("not cancelled");
+    src.controller.enqueue(text("still "));
+    const resumed = (await registry.streams.resumeExistingStream("s1"))!.getReader();
+    let seen = "";
+    const r1 = await resumed.read();
+    seen += r1.value;
+    expect(seen).toBe(START + text("still "));
+    src.controller.enqueue(text("going"));
+    src.controller.close();
+    for (;;) {
+      const { done, value } = await resumed.read();
+      if (done) break;
+      seen += value;
+    }
+    expect(seen).toBe(START + text("still ") + text("going"));
+    expect(await registry.streams.resumeExistingStream("s1")).toBeNull(); // ended
   });
 });

@@ -1,4 +1,7 @@
-// The event stream of a turn as bytes for the response, in fewer socket writes than events.
+// The event stream of a turn as bytes for the response, in fewer socket writes than events; for a
+// turn's own response, it also records the stream for readers who resume it (stream-registry.ts).
+import type { LiveRecord } from "./stream-registry";
+
 /** The longest a server-sent event waits to share a write with the events after it (one display frame). */
 export const SSE_WINDOW_MS = 16;
 
@@ -12,8 +15,11 @@ const TEXT_EVENT = /"type":"(text|reasoning)-delta"/;
  * system call and a trip through Next's response stream (a quarter of the server's CPU in a profile
  * of a fast stream, npm run bench), and a server that falls behind catches up in fewer, larger writes
  * instead of one per token.
+ *
+ * With `live`, every event is recorded as it is read, and the source is read to its end even when the
+ * browser goes away: the turn belongs to the server, and others may be following it.
  */
-export function sseBytes(text: ReadableStream<string>, windowMs = SSE_WINDOW_MS): ReadableStream<Uint8Array> {
+export function sseBytes(text: ReadableStream<string>, { windowMs = SSE_WINDOW_MS, live }: { windowMs?: number; live?: LiveRecord } = {}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const reader = text.getReader();
   let buffered = "";
@@ -36,6 +42,8 @@ export function sseBytes(text: ReadableStream<string>, windowMs = SSE_WINDOW_MS)
           for (;;) {
             const { done, value } = await reader.read();
             if (done) break;
+            live?.append(value);
+            if (closed) continue;
             buffered += value;
             if (timer) continue;
             const wait = textSent ? lastWrite + windowMs - performance.now() : 0;
@@ -50,12 +58,13 @@ export function sseBytes(text: ReadableStream<string>, windowMs = SSE_WINDOW_MS)
           if (!closed) controller.error(err);
         }
         closed = true;
+        await live?.end();
       })();
     },
     cancel(reason) {
       closed = true;
       clearTimeout(timer);
-      return reader.cancel(reason);
+      if (!live) return reader.cancel(reason);
     },
   });
 }

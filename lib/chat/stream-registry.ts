@@ -2,13 +2,20 @@
 // signals go through Redis (`resumable-stream`), so any app instance can resume or stop a turn that
 // another instance runs; without it an in-process publisher/subscriber serves one instance. An
 // instance that stops hands its running answers over through Redis (stop-turns.ts): another
-// instance continues them.
+// instance continues them. A turn records its own stream (`record`): its chunks are kept for whoever
+// resumes, and sent on only while someone follows, with no stream stage of its own per chunk.
 import { EventEmitter } from "node:events";
 import { config } from "../config";
 import { processOnce } from "../process-once";
 import { createResumableStreamContext, type Publisher, type ResumableStreamContext, type Subscriber } from "resumable-stream/generic";
 
 const STOP_CHANNEL = "parley:stop";
+const STREAM_PREFIX = "parley:stream";
+/** resumable-stream's own key prefix, end-of-stream message and sentinel (its runtime.js): readers use the library. */
+const RS = `${STREAM_PREFIX}:rs`;
+const RS_DONE_MESSAGE = "\n\n\nDONE_SENTINEL_hasdfasudfyge374%$%^$EDSATRTYFtydryrte\n";
+const RS_DONE = "DONE";
+const RS_TTL = { EX: 24 * 60 * 60 };
 const HANDOFF_CHANNEL = "parley:handoff";
 
 /**
@@ -64,8 +71,19 @@ export class LocalPubSub implements Publisher, Subscriber {
  */
 export type LocalTurn = { abort(reason?: StopReason): void; ended: Promise<unknown>; chatId: string; messageId: string };
 
+/** A turn's stream as it is written, for readers that resume it (`resumeExistingStream`) here or elsewhere. */
+export type LiveRecord = {
+  /** Keeps the text for readers to come and sends it to those following now. */
+  append(text: string): void;
+  /** The stream has ended: readers following get its end; a later resume finds it done. */
+  end(): Promise<void>;
+};
+
 export type Registry = {
+  /** Resumes streams (readers); a turn's own stream is recorded with `record`. */
   streams: ResumableStreamContext;
+  /** Starts recording a turn's stream under its stream id. */
+  record(streamId: string): Promise<LiveRecord>;
   /** Tells every instance to stop the turn of this chat. */
   publishStop(chatId: string): Promise<void>;
   /** Turns running in this process, by chat. */
@@ -101,15 +119,13 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
     await Promise.all([publisher.connect(), subscriber.connect()]);
     await subscriber.subscribe(STOP_CHANNEL, onStop);
     await subscriber.subscribe(HANDOFF_CHANNEL, onHandoff);
+    const pub = publisher as unknown as Publisher;
+    const sub = subscriber as unknown as Subscriber;
     return {
       kind: "redis",
       local,
-      streams: createResumableStreamContext({
-        waitUntil: null,
-        publisher: publisher as unknown as Publisher,
-        subscriber: subscriber as unknown as Subscriber,
-        keyPrefix: "parley:stream",
-      }),
+      streams: createResumableStreamContext({ waitUntil: null, publisher: pub, subscriber: sub, keyPrefix: STREAM_PREFIX }),
+      record: (streamId) => recordStream(pub, sub, streamId),
       async publishStop(chatId) {
         await publisher.publish(STOP_CHANNEL, chatId);
       },
@@ -129,7 +145,8 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
   return {
     kind: "memory",
     local,
-    streams: createResumableStreamContext({ waitUntil: null, publisher: pubsub, subscriber: pubsub, keyPrefix: "parley:stream" }),
+    streams: createResumableStreamContext({ waitUntil: null, publisher: pubsub, subscriber: pubsub, keyPrefix: STREAM_PREFIX }),
+    record: (streamId) => recordStream(pubsub, pubsub, streamId),
     async publishStop(chatId) {
       await pubsub.publish(STOP_CHANNEL, chatId);
     },
@@ -137,6 +154,49 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
     async publishHandoff() {},
     onHandoff() {},
     async close() {},
+  };
+}
+
+/**
+ * The producer's side of resumable-stream's protocol (what its `createNewResumableStream` does), without
+ * a stream stage: a reader asks on the stream's request channel and gets everything so far on its own
+ * channel, then each chunk as it is appended, then the end message. Measured by npm run bench: the
+ * library's stage cost an async callback and a promise per chunk even with nobody resuming.
+ */
+async function recordStream(publisher: Publisher, subscriber: Subscriber, streamId: string): Promise<LiveRecord> {
+  const chunks: string[] = [];
+  const readers: string[] = [];
+  let ended = false;
+  const send = (listenerId: string, text: string) => void publisher.publish(`${RS}:chunk:${listenerId}`, text).catch(() => {});
+  const requests = `${RS}:request:${streamId}`;
+  // Listening before the sentinel says the stream exists, so no reader's request is lost.
+  await subscriber.subscribe(requests, (message: string) => {
+    let listenerId: string;
+    let skip = 0;
+    try {
+      ({ listenerId, skipCharacters: skip = 0 } = JSON.parse(message) as { listenerId: string; skipCharacters?: number });
+    } catch {
+      return;
+    }
+    readers.push(listenerId);
+    send(listenerId, chunks.join("").slice(skip));
+    if (ended) send(listenerId, RS_DONE_MESSAGE);
+  });
+  await publisher.set(`${RS}:sentinel:${streamId}`, "1", RS_TTL);
+  return {
+    append(text) {
+      chunks.push(text);
+      for (const id of readers) send(id, text);
+    },
+    async end() {
+      if (ended) return;
+      ended = true;
+      await Promise.all([
+        publisher.set(`${RS}:sentinel:${streamId}`, RS_DONE, RS_TTL),
+        subscriber.unsubscribe(requests),
+        ...readers.map((id) => publisher.publish(`${RS}:chunk:${id}`, RS_DONE_MESSAGE)),
+      ]).catch((err: unknown) => console.error(`[stream] ${streamId}: could not mark the stream ended`, err));
+    },
   };
 }
 

@@ -324,8 +324,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
         }),
       );
 
-    const live = await registry.streams.createNewResumableStream(loaded.streamId, () => events);
-    return { response: new Response(sseBytes(live!), { headers: STREAM_HEADERS }), stored };
+    const live = await registry.record(loaded.streamId);
+    return { response: new Response(sseBytes(events, { live }), { headers: STREAM_HEADERS }), stored };
   } catch (err) {
     // release, when the turn fails before it streams: the slot, the budget's hold, and the chat if it was claimed.
     release();
