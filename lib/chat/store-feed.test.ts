@@ -1,5 +1,6 @@
-// The store's feed holds a turn back when the store falls behind, so what the browser has seen is
-// never more than a few chunks ahead of what is stored; a store that stops reading releases the turn.
+// The store's feed folds each chunk as the turn passes it on, in order: the store is never behind what
+// the browser was sent; a fold that takes a while holds the turn (and the chunks after it) back until it
+// is done; a store that fails lets the turn go on without it.
 import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import { storeFeed } from "./store-feed";
@@ -14,47 +15,59 @@ const settled = async (p: Promise<void> | undefined) => {
 };
 
 describe("store feed", () => {
-  it("lets the turn run ahead of the store by at most maxLag chunks", async () => {
-    const feed = storeFeed(4);
-    const reader = feed.readable.getReader();
-    const writes = [0, 1, 2].map((i) => feed.write(delta(i)));
-    expect(writes).toEqual([undefined, undefined, undefined]);
-    const fourth = feed.write(delta(3));
-    expect(fourth).toBeInstanceOf(Promise);
-    expect(await settled(fourth)).toBe(false);
-    // The store reads one chunk: the turn may go on.
-    expect((await reader.read()).value).toEqual(delta(0));
-    expect(await settled(fourth)).toBe(true);
+  it("folds each chunk when it is written, and the chunks written before the store consumed first", () => {
+    const feed = storeFeed();
+    const folded: UIMessageChunk[] = [];
+    expect(feed.write(delta(0))).toBeUndefined();
+    void feed.consume((c) => void folded.push(c));
+    expect(folded).toEqual([delta(0)]);
+    expect(feed.write(delta(1))).toBeUndefined();
+    expect(folded).toEqual([delta(0), delta(1)]);
   });
 
-  it("records how the turn ended and hands every chunk over in order", async () => {
+  it("holds the turn while a fold is asynchronous, and folds the chunks after it in order once it is done", async () => {
+    const feed = storeFeed();
+    const folded: string[] = [];
+    let finish!: () => void;
+    void feed.consume((c) => {
+      if (c.type === "tool-input-delta") return new Promise<void>((r) => (finish = () => (folded.push("input"), r())));
+      folded.push(c.type);
+    });
+    const held = feed.write({ type: "tool-input-delta", toolCallId: "c1", inputTextDelta: "{" });
+    expect(held).toBeInstanceOf(Promise);
+    const next = feed.write(delta(1));
+    expect(await settled(next)).toBe(false);
+    expect(folded).toEqual([]);
+    finish();
+    expect(await settled(held)).toBe(true);
+    expect(folded).toEqual(["input", "text-delta"]);
+  });
+
+  it("ends the store once the stream closed and every chunk is folded, and records how the turn ended", async () => {
     const feed = storeFeed();
     const chunks: UIMessageChunk[] = [{ type: "start" }, delta(1), { type: "abort" }, { type: "finish" }];
+    const folded: UIMessageChunk[] = [];
+    const consumed = feed.consume((c) => void folded.push(c));
     for (const c of chunks) feed.write(c);
     feed.close();
-    const read: UIMessageChunk[] = [];
-    for (const reader = feed.readable.getReader(); ; ) {
-      const r = await reader.read();
-      if (r.done) break;
-      read.push(r.value);
-    }
-    expect(read).toEqual(chunks);
+    await consumed;
+    expect(folded).toEqual(chunks);
     expect(feed.ending).toBe("abort");
   });
 
-  it("releases a held turn when the store gives up reading, and ignores later chunks", async () => {
-    const feed = storeFeed(1);
+  it("lets a held turn go on when the store fails, and ignores later chunks", async () => {
+    const feed = storeFeed();
+    const consumed = feed.consume(() => Promise.reject(new Error("fold failed")));
     const held = feed.write(delta(0));
-    expect(await settled(held)).toBe(false);
-    await feed.readable.cancel("store failed");
+    await expect(consumed).rejects.toThrow("fold failed");
     expect(await settled(held)).toBe(true);
     expect(feed.write(delta(1))).toBeUndefined();
   });
 
   it("passes a failure of the turn's stream on to the store", async () => {
     const feed = storeFeed();
-    const reader = feed.readable.getReader();
+    const consumed = feed.consume(() => {});
     feed.fail(new Error("upstream broke"));
-    await expect(reader.read()).rejects.toThrow("upstream broke");
+    await expect(consumed).rejects.toThrow("upstream broke");
   });
 });

@@ -1,5 +1,5 @@
-// The stored side of a turn: consumes its UI message stream (store-feed.ts) to the end (whether or not a browser
-// listens), writing blocks as they change, then finalises the message: status, finish reason, model,
+// The stored side of a turn: folds its UI message stream (store-feed.ts) as it passes, to the end (whether or
+// not a browser listens), writing blocks as they change, then finalises the message: status, finish reason, model,
 // usage (added up over the continuations of an answer), citations and a usage record. No block is
 // left open: a tool call the stream did not end is aborted here too (tool-states.ts).
 // When the database refuses writes, the block writer retries while the answer streams; if it gives up,
@@ -65,24 +65,24 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
   const fold = messageFold(t.assistantId, t.continued?.message);
   /** The stream changed the message at all (else a stop or error leaves a continued answer as it was). */
   let touched = false;
+  /** A chunk is folded in: the part it changed goes to the writer. */
+  const took = (chunk: { type: string }, changed: number) => {
+    if (changed >= 0) writer.update(fold.message.parts, changed);
+    touched ||= changed >= 0 || METADATA_CHUNKS.has(chunk.type);
+  };
   const heartbeat = setInterval(() => {
     prisma.message.update({ where: { id: t.assistantId }, data: { updatedAt: new Date() } }).catch(() => {});
   }, heartbeatMs());
-  const reader = feed.readable.getReader();
   try {
-    for (;;) {
-      const read = await reader.read();
-      if (read.done) break;
-      if (read.value.type === "finish") usage = (read.value.messageMetadata as ParleyMetadata | undefined)?.usage;
-      const folded = fold.apply(read.value);
-      const { changed } = folded instanceof Promise ? await folded : folded;
-      if (changed >= 0) writer.update(fold.message.parts, changed);
-      touched ||= changed >= 0 || METADATA_CHUNKS.has(read.value.type);
-    }
+    await feed.consume((chunk) => {
+      if (chunk.type === "finish") usage = (chunk.messageMetadata as ParleyMetadata | undefined)?.usage;
+      const folded = fold.apply(chunk);
+      if (folded instanceof Promise) return folded.then(({ changed }) => took(chunk, changed));
+      took(chunk, folded.changed);
+    });
   } catch (err) {
     console.error(`[turn] chat ${t.chatId}: stream failed`, err);
     failed = true;
-    reader.cancel(err).catch(() => {});
   } finally {
     clearInterval(heartbeat);
   }
