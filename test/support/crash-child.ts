@@ -8,6 +8,7 @@ import { parseSse, startUpstream, teamWithProvider } from "./test-turns";
 async function main() {
   await ready();
   const upstream = await startUpstream({ chunkSize: 5 });
+  // The same answer as recovery.test.ts expects.
   const text = Array.from({ length: 400 }, (_, i) => `t${i}`).join(" ");
   upstream.onMessage("crash test", { content: text }, { latency: 15 });
   const { ctx, chat } = await teamWithProvider(upstream.url, "openai_chat");
