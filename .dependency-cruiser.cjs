@@ -1,5 +1,6 @@
-// The directions of dependencies between Parley's folders (docs/layout.md), checked by
-// `npm run lint:deps`, which `npm run lint` and so `npm test` run: a violation fails the build.
+// The directions of dependencies between Parley's folders (in words: docs/architecture.md, "Layers and
+// their rules"), checked by `npm run lint:deps`, which `npm run lint` and so `npm test` run: a
+// violation fails the build.
 // Type-only imports (`import type`, or every name marked `type`) are seen (tsPreCompilationDeps) and
 // told apart from value imports, so `components -> lib` may carry types and nothing else.
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseOptions } from "./options";
 
 describe("bench flags", () => {
-  it("defaults to the full run the README's figures come from", () => {
+  it("defaults to the full run the figures of docs/performance.md come from", () => {
     const o = parseOptions([])!;
     expect(o).toMatchObject({ runs: 8, chunks: 2000, concurrency: [10, 50, 200], burstChunks: 500, longMessages: 10_000, dbs: ["pglite", "postgresql"] });
     expect(o.only).toEqual(["stream", "bursts", "long", "search"]);

@@ -1,5 +1,5 @@
 // The bench's options: command-line flags (node:util parseArgs) with their defaults, --quick, and the
-// help text. The README's Performance section lists which flag replaced which BENCH_* variable.
+// help text. docs/performance.md lists which flag replaced which BENCH_* variable.
 import { parseArgs } from "node:util";
 
 export type Db = "pglite" | "postgresql";

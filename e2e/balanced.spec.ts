@@ -1,5 +1,5 @@
 // Two app instances (separate `npm start` processes) on PostgreSQL and Redis behind a real load
-// balancer (nginx, round-robin, no sticky sessions), as the README's deployment example runs them:
+// balancer (nginx, round-robin, no sticky sessions), as the deployment example of docs/operations.md runs them:
 // a turn started on one instance is resumed by a reload served by the other, stopped from it, and a
 // pending approval is decided through it; killing an instance mid-turn leaves its answer marked
 // interrupted while the other serves everything; a member's rate limit counts across both; a rolling

@@ -1,5 +1,5 @@
 // The configuration module: an operator who mistypes a setting learns which variable and why, a blank
-// variable means "unset", and an unset one gets the default the README documents.
+// variable means "unset", and an unset one gets the default docs/configuration.md documents.
 import { afterEach, describe, expect, it } from "vitest";
 import { config, ConfigError, parseConfig } from "./config";
 

