@@ -46,22 +46,28 @@ const HANDED_OVER_STORE_MS = 30_000;
 /** Continues an answer another instance handed over when it stopped (false: another instance took it, or it cannot go on). */
 export async function continueHandedOver(chatId: string, messageId: string, deps: TurnDeps = turnDeps()): Promise<boolean> {
   // A busy stopping instance may still be storing it (or have died doing so): it is continued once stored.
-  if (!(await endedAndFree(chatId, messageId, deps, HANDED_OVER_STORE_MS))) return false;
+  console.log(`[handoff] chat ${chatId}: continuing the answer another instance handed over`);
+  const seen = await endedAndFree(chatId, messageId, deps, HANDED_OVER_STORE_MS);
+  if (seen !== true) {
+    console.warn(`[handoff] chat ${chatId}: not continued: ${seen}`);
+    return false;
+  }
   return runAsOwner({ chatId, continue: messageId }, "the answer handed over by a stopping instance could not go on", deps);
 }
 
 /**
  * Waits (checking every 100 ms) until the message is stored as ended and its chat is free: released by
- * the stopping side (which stores the message's status first and frees the chat after it) and held by no
- * turn of this process. False when it is gone, or not free after `ms`.
+ * the stopping side (in the same write that ends the message, store-turn.ts) and held by no turn of this
+ * process. True then; otherwise what it last saw (the message gone, or what still holds it after `ms`).
  */
-async function endedAndFree(chatId: string, messageId: string, deps: TurnDeps, ms: number): Promise<boolean> {
+async function endedAndFree(chatId: string, messageId: string, deps: TurnDeps, ms: number): Promise<true | string> {
   const [prisma, registry] = await Promise.all([db(), deps.registry()]);
   for (const deadline = Date.now() + ms; ; ) {
     const row = await prisma.message.findUnique({ where: { id: messageId }, select: { status: true, chat: { select: { activeStreamId: true } } } });
-    if (!row) return false;
-    if (row.status !== "streaming" && !row.chat.activeStreamId && !registry.local.has(chatId)) return true;
-    if (Date.now() > deadline) return false;
+    if (!row) return "the message is gone";
+    const here = registry.local.has(chatId);
+    if (row.status !== "streaming" && !row.chat.activeStreamId && !here) return true;
+    if (Date.now() > deadline) return `after ${ms / 1000} s the message is ${row.status}, the chat's stream ${row.chat.activeStreamId ?? "none"}, a turn here: ${here}`;
     await new Promise((r) => setTimeout(r, 100));
   }
 }

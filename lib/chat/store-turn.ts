@@ -118,21 +118,29 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     cachedInputTokens: add(priorUsage?.cachedInputTokens, usage?.cachedInputTokens),
     reasoningTokens: add(priorUsage?.reasoningTokens, usage?.reasoningTokens),
   };
+  // The message's end and the chat's release in one write: whoever sees the answer ended (a reload, the
+  // instance taking over a handed-over answer) also sees its chat free. Usage is recorded after it.
   const finalised = await withRetry(deps.retry, () =>
-    prisma.message.update({
-    where: { id: t.assistantId },
-    data: {
-      status,
-      // The model that answered (the fallback's when it took over).
-      ...(meta?.model ? { model: meta.model } : {}),
-      finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : status,
-      ...totals,
-      cost,
-    },
-    }),
+    prisma.$transaction([
+      prisma.message.update({
+        where: { id: t.assistantId },
+        data: {
+          status,
+          // The model that answered (the fallback's when it took over).
+          ...(meta?.model ? { model: meta.model } : {}),
+          finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : status,
+          ...totals,
+          cost,
+        },
+      }),
+      prisma.chat.updateMany({ where: { id: t.chatId, activeStreamId: t.streamId }, data: { activeStreamId: null } }),
+    ]),
   ).then(
     () => true,
-    () => false,
+    (err: unknown) => {
+      console.error(`[turn] chat ${t.chatId}: could not finalise the message`, err);
+      return false;
+    },
   );
   if (!finalised) {
     markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
@@ -140,8 +148,8 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
   }
   if (priced) {
     const record = { teamId: t.ctx.team.id, userId: t.ctx.user.id, chatId: t.chatId, messageId: t.assistantId, providerId: meta?.providerId ?? null, model: meta?.model ?? "" };
-    await recordUsage(prisma, { ...record, priced, reservationId: t.reservationId });
+    // The answer is stored whatever happens here; the turn's budget hold is released when it ends (turn.ts).
+    await recordUsage(prisma, { ...record, priced, reservationId: t.reservationId }).catch((err: unknown) => console.error(`[turn] chat ${t.chatId}: could not record its usage`, err));
   }
-  await prisma.chat.updateMany({ where: { id: t.chatId, activeStreamId: t.streamId }, data: { activeStreamId: null } });
   return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true, cost, usage: totals };
 }

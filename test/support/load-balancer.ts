@@ -70,12 +70,12 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
 
 /**
  * One app instance (`scripts/start.mjs`, one process) on `port` with its own data directory; what it
- * prints goes to `logFile` (appended) when given, its errors to the test's output too.
+ * prints, errors included, goes to `logFile` (appended) when given, else its errors to the test's output.
  */
 export function startInstance(port: number, env: Record<string, string | undefined>, logFile?: string): Proc {
   const log = logFile ? fs.openSync(logFile, "a") : "ignore";
   const child = spawn(process.execPath, ["scripts/start.mjs", "-p", String(port), "-H", "127.0.0.1"], {
-    stdio: ["ignore", log, "inherit"],
+    stdio: ["ignore", log, typeof log === "number" ? log : "inherit"],
     env: { ...process.env, PARLEY_PROCESSES: "1", ...env },
   });
   if (typeof log === "number") fs.closeSync(log);
