@@ -64,6 +64,9 @@ async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessag
   return page?.messages.find((m) => m.id === id);
 }
 
+/** How many times a page looks for a handed-over answer to go on (every 0.3 s … 3 s: ~45 s in all). */
+const HANDOVER_LOOKS = 20;
+
 export type ChatViewProps = {
   chatId: string;
   initialMessages: ParleyUIMessage[];
@@ -310,8 +313,9 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
     const handed = messagesRef.current.at(-1)?.metadata?.handedOver === true;
     const refresh = async () => {
       const fresh = await storedMessage(chatId, staleId);
-      // Handed over: stored as interrupted until the other instance takes it (a few looks), shown as it is meanwhile.
-      const handing = handed && fresh?.metadata?.status === "interrupted" && tries < 10;
+      // Handed over: stored as interrupted until the other instance takes it, which may wait up to 30 s
+      // for the stopping one to store it (continue-decided.ts): looked at for ~45 s, shown as it is meanwhile.
+      const handing = handed && fresh?.metadata?.status === "interrupted" && tries < HANDOVER_LOOKS;
       if (fresh && !handing) setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
       if ((!fresh || fresh.metadata?.status === "streaming" || handing) && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
     };
