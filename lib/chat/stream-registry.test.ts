@@ -103,3 +103,24 @@ describe.each([
     }
   });
 });
+
+describe.skipIf(!REDIS)("an instance that stops (Redis)", () => {
+  it("ends the streams it still records, so readers on other instances hear the end instead of waiting", async () => {
+    const stopping = await buildRegistry(REDIS);
+    const other = await buildRegistry(REDIS);
+    try {
+      const streamId = `closing-${Date.now()}`;
+      const live = await stopping.record(streamId);
+      live.append("data: one\n\n");
+      const reader = (await other.streams.resumeExistingStream(streamId))!.getReader();
+      expect((await reader.read()).value).toBe("data: one\n\n");
+      await stopping.close(); // the stream was never ended by its turn (the process stops)
+      // Without the end message the reader would wait for the library's watchdog (two 10 s looks).
+      const next = await Promise.race([reader.read(), new Promise<"still waiting">((r) => setTimeout(() => r("still waiting"), 5_000))]);
+      expect(next).toEqual({ done: true, value: undefined });
+      expect(await other.streams.hasExistingStream(streamId)).toBe("DONE");
+    } finally {
+      await other.close();
+    }
+  });
+});

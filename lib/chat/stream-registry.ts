@@ -100,6 +100,8 @@ export type Registry = {
 /** A new registry (one per process; tests build a second one to act as another instance). */
 export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Registry> {
   const local = new Map<string, LocalTurn>();
+  /** The streams this process records and has not ended yet. */
+  const recording = new Set<LiveRecord>();
   // abort() without a reason: the AI SDK recognises the AbortError and ends the stream with `abort`.
   const onStop = (chatId: string) => local.get(chatId)?.abort();
   let take: ((handoff: Handoff) => void) | undefined;
@@ -125,7 +127,7 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
       kind: "redis",
       local,
       streams: createResumableStreamContext({ waitUntil: null, publisher: pub, subscriber: sub, keyPrefix: STREAM_PREFIX }),
-      record: (streamId) => recordStream(pub, sub, streamId),
+      record: (streamId) => recordStream(pub, sub, streamId, recording),
       async publishStop(chatId) {
         await publisher.publish(STOP_CHANNEL, chatId);
       },
@@ -136,6 +138,9 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
         take = fn;
       },
       async close() {
+        // Readers on other instances hear the end of every stream still recorded here (a stopping
+        // instance's handed-over answers): else they would wait for it until their watchdog gave up.
+        await Promise.all([...recording].map((r) => r.end()));
         await Promise.all([publisher.quit(), subscriber.quit()]);
       },
     };
@@ -146,7 +151,7 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
     kind: "memory",
     local,
     streams: createResumableStreamContext({ waitUntil: null, publisher: pubsub, subscriber: pubsub, keyPrefix: STREAM_PREFIX }),
-    record: (streamId) => recordStream(pubsub, pubsub, streamId),
+    record: (streamId) => recordStream(pubsub, pubsub, streamId, recording),
     async publishStop(chatId) {
       await pubsub.publish(STOP_CHANNEL, chatId);
     },
@@ -160,10 +165,10 @@ export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Regi
 /**
  * The producer's side of resumable-stream's protocol (what its `createNewResumableStream` does), without
  * a stream stage: a reader asks on the stream's request channel and gets everything so far on its own
- * channel, then each chunk as it is appended, then the end message. Measured by npm run bench: the
- * library's stage cost an async callback and a promise per chunk even with nobody resuming.
+ * channel, then each chunk as it is appended, then the end message. The library's producer is a stream
+ * stage of its own, with an async callback and a promise per chunk even when nobody resumes.
  */
-async function recordStream(publisher: Publisher, subscriber: Subscriber, streamId: string): Promise<LiveRecord> {
+async function recordStream(publisher: Publisher, subscriber: Subscriber, streamId: string, recording: Set<LiveRecord>): Promise<LiveRecord> {
   const chunks: string[] = [];
   const readers: string[] = [];
   let ended = false;
@@ -183,7 +188,7 @@ async function recordStream(publisher: Publisher, subscriber: Subscriber, stream
     if (ended) send(listenerId, RS_DONE_MESSAGE);
   });
   await publisher.set(`${RS}:sentinel:${streamId}`, "1", RS_TTL);
-  return {
+  const record: LiveRecord = {
     append(text) {
       chunks.push(text);
       for (const id of readers) send(id, text);
@@ -191,6 +196,7 @@ async function recordStream(publisher: Publisher, subscriber: Subscriber, stream
     async end() {
       if (ended) return;
       ended = true;
+      recording.delete(record);
       await Promise.all([
         publisher.set(`${RS}:sentinel:${streamId}`, RS_DONE, RS_TTL),
         subscriber.unsubscribe(requests),
@@ -198,6 +204,8 @@ async function recordStream(publisher: Publisher, subscriber: Subscriber, stream
       ]).catch((err: unknown) => console.error(`[stream] ${streamId}: could not mark the stream ended`, err));
     },
   };
+  recording.add(record);
+  return record;
 }
 
 const registry = processOnce("parley.streamRegistry", () => buildRegistry());
