@@ -7,6 +7,7 @@ import { db } from "../db/client";
 import { readUntil, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import { continueHandedOver } from "./continue-decided";
+import { loadMessagePage } from "./history";
 import { streamRegistry } from "./stream-registry";
 import { turnDeps } from "./turn";
 
@@ -76,5 +77,17 @@ describe.each(DATABASES)("on $name", (driver) => {
     const answer = await storedAnswer(chat.id);
     expect(answer.status).toBe("done");
     expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^One\. Two\. Three\. .*That is all\.$/);
+  });
+  it("an answer handed over reads back as handed over, so a page that reloads it keeps looking until it goes on", async () => {
+    mock.addFixture({ match: { userMessage: "count for the page" }, response: { content: "One. Two. Three. Four. Five. Six. Seven." }, chunkSize: 4, streamingProfile: { ttft: 20, tps: 20 } });
+    const { ctx, chat } = await teamWithProvider(mock.url);
+    const first = storedTurn();
+    const res = await runTurn(ctx, { chatId: chat.id, text: "count for the page" }, { onStored: first.onStored });
+    const { rest } = await readUntil(res, (chunks) => chunks.some((c) => c.type === "text-delta"));
+    (await streamRegistry()).local.get(chat.id)!.abort("handoff");
+    await rest;
+    expect((await first.promise).status).toBe("interrupted");
+    const { messages } = await loadMessagePage(chat.id);
+    expect(messages.at(-1)!.metadata).toMatchObject({ status: "interrupted", finishReason: "handed-over", handedOver: true });
   });
 });

@@ -12,7 +12,8 @@ import { storeTurnCitations } from "./citations";
 import { messageFold } from "./message-fold";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
 import type { StoreFeed } from "./store-feed";
-import { heartbeatMs, markNotSaved, withRetry } from "./recovery";
+import { HANDED_OVER_REASON, heartbeatMs, markNotSaved, withRetry } from "./recovery";
+import type { StopReason } from "./stream-registry";
 import { abortOpenCalls } from "./tool-states";
 import { addCost } from "../usage/cost";
 import { priceAnswer, recordUsage } from "../usage/usage-record";
@@ -45,8 +46,8 @@ export type StoreTarget = {
   reservationId?: string | null;
   /** Runs once the blocks are stored, before the message is finalised (who decides waiting calls). */
   afterBlocks?: (prisma: PrismaClient) => Promise<void>;
-  /** Whether an abort is the server stopping (stop-turns.ts): the answer is then `interrupted`. */
-  interrupted?: () => boolean;
+  /** Why an abort is the server stopping (stop-turns.ts): the answer is then `interrupted` (and handed over). */
+  interrupted?: () => StopReason | undefined;
 };
 
 const METADATA_CHUNKS = new Set(["start", "finish", "message-metadata"]);
@@ -128,7 +129,7 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
           status,
           // The model that answered (the fallback's when it took over).
           ...(meta?.model ? { model: meta.model } : {}),
-          finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : status,
+          finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : t.interrupted?.() === "handoff" ? HANDED_OVER_REASON : status,
           ...totals,
           cost,
         },

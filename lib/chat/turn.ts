@@ -246,7 +246,7 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           const row = await prisma.message.findUnique({ where: { id: assistantId }, select: { metadata: true } });
           await prisma.message.update({ where: { id: assistantId }, data: { metadata: { ...((row?.metadata as Record<string, unknown> | null) ?? {}), trace } } });
         },
-        interrupted: () => !!interrupted,
+        interrupted: () => interrupted,
       },
       deps.store,
     );
