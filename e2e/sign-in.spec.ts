@@ -126,8 +126,13 @@ test.describe("password guessing", () => {
     expect(checked).toBeLessThanOrEqual(Math.max(10, 6 + Math.floor(Math.log2(seconds + 1))));
     expect(refused).toHaveLength(200 - checked);
     for (const r of refused) expect(r.retryAfter).toBeGreaterThanOrEqual(1);
-    // Claiming to be another connection does not help either.
-    expect((await signInOverHttp("127.0.0.2", { email: user.email, password: "one more" }, { "x-parley-connection-address": "192.0.2.1" })).status).toBe(429);
+    // Claiming to be another connection does not help either: it is the same bucket. Its first guess may
+    // be checked (when the current wait ran out while the loop was still sending), the one right after
+    // it never is (a new connection would have five free failures).
+    const spoofed: number[] = [];
+    for (const password of ["one more", "and another"]) spoofed.push((await signInOverHttp("127.0.0.2", { email: user.email, password }, { "x-parley-connection-address": "192.0.2.1" })).status);
+    expect(spoofed[1]).toBe(429);
+    expect(spoofed.filter((s) => s === 401).length).toBeLessThanOrEqual(1);
 
     // Another client without a proxy has its own bucket: its wrong password is checked, its right one works…
     expect((await signInOverHttp("127.0.0.3", { email: user.email, password: "a typo" })).status).toBe(401);
