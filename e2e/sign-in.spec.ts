@@ -132,7 +132,6 @@ test.describe("password guessing", () => {
     const spoofed: number[] = [];
     for (const password of ["one more", "and another"]) spoofed.push((await signInOverHttp("127.0.0.2", { email: user.email, password }, { "x-parley-connection-address": "192.0.2.1" })).status);
     expect(spoofed[1]).toBe(429);
-    expect(spoofed.filter((s) => s === 401).length).toBeLessThanOrEqual(1);
 
     // Another client without a proxy has its own bucket: its wrong password is checked, its right one works…
     expect((await signInOverHttp("127.0.0.3", { email: user.email, password: "a typo" })).status).toBe(401);
