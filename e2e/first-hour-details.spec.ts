@@ -94,8 +94,20 @@ test("the composer's two ways to add something say what each adds", async ({ pag
 });
 
 test("the sidebar's Search chats offers to search the messages for the words typed", async ({ page }) => {
-  await newChat(page);
-  await page.getByRole("searchbox", { name: "Search chats" }).fill("pelican wings");
+  // Typed while the page's scripts are still on their way (held here until the words are in the box):
+  // the box keeps them once the page is interactive, and the offer follows.
+  let release!: () => void;
+  const scriptsMayGo = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await scriptsMayGo;
+    await route.continue();
+  });
+  await page.goto("/chat", { waitUntil: "commit" });
+  const box = page.getByRole("searchbox", { name: "Search chats" });
+  await box.fill("pelican wings");
+  release();
+  await expect(page.getByRole("heading", { name: "New chat", level: 1 })).toBeVisible();
+  await expect(box).toHaveValue("pelican wings");
   const link = page.getByRole("link", { name: "Search messages for “pelican wings”" });
   await expect(link).toBeVisible();
   await link.click();
