@@ -13,6 +13,15 @@ export const ADMIN_STATE = `${OUTPUT_DIR}/.auth/admin.json`;
 /** Context options for a fresh visitor (test.use's storageState would otherwise sign them in as the admin). */
 export const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };
 
+/**
+ * Waits until the page's scripts have taken the element over (React hydrated it): a server-rendered
+ * checkbox or button does nothing before, so a spec that clicks right after a reload waits for this,
+ * as a person's click needs it. (Text typed before it is kept: components/ui/input.tsx.)
+ */
+export async function hydrated(locator: Locator) {
+  await expect.poll(() => locator.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps")))).toBe(true);
+}
+
 let counter = 0;
 export function uniqueUser(prefix = "member") {
   const id = `${Date.now().toString(36)}${(counter++).toString(36)}`;

@@ -4,7 +4,7 @@
 // message box; an image a tool returns shows in its block.
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, deleteMcpServer, send, testMcpConnection } from "./helpers";
+import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, deleteMcpServer, hydrated, send, testMcpConnection } from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 import { startMcpTestServer } from "./mcp-test-process";
 
@@ -58,6 +58,7 @@ test("a server's question is a form in the tool's block: it survives a reload, b
   await expect(form.getByLabel("Colour", { exact: true })).toHaveValue("green");
   await expect(form.locator("[data-secret-warning]")).toHaveCount(1); // "Account password"
   await expect(form.getByLabel("Account password")).toBeVisible();
+  await hydrated(form.getByRole("checkbox", { name: "Beta" }));
 
   await form.getByLabel("Name (required)").fill("Ada");
   await form.getByLabel("Email", { exact: true }).fill("not-an-email");

@@ -16,8 +16,7 @@ import { ElicitResultSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
-import { CARD_PAGE } from "./mcp-app-page.mjs";
-import { APP, CARD_META, EVERY_KIND, HUGE_VIEW, hugeContent, RED_DOT, searchResults } from "./mcp-test-data.mjs";
+import { EVERY_KIND, hugeContent, RED_DOT, registerTestResources, searchResults } from "./mcp-test-data.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -106,17 +105,7 @@ function makeServer() {
       return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
     },
   );
-  server.registerResource("readme", "test://readme", { title: "Read me", description: "A short text", mimeType: "text/plain" }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: "The launch code word is PELICAN." }],
-  }));
-  server.registerResource("dot", "test://dot.png", { title: "Red dot", mimeType: "image/png" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "image/png", blob: RED_DOT }] }));
-  server.registerResource("huge", "test://huge", { title: "Huge text", description: "Two million characters", mimeType: "text/plain" }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: "HUGE ".repeat(400_000) }],
-  }));
-  server.registerResource("note", new ResourceTemplate("test://notes/{name}", { list: undefined }), { title: "Note by name", mimeType: "text/plain" }, async (uri, { name }) => ({
-    // test://notes/counter is the one that changes (with `bump`).
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: name === "counter" ? String(counter) : `Note ${name}: remember the milk.` }],
-  }));
+  registerTestResources(server, ResourceTemplate, () => counter);
   server.registerPrompt("review", { title: "Review code", description: "Asks for a code review", argsSchema: { language: z.string(), focus: z.string().optional() } }, ({ language, focus }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
   }));
@@ -134,13 +123,6 @@ function makeServer() {
   server.registerTool("app_not_html", { description: "A view that is not a page", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/plain.txt" } } }, async () => ({ content: [{ type: "text", text: "plain" }] }));
   server.registerTool("app_huge", { description: "A view too large to show", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } }, async () => ({ content: [{ type: "text", text: "huge" }] }));
   server.registerTool("app_not_ui", { description: "Declares a view that is not ui://", inputSchema: {}, _meta: { ui: { resourceUri: "test://readme" } } }, async () => ({ content: [{ type: "text", text: "not ui" }] }));
-  server.registerResource("card", "ui://parley-test/card.html", { title: "Card view", mimeType: APP }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: APP, text: CARD_PAGE, _meta: CARD_META }],
-  }));
-  server.registerResource("plain-view", "ui://parley-test/plain.txt", { mimeType: "text/plain" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "not a page" }] }));
-  server.registerResource("huge-view", "ui://parley-test/huge.html", { mimeType: APP }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: APP, text: HUGE_VIEW }],
-  }));
   let added = 0;
   server.registerTool("add_tool", { description: "Adds a new tool to this server's list", inputSchema: {} }, async () => {
     added += 1;

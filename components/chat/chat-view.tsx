@@ -64,8 +64,8 @@ async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessag
   return page?.messages.find((m) => m.id === id);
 }
 
-/** How many times a page looks for a handed-over answer to go on (every 0.3 s … 3 s: ~45 s in all). */
-const HANDOVER_LOOKS = 20;
+/** How much longer than the other instance waits (its `handedOver.withinMs`) a page looks for a handed-over answer to go on. */
+const HANDOVER_MARGIN_MS = 15_000;
 
 export type ChatViewProps = {
   chatId: string;
@@ -304,18 +304,19 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   // rendered while the turn was being finalised, another tab's decision continues it, or the instance
   // that wrote it stopped and handed it to another): the stored answer is read again until it ends,
   // each read shown as it is. A handed-over answer is interrupted until the other instance takes it.
-  const handedOver = last?.metadata?.status === "interrupted" && last.metadata.handedOver === true;
-  const staleId = (status === "ready" || status === "error") && last?.role === "assistant" && (last.metadata?.status === "streaming" || handedOver) ? last.id : undefined;
+  const awaitingHandover = last?.metadata?.status === "interrupted" && last.metadata.handedOver !== undefined;
+  const staleId = (status === "ready" || status === "error") && last?.role === "assistant" && (last.metadata?.status === "streaming" || awaitingHandover) ? last.id : undefined;
   useEffect(() => {
     if (!staleId) return;
     let tries = 0;
     let timer: ReturnType<typeof setTimeout>;
-    const handed = messagesRef.current.at(-1)?.metadata?.handedOver === true;
+    const handedOver = messagesRef.current.at(-1)?.metadata?.handedOver;
+    const lookUntil = handedOver ? Date.now() + handedOver.withinMs + HANDOVER_MARGIN_MS : 0;
     const refresh = async () => {
       const fresh = await storedMessage(chatId, staleId);
-      // Handed over: stored as interrupted until the other instance takes it, which may wait up to 30 s
-      // for the stopping one to store it (continue-decided.ts): looked at for ~45 s, shown as it is meanwhile.
-      const handing = handed && fresh?.metadata?.status === "interrupted" && tries < HANDOVER_LOOKS;
+      // Handed over: stored as interrupted until the other instance takes it, which may first wait for
+      // the stopping one to store it (continue-decided.ts): looked at a while longer, shown as it is meanwhile.
+      const handing = fresh?.metadata?.status === "interrupted" && Date.now() < lookUntil;
       if (fresh && !handing) setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
       if ((!fresh || fresh.metadata?.status === "streaming" || handing) && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
     };

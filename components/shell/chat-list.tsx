@@ -32,12 +32,6 @@ export function ChatList() {
   const searchRef = useRef<HTMLInputElement>(null);
 
   const focusSearch = () => searchRef.current?.focus();
-  // Words typed before the page became interactive are in the box but not in the state: take them.
-  useEffect(() => {
-    const typed = searchRef.current?.value;
-    if (typed) setQ(typed);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration
-  }, []);
   // A chat that moved (pinned, renamed) is drawn anew in its group: its menu button gets the focus back.
   const moved = useRef<string | undefined>(undefined);
   useEffect(() => {

@@ -7,6 +7,7 @@
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import type { TeamContext } from "../teams/context";
+import { HANDED_OVER_STORE_MS } from "./handed-over";
 import { runTurn, turnDeps, type TurnDeps, type TurnRequest } from "./turn";
 
 /** Runs `request` as the chat's owner; false when it cannot start now (a turn runs, nothing to continue). */
@@ -39,9 +40,6 @@ async function runAsOwner(request: TurnRequest, what: string, deps: TurnDeps): P
 export function continueDecided(chatId: string, deps: TurnDeps = turnDeps()): Promise<boolean> {
   return runAsOwner({ chatId, afterDecisions: true }, "the answer could not go on after its decisions", deps);
 }
-
-/** How long a handed-over answer may take to be stored as ended by the instance that stops (or by recovery). */
-const HANDED_OVER_STORE_MS = 30_000;
 
 /** Continues an answer another instance handed over when it stopped (false: another instance took it, or it cannot go on). */
 export async function continueHandedOver(chatId: string, messageId: string, deps: TurnDeps = turnDeps()): Promise<boolean> {

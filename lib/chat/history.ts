@@ -11,7 +11,7 @@ import { formatToolError } from "../tools/error-codes";
 import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "./message-types";
 import { blocksToParts } from "./parts";
 import { withApprovalDetails, type BlockWithDecider } from "./approval-details";
-import { HANDED_OVER_REASON } from "./recovery";
+import { HANDED_OVER, HANDED_OVER_REASON } from "./handed-over";
 
 export const HISTORY_PAGE_SIZE = 50;
 
@@ -23,7 +23,7 @@ function toUIMessage(m: MessageWithBlocks, versions?: Versions): ParleyUIMessage
   if (m.model) metadata.model = m.model;
   if (m.finishReason) metadata.finishReason = m.finishReason;
   // Handed over by a stopping instance: an open page keeps looking until another instance goes on with it.
-  if (m.status === "interrupted" && m.finishReason === HANDED_OVER_REASON) metadata.handedOver = true;
+  if (m.status === "interrupted" && m.finishReason === HANDED_OVER_REASON) metadata.handedOver = HANDED_OVER;
   if (m.inputTokens != null || m.outputTokens != null) {
     metadata.usage = {
       inputTokens: m.inputTokens ?? undefined,

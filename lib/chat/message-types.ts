@@ -19,8 +19,12 @@ export type ParleyMetadata = {
   providerId?: string;
   /** The fallback took over: turn-stream.ts turns this into a `FellBack` notice and removes it. */
   fellBack?: NoticeData;
-  /** Sent live with `interrupted` when the server that wrote the answer stopped and another instance goes on with it (stop-turns.ts). */
-  handedOver?: boolean;
+  /**
+   * The server that wrote the answer stopped and another instance goes on with it (stop-turns.ts): sent
+   * live with `interrupted` and read back while it waits; `withinMs` is how long that instance waits for
+   * the answer to be stored before it gives up, so a page knows how long to keep looking.
+   */
+  handedOver?: { withinMs: number };
   /**
    * Sent live at the start of an answer to a new question: the id the question is stored under, which the
    * page's copy of it takes (use-stored-question-id.ts), so it keeps its place (and an open editor) when

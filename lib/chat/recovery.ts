@@ -19,8 +19,6 @@ const staleMs = () => 4 * heartbeatMs();
 
 /** The finish reason of a message whose answer could not all be stored. */
 export const NOT_SAVED_REASON = "not-saved";
-/** The finish reason of an answer a stopping instance handed over to another (stop-turns.ts), until it goes on. */
-export const HANDED_OVER_REASON = "handed-over";
 
 const OPEN_TOOL: Prisma.BlockWhereInput = {
   kind: "tool",

@@ -24,6 +24,7 @@
 // One stage instead of one per job: every stage costs promises per chunk (npm run bench).
 import type { UIMessageChunk } from "ai";
 import type { AnswerCap } from "./answer-cap";
+import { HANDED_OVER } from "./handed-over";
 import { STEP_LIMIT_CODE, stepLimitText } from "./answer-steps";
 import type { NoticeData, ParleyDataParts, ParleyMetadata } from "./message-types";
 import type { StoreFeed } from "./store-feed";
@@ -110,7 +111,7 @@ export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored,
         out.push({ type: "data-error", data: { code: err.code, message: err.message } });
       } else if (type === "abort" && interrupted?.()) {
         closeCalls(out, "interrupted", false);
-        out.push({ type: "message-metadata", messageMetadata: { status: "interrupted", ...(interrupted() === "handoff" ? { handedOver: true } : {}) } });
+        out.push({ type: "message-metadata", messageMetadata: { status: "interrupted", ...(interrupted() === "handoff" ? { handedOver: HANDED_OVER } : {}) } });
       } else if (type === "abort") {
         closeCalls(out, "stopped", false);
         out.push(notice("Stopped", "Stopped."));
