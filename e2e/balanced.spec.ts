@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import { call, nextGoesTo, nginxBinary, startInstance, startNginx, type Proc } from "../test/support/load-balancer";
+import { call, nginxBinary, startInstance, startNginx, type Proc } from "../test/support/load-balancer";
 import { addEverything } from "./admin-steps";
 import { startEverything, stopEverything } from "./everything";
 import { answer, createInvite, joinWithNewAccount, send, SIGNED_OUT } from "./helpers";
@@ -161,11 +161,9 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   const shown = Math.max(...[...((await answer(page).textContent()) ?? "").matchAll(/Number (\d+)\./g)].map((m) => Number(m[1])));
   await expect(answer(page)).toContainText(`Number ${shown + 3}.`);
 
-  // Stop, served by the instance that does not run the turn. The page leaves first: its own requests
-  // (live counts, polls) would move the balancer's round-robin between steering and the stop.
+  // Stop, sent to the instance that does not run the turn (as the balancer forwards it).
   await page.goto("about:blank");
-  expect(await nextGoesTo(LB, b, a)).toBe(true);
-  const stop = await call(LB, "POST", `/api/chat/${chat}/stop`, { cookie, body: {} });
+  const stop = await call(LB, "POST", `/api/chat/${chat}/stop`, { cookie, body: {}, instance: b });
   expect([stop.status, stop.instance]).toEqual([200, b]);
   await turn.done;
   expect(turn.text()).toContain('"code":"Stopped"');
@@ -192,8 +190,7 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   await expect.poll(async () => (await pendingRows()).length).toBe(1);
   const [{ approvalId }] = await pendingRows();
   await page.goto("about:blank");
-  expect(await nextGoesTo(LB, other(ranOn), ranOn)).toBe(true);
-  const decided = await call(LB, "POST", "/api/chat", { cookie, body: { id: approvalChat, approvals: [{ approvalId, approved: true }] } });
+  const decided = await call(LB, "POST", "/api/chat", { cookie, body: { id: approvalChat, approvals: [{ approvalId, approved: true }] }, instance: other(ranOn) });
   expect([decided.status, decided.instance]).toEqual([200, other(ranOn)]);
   expect(decided.text).toContain("Echo done: approve me.");
   await page.goto(`/chat/${approvalChat}`);

@@ -87,26 +87,33 @@ export type Reply = { status: number; instance: string; text: string };
 
 const servedBy = (res: http.IncomingMessage) => String(res.headers["x-parley-instance"] ?? "").split(", ").at(-1)!;
 
-/** One request on a connection of its own (so the balancer picks an instance for it). */
+/**
+ * One request on a connection of its own (so the balancer picks an instance for it). With `instance`
+ * ("127.0.0.1:port"), it goes straight to that instance as the balancer would forward it (the public
+ * origin's Host and Origin): a request that must reach one instance does not depend on the
+ * round-robin's turn, which the browser's own requests move.
+ */
 export function call(
   origin: string,
   method: string,
   url: string,
-  opts: { cookie?: string; body?: unknown; onResponse?: (instance: string) => void; onData?: (text: string) => void } = {},
+  opts: { cookie?: string; body?: unknown; instance?: string; onResponse?: (instance: string) => void; onData?: (text: string) => void } = {},
 ): Promise<Reply> {
+  const target = opts.instance ? `http://${opts.instance}` : origin;
+  const served = (res: http.IncomingMessage) => opts.instance ?? servedBy(res);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      `${origin}${url}`,
-      { method, agent: false, headers: { cookie: opts.cookie ?? "", origin, "content-type": "application/json" } },
+      `${target}${url}`,
+      { method, agent: false, headers: { cookie: opts.cookie ?? "", origin, host: new URL(origin).host, "content-type": "application/json" } },
       (res) => {
         let text = "";
-        opts.onResponse?.(servedBy(res));
+        opts.onResponse?.(served(res));
         res.setEncoding("utf8");
         res.on("data", (d: string) => {
           text += d;
           opts.onData?.(text);
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, instance: servedBy(res), text }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, instance: served(res), text }));
         res.on("error", reject);
         res.on("aborted", () => reject(new Error("the connection was cut")));
       },
@@ -116,15 +123,3 @@ export function call(
   });
 }
 
-/**
- * Round-robin hands requests out in turn: light requests until one lands on `other`, so the next
- * lands on `target`. Returns false if the balancer never gets there.
- */
-export async function nextGoesTo(origin: string, target: string, other: string): Promise<boolean> {
-  for (let i = 0; i < 10; i++) {
-    const r = await call(origin, "GET", "/api/health");
-    if (r.instance === other) return true;
-    if (r.instance !== target) return false;
-  }
-  return false;
-}
