@@ -42,11 +42,13 @@ WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_CACHE=/tmp/.npm \
     PORT=3000 \
     PARLEY_DATA_DIR=/data
-# A system user without a login shell; the files of the app stay root's, so the server cannot change them.
+# A system user without a login shell or home (npm, for `npm run backup`, caches in /tmp); the files
+# of the app stay root's, so the server cannot change them.
 RUN groupadd --system --gid 10001 parley \
- && useradd --system --uid 10001 --gid parley --home-dir /data --no-create-home --shell /usr/sbin/nologin parley \
+ && useradd --system --uid 10001 --gid parley --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin parley \
  && mkdir -p /data \
  && chown parley:parley /data \
  && chmod 0700 /data
