@@ -8,7 +8,8 @@
 #   deploy/test-image.sh
 #   PODMAN="podman --runtime runc --cgroup-manager=cgroupfs" deploy/test-image.sh   # hosts where crun fails
 #
-# IMAGE (localhost/parley:test) and PORT (3399) can be set; SKIP_BUILD=1 tests an image already built.
+# IMAGE (localhost/parley:test), PORT (3399) and BUILD_FLAGS (e.g. --network host) can be set;
+# SKIP_BUILD=1 tests an image already built.
 set -eu
 
 PODMAN=${PODMAN:-podman}
@@ -44,7 +45,8 @@ wait_healthy() {
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   started=$(date +%s)
-  $PODMAN build --pull=never --format docker -t "$IMAGE" .
+  # shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
+  $PODMAN build --pull=never --format docker ${BUILD_FLAGS:-} -t "$IMAGE" .
   echo "test-image: built in $(( $(date +%s) - started )) s"
 fi
 
