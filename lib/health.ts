@@ -1,5 +1,7 @@
 // The health report: version, database kind, migrations applied; unhealthy when the database does
-// not answer.
+// not answer (readiness: GET /api/health). And liveness (GET /api/health/live): the process answers,
+// whatever the database does, so an orchestrator restarts a hung process but not every instance
+// while the database is down.
 import pkg from "../package.json";
 import { databaseKind } from "./config";
 import { database } from "./db/client";
@@ -20,4 +22,11 @@ export async function health(): Promise<Health> {
   } catch (err) {
     return { ok: false, version: pkg.version, database: kind, migrations: [], error: `Database unreachable: ${(err as Error).message}` };
   }
+}
+
+export type Liveness = { ok: true; version: string };
+
+/** The process serves requests. Touches neither the database nor Redis. */
+export function liveness(): Liveness {
+  return { ok: true, version: pkg.version };
 }
