@@ -109,7 +109,7 @@ The server
   --pg-url URL           PostgreSQL server for the throw-away database (default postgresql://postgres@127.0.0.1:5432/postgres)
   --redis-url URL        Redis for several processes (default redis://127.0.0.1:6379)
   --accept-encoding S    what the harness asks Parley for (default "gzip, deflate, br"; "identity" for none)
-  --server-node-args S   extra node arguments for the server (e.g. "--cpu-prof --cpu-prof-dir=DIR")
+  --server-node-args S   extra node arguments for the server and the bare relay (e.g. "--cpu-prof --cpu-prof-dir=DIR")
   --skip-build           use the existing build even when the sources look newer
   --ports FROM-TO        listen only on ports of this range (aimock and servers); default any free port`;
 
@@ -124,7 +124,11 @@ function positive(name: string, raw: string | undefined, d: number, integer = tr
 
 function list<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], d: T[], aliases: Record<string, T> = {}): T[] {
   if (raw === undefined) return d;
-  const out = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean).map((s) => aliases[s] ?? s);
+  const out = raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
+    .map((s) => aliases[s] ?? s);
   for (const s of out) if (!allowed.includes(s as T)) throw new Error(`--${name}: unknown "${s}" (one of ${allowed.join(", ")})`);
   if (!out.length) throw new Error(`--${name} is empty`);
   return [...new Set(out as T[])];

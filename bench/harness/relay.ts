@@ -11,9 +11,10 @@ export interface Relay {
   pid: number;
 }
 
-export async function startRelay(root: string, up: Upstream): Promise<Relay> {
+/** `nodeArgs`: the server's own (--server-node-args), so that a profile of one has one of the other. */
+export async function startRelay(root: string, up: Upstream, nodeArgs: string[] = []): Promise<Relay> {
   const cfg = { port: await freePort(), upstream: `${up.url}/v1`, apiKey: API_KEY, model: MODEL };
-  const child = spawnGroup([path.join(import.meta.dirname, "relay-process.mjs"), JSON.stringify(cfg)], {
+  const child = spawnGroup([...nodeArgs, path.join(import.meta.dirname, "relay-process.mjs"), JSON.stringify(cfg)], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", NODE_OPTIONS: "" },
     stdio: ["ignore", "pipe", "inherit"],
