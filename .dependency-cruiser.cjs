@@ -109,7 +109,8 @@ module.exports = {
     {
       name: "kernel-not-to-lib-folders",
       severity: "error",
-      comment: "lib's kernel (config, errors, validation, http, ...) is used by every folder and uses none but lib/db; start-up and health put the parts together.",
+      comment:
+        "lib's kernel (config, errors, validation, http, ...) is used by every folder and uses none but lib/db; start-up and health put the parts together.",
       from: { path: "^lib/[^/]+\\.ts$", pathNot: ["\\.test\\.ts$", "^lib/(startup|health)\\.ts$"] },
       to: { path: "^lib/[^/]+/", pathNot: "^lib/db/" },
     },
@@ -131,7 +132,20 @@ module.exports = {
   options: {
     doNotFollow: { path: "node_modules" },
     exclude: { path: ["^lib/db/generated/", "^\\.next"] },
-    includeOnly: { path: ["^app/", "^components/", "^lib/", "^test/", "^e2e/", "^scripts/", "^bench/", "^instrumentation\\.ts$", "^proxy\\.ts$", "^node_modules/((@types/)?react|(@types/)?react-dom|@ai-sdk/react)/"] },
+    includeOnly: {
+      path: [
+        "^app/",
+        "^components/",
+        "^lib/",
+        "^test/",
+        "^e2e/",
+        "^scripts/",
+        "^bench/",
+        "^instrumentation\\.ts$",
+        "^proxy\\.ts$",
+        "^node_modules/((@types/)?react|(@types/)?react-dom|@ai-sdk/react)/",
+      ],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

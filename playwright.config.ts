@@ -6,8 +6,7 @@ import { UPSTREAM_FIXTURE_FILES } from "./e2e/upstream-fixtures";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 4011);
-const executablePath =
-  process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 export default defineConfig({
   testDir: "e2e",

@@ -14,7 +14,13 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const pathname = request.nextUrl.pathname;
   const refusal =
     pathProblem(rawPathOf(request.url)) ??
-    crossOriginProblem({ method, host: headers.get("host"), origin: headers.get("origin"), secFetchSite: headers.get("sec-fetch-site"), publicUrl: publicUrl() }) ??
+    crossOriginProblem({
+      method,
+      host: headers.get("host"),
+      origin: headers.get("origin"),
+      secFetchSite: headers.get("sec-fetch-site"),
+      publicUrl: publicUrl(),
+    }) ??
     (await actionProblem(request, pathname));
   if (refusal) return refuse(refusal);
   if (pathname.startsWith("/api/") || pathname.startsWith("/_next/")) return NextResponse.next();

@@ -33,7 +33,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"] },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"],
+        },
       },
       { extends: true, test: { name: "mcp-2026-07-28", include: MCP_ON_BOTH_REVISIONS, env: { PARLEY_TEST_MCP_REVISION: "2026-07-28" } } },
     ],

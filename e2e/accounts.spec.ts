@@ -198,7 +198,10 @@ test("a personal default model answers new chats, and personal instructions reac
   // MCP server yet), a reset link and the sign-in page.
   const { page: member, context } = await joinWithNewAccount(page.context().browser()!, await createInvite(page));
   await page.goto("/admin/members");
-  await page.getByRole("button", { name: /^Reset password of / }).first().click();
+  await page
+    .getByRole("button", { name: /^Reset password of / })
+    .first()
+    .click();
   const resetLink = await page.getByLabel(/^Password reset link for /).inputValue();
   const found: string[] = [];
   for (const theme of THEMES) {

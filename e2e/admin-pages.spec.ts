@@ -79,13 +79,20 @@ test("admin pages: the current tab, tools listed once, saved values kept, a read
 
   // A fetched list: chat models first, embedding and speech models marked and left unticked.
   const lister = await startScripted((req, res) =>
-    req.path.endsWith("/models") ? json(res, 200, { object: "list", data: ["text-embedding-3-small", "chat-large", "whisper-1", "chat-small"].map((id) => ({ id, object: "model" })) }) : json(res, 404, {}),
+    req.path.endsWith("/models")
+      ? json(res, 200, { object: "list", data: ["text-embedding-3-small", "chat-large", "whisper-1", "chat-small"].map((id) => ({ id, object: "model" })) })
+      : json(res, 404, {}),
   );
   try {
     await addProvider(page, "Lister", `${lister.url}/v1`);
     await page.getByRole("button", { name: "Fetch models" }).click();
     const offered = page.getByRole("form", { name: "Models the provider offers" });
-    await expect(offered.getByRole("listitem")).toHaveText([/^chat-large/, /^chat-small/, /^text-embedding-3-small.*embedding model, not for chat/, /^whisper-1.*not a chat model/]);
+    await expect(offered.getByRole("listitem")).toHaveText([
+      /^chat-large/,
+      /^chat-small/,
+      /^text-embedding-3-small.*embedding model, not for chat/,
+      /^whisper-1.*not a chat model/,
+    ]);
     await offered.getByRole("button", { name: "Select all" }).click();
     await expect(offered.getByLabel("chat-large")).toBeChecked();
     await expect(offered.getByLabel("chat-small")).toBeChecked();

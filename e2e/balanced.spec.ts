@@ -33,7 +33,10 @@ const SLOW_FIXTURE = {
   streamingProfile: { ttft: 100, tps: 4 },
 };
 /** How the answer goes on when the instance that wrote it stopped and another continues it. */
-const RESUMED_FIXTURE = { match: { userMessage: "Continue your previous answer exactly where it stopped" }, response: { content: "Number 119. Number 120. That is all." } };
+const RESUMED_FIXTURE = {
+  match: { userMessage: "Continue your previous answer exactly where it stopped" },
+  response: { content: "Number 119. Number 120. That is all." },
+};
 /**
  * Messages per member per minute on both instances: the admin sends five in the first two tests (the
  * third test's fresh member then sends one more than this and is refused).
@@ -83,7 +86,9 @@ const answerText = (sse: string) =>
 async function startSlowTurn(chat: string) {
   let instance = "";
   let text = "";
-  const done = call(LB, "POST", "/api/chat", { cookie, body: ask(chat, SLOW), onResponse: (i) => (instance = i), onData: (t) => (text = t) }).catch((e: Error) => ({ error: e.message }));
+  const done = call(LB, "POST", "/api/chat", { cookie, body: ask(chat, SLOW), onResponse: (i) => (instance = i), onData: (t) => (text = t) }).catch(
+    (e: Error) => ({ error: e.message }),
+  );
   await expect.poll(() => answerText(text), { timeout: 30_000 }).toContain("Number 2.");
   const messageId = /"messageId":"([^"]+)"/.exec(text)![1];
   return { instance, messageId, done, text: () => text };
@@ -114,7 +119,9 @@ test.beforeAll(async () => {
   // The first instance migrates the new database; the second starts once it is up.
   for (const port of PORTS) {
     instances.set(`127.0.0.1:${port}`, startInstance(port, instanceEnv(String(port)), instanceLog(port)));
-    await expect.poll(async () => (await call(`http://127.0.0.1:${port}`, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 90_000 }).toBe(200);
+    await expect
+      .poll(async () => (await call(`http://127.0.0.1:${port}`, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 90_000 })
+      .toBe(200);
   }
   nginx = startNginx(dir, LB_PORT, PORTS);
   await expect.poll(async () => (await call(LB, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 30_000 }).toBe(200);
@@ -186,11 +193,20 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   // The card shows as soon as its event reaches the browser; the block is stored just after (the browser
   // sends a decision only once the answer's last event, which waits for the store, has arrived). So
   // this API client, deciding without the browser, waits for the stored block as the browser would.
-  const pendingRows = () => sql<{ approvalId: string }>(dbUrl, `SELECT b."approvalId" FROM "Block" b JOIN "Message" m ON m.id = b."messageId" WHERE m."chatId" = $1 AND b.status = 'approval-requested'`, [approvalChat]);
+  const pendingRows = () =>
+    sql<{ approvalId: string }>(
+      dbUrl,
+      `SELECT b."approvalId" FROM "Block" b JOIN "Message" m ON m.id = b."messageId" WHERE m."chatId" = $1 AND b.status = 'approval-requested'`,
+      [approvalChat],
+    );
   await expect.poll(async () => (await pendingRows()).length).toBe(1);
   const [{ approvalId }] = await pendingRows();
   await page.goto("about:blank");
-  const decided = await call(LB, "POST", "/api/chat", { cookie, body: { id: approvalChat, approvals: [{ approvalId, approved: true }] }, instance: other(ranOn) });
+  const decided = await call(LB, "POST", "/api/chat", {
+    cookie,
+    body: { id: approvalChat, approvals: [{ approvalId, approved: true }] },
+    instance: other(ranOn),
+  });
   expect([decided.status, decided.instance]).toEqual([200, other(ranOn)]);
   expect(decided.text).toContain("Echo done: approve me.");
   await page.goto(`/chat/${approvalChat}`);
@@ -226,7 +242,9 @@ test("a member's rate limit counts across both instances", async ({ page, browse
   // Both instances again, so the member's messages alternate between them.
   const dead = PORTS.find((p) => !instances.has(`127.0.0.1:${p}`))!;
   instances.set(`127.0.0.1:${dead}`, startInstance(dead, instanceEnv(`${dead}-again`), instanceLog(dead)));
-  await expect.poll(async () => (await call(`http://127.0.0.1:${dead}`, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 90_000 }).toBe(200);
+  await expect
+    .poll(async () => (await call(`http://127.0.0.1:${dead}`, "GET", "/api/health").catch(() => ({ status: 0 }))).status, { timeout: 90_000 })
+    .toBe(200);
 
   await page.context().addCookies(cookie.split("; ").map((c) => ({ name: c.split("=")[0], value: c.slice(c.indexOf("=") + 1), url: LB })));
   await page.goto("/chat");

@@ -69,7 +69,11 @@ test("search, pin, archive and restore from each chat's keyboard-operable menu; 
     for (const theme of ["light", "dark"] as const) {
       await member.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
       const result = await new AxeBuilder({ page: member }).include("aside").include("[role=menu]").analyze();
-      violations.push(...result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${state} (${theme}): ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+      violations.push(
+        ...result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${state} (${theme}): ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      );
     }
   };
   await expect(group(member, "Today").getByRole("link")).toHaveCount(4);
@@ -149,13 +153,20 @@ test("search, pin, archive and restore from each chat's keyboard-operable menu; 
   // Another member's chats are not theirs to change: 404, and nothing changes.
   const mine = ((await (await member.request.get("/api/chats")).json()) as { chats: { id: string; title: string }[] }).chats;
   const adminOrigin = new URL(page.url()).origin;
-  for (const [method, data] of [["PATCH", { pinned: false }], ["PATCH", { archived: true }], ["PATCH", { title: "Mine now" }], ["DELETE", undefined]] as const) {
+  for (const [method, data] of [
+    ["PATCH", { pinned: false }],
+    ["PATCH", { archived: true }],
+    ["PATCH", { title: "Mine now" }],
+    ["DELETE", undefined],
+  ] as const) {
     const res = await page.request.fetch(`/api/chat/${mine[0].id}`, { method, headers: { origin: adminOrigin }, data });
     expect(res.status()).toBe(404);
   }
   expect((await member.request.patch(`/api/chat/${mine[0].id}`, { headers: { origin }, data: { pinned: "yes" } })).status()).toBe(400);
   expect((await member.request.get("/api/chats?view=everything")).status()).toBe(400);
-  expect((((await (await member.request.get("/api/chats")).json()) as { chats: { title: string }[] }).chats).map((c) => c.title)).toEqual(mine.map((c) => c.title));
+  expect(((await (await member.request.get("/api/chats")).json()) as { chats: { title: string }[] }).chats.map((c) => c.title)).toEqual(
+    mine.map((c) => c.title),
+  );
 
   expect(violations).toEqual([]);
   await context.close();

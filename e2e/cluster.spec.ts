@@ -40,16 +40,12 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 /** One request on a connection of its own, so that the cluster hands it to the next process in turn. */
 function call(method: string, url: string, body?: unknown): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${ORIGIN}${url}`,
-      { method, agent: false, headers: { cookie, origin: ORIGIN, "content-type": "application/json" } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      },
-    );
+    const req = http.request(`${ORIGIN}${url}`, { method, agent: false, headers: { cookie, origin: ORIGIN, "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -60,7 +56,12 @@ function workers(): number[] {
   const dir = `/proc/${server.pid}/task`;
   return fs
     .readdirSync(dir)
-    .flatMap((t) => fs.readFileSync(path.join(dir, t, "children"), "utf8").trim().split(/\s+/))
+    .flatMap((t) =>
+      fs
+        .readFileSync(path.join(dir, t, "children"), "utf8")
+        .trim()
+        .split(/\s+/),
+    )
     .filter(Boolean)
     .map(Number);
 }

@@ -42,18 +42,33 @@ test("a page on another port of the same host cannot act for the signed-in user"
   ];
   for (const [i, f] of forms.entries()) {
     await page.goto(f.page);
-    const form = page.locator("form").filter({ has: page.getByRole("button", { name: f.button }) }).first();
+    const form = page
+      .locator("form")
+      .filter({ has: page.getByRole("button", { name: f.button }) })
+      .first();
     const html = await form.evaluate((el) => el.outerHTML);
     expect(html).toContain("$ACTION");
-    pages.set(`/form-${i}`, attackPage(`<div id="copy">${html}</div>`, `
+    pages.set(
+      `/form-${i}`,
+      attackPage(
+        `<div id="copy">${html}</div>`,
+        `
       const form = document.querySelector("#copy form");
       form.action = ${JSON.stringify(APP + f.page)}; form.method = "post"; form.enctype = "multipart/form-data";
       for (const [k, v] of Object.entries(${JSON.stringify(f.fill)})) { const el = form.elements.namedItem(k); if (el) el.value = v; }
-      HTMLFormElement.prototype.submit.call(form);`));
+      HTMLFormElement.prototype.submit.call(form);`,
+      ),
+    );
   }
   // The classic: a text/plain form whose body reads as JSON.
   const message = JSON.stringify({ id: chatId, message: { role: "user", parts: [{ type: "text", text: "pwned" }] }, x: "" }).slice(0, -3);
-  pages.set("/text-plain", attackPage(`<form id="f" method="post" enctype="text/plain" action="${APP}/api/chat"><input name='${message}' value='"}'></form>`, `document.getElementById("f").submit();`));
+  pages.set(
+    "/text-plain",
+    attackPage(
+      `<form id="f" method="post" enctype="text/plain" action="${APP}/api/chat"><input name='${message}' value='"}'></form>`,
+      `document.getElementById("f").submit();`,
+    ),
+  );
   // Credentialed fetches to every state-changing route (no-cors where the browser allows it, cors otherwise).
   const writes: [string, string, string?][] = [
     ["POST", "/api/chat", JSON.stringify({ id: chatId, message: { role: "user", parts: [{ type: "text", text: "pwned" }] } })],
@@ -67,10 +82,16 @@ test("a page on another port of the same host cannot act for the signed-in user"
     ["PATCH", `/api/teams/${teamId}/members/x`, JSON.stringify({ role: "member" })],
     ["POST", "/api/auth/sign-out", "{}"],
   ];
-  pages.set("/fetch", attackPage("", `
+  pages.set(
+    "/fetch",
+    attackPage(
+      "",
+      `
     window.done = Promise.allSettled(${JSON.stringify(writes)}.map(([method, path, body]) =>
       fetch(${JSON.stringify(APP)} + path, { method, body, credentials: "include", mode: method === "POST" ? "no-cors" : "cors",
-        headers: body ? { "content-type": "text/plain" } : {} })));`));
+        headers: body ? { "content-type": "text/plain" } : {} })));`,
+    ),
+  );
 
   const before = await snapshot(page, chatId, teamId);
   const attacker = await context.newPage();

@@ -20,7 +20,9 @@ const versions = (scope: ReturnType<typeof answer>) => scope.getByRole("group", 
 /** Serious and critical axe violations on the page as it is now. */
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }
 
 /** Shows the app in dark mode from the next page load on. */
@@ -191,7 +193,8 @@ test("forged ids and bad input are refused (404 / 400) and change nothing", asyn
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
   const chatId = new URL(page.url()).pathname.split("/").pop()!;
   const origin = new URL(page.url()).origin;
-  const post = async (path: string, data: object) => (await page.request.post(path, { headers: { origin, "content-type": "application/json" }, data })).status();
+  const post = async (path: string, data: object) =>
+    (await page.request.post(path, { headers: { origin, "content-type": "application/json" }, data })).status();
   const message = { role: "user", parts: [{ type: "text", text: "Everyday: name a tree" }] };
   expect(await post("/api/chat", { id: chatId, trigger: "regenerate-message", messageId: "forged" })).toBe(404);
   expect(await post("/api/chat", { id: chatId, message, editOf: "forged" })).toBe(404);

@@ -51,7 +51,9 @@ test("members see only tools they may use, which ones ask first, the team's defa
   // The member switches echo off; their next new chat starts the same way.
   // A new chat is a draft until its first message: the change is saved as the member's choice for new chats.
   await echo.uncheck();
-  await expect.poll(async () => ((await (await member.request.get("/api/tools/new-chat")).json()) as { selection: { tools: string[] } }).selection.tools.length).toBe(checked - 1);
+  await expect
+    .poll(async () => ((await (await member.request.get("/api/tools/new-chat")).json()) as { selection: { tools: string[] } }).selection.tools.length)
+    .toBe(checked - 1);
   await member.keyboard.press("Escape");
   await newChat(member);
   await expect(toolsButton(member)).toHaveAccessibleName(new RegExp(`^Tools \\(${checked - 1}\\)`));

@@ -5,7 +5,18 @@
 // test passed, and each tool has one control for whether it is offered.
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, answer, chatWithServerTools, deleteMcpServer, ensureMcpServer, newChat, send, storedChat, testMcpConnection } from "./helpers";
+import {
+  ADMIN_STATE,
+  addMcpServer,
+  answer,
+  chatWithServerTools,
+  deleteMcpServer,
+  ensureMcpServer,
+  newChat,
+  send,
+  storedChat,
+  testMcpConnection,
+} from "./helpers";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 import { startMcpTestServer } from "./mcp-test-process";
 

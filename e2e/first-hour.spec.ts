@@ -83,7 +83,9 @@ test("the empty chat page guides the admin; without a model, admins get a link a
   await expect(step(page, "Add an MCP server").getByRole("link", { name: "Add an MCP server" })).toHaveAttribute("href", "/admin/mcp");
 
   // Without a model, the new chat says so with the link, and a message sent anyway says where to go.
-  await expect(page.getByRole("status").filter({ hasText: "No model is available for this team yet." }).getByRole("link", { name: "Connect a provider" })).toHaveAttribute("href", "/admin/providers");
+  await expect(
+    page.getByRole("status").filter({ hasText: "No model is available for this team yet." }).getByRole("link", { name: "Connect a provider" }),
+  ).toHaveAttribute("href", "/admin/providers");
   await send(page, "Is anyone there?");
   await expect(page.getByRole("alert").filter({ hasText: "Connect a provider under Admin → Providers." })).toBeVisible();
 
@@ -106,7 +108,9 @@ test("the empty chat page guides the admin; without a model, admins get a link a
   await member.getByLabel("Password").fill(user.password);
   await member.getByRole("button", { name: "Create account and join" }).click();
   await expect(member).toHaveURL(/\/chat$/);
-  await expect(member.getByRole("status").filter({ hasText: "No model is available" })).toHaveText("No model is available for this team yet. Ask an admin of your team to connect a provider.");
+  await expect(member.getByRole("status").filter({ hasText: "No model is available" })).toHaveText(
+    "No model is available for this team yet. Ask an admin of your team to connect a provider.",
+  );
   await expect(member.getByRole("region", { name: "Get your team started" })).toHaveCount(0);
 
   // The checklist and the notices pass axe, in light and dark.
@@ -173,7 +177,10 @@ const ROUNDS = [
   ["First hour: write the invite", "Invite drafted for everyone."],
 ] as const;
 
-test("the rest of the hour: members chat, use a tool an admin approves, share, search and hit a budget; a restart with tabs open loses nothing", async ({ page: admin, browser }) => {
+test("the rest of the hour: members chat, use a tool an admin approves, share, search and hit a budget; a restart with tabs open loses nothing", async ({
+  page: admin,
+  browser,
+}) => {
   test.setTimeout(360_000);
   await startEverything();
   await signIn(admin, ADMIN.email, ADMIN.password);

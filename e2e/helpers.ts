@@ -142,7 +142,10 @@ export async function deleteMcpServer(browser: Browser, name: string) {
   if (await link.count()) {
     await link.first().click();
     await page.getByRole("region", { name: "Disable or delete" }).getByRole("button", { name: "Delete server" }).click();
-    await page.getByRole("alertdialog", { name: `Delete ${name}?` }).getByRole("button", { name: "Yes, delete" }).click();
+    await page
+      .getByRole("alertdialog", { name: `Delete ${name}?` })
+      .getByRole("button", { name: "Yes, delete" })
+      .click();
     await expect(page).toHaveURL(/\/admin\/mcp$/);
   }
   await context.close();

@@ -6,7 +6,23 @@
 // always-allowed tools, providers, the audit log) is the same before and after.
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
-import { AUTH_GETS, AUTH_POSTS, FIELD_NAMES, FORGED_ID, HOSTILE_SEGMENTS, MALFORMED_MULTIPART, authBodies, INVALID_STRINGS, ODD_STRINGS, generated, hostileActionBodies, jsonBody, multipart, multipartAction, serverActions } from "./hostile";
+import {
+  AUTH_GETS,
+  AUTH_POSTS,
+  FIELD_NAMES,
+  FORGED_ID,
+  HOSTILE_SEGMENTS,
+  MALFORMED_MULTIPART,
+  authBodies,
+  INVALID_STRINGS,
+  ODD_STRINGS,
+  generated,
+  hostileActionBodies,
+  jsonBody,
+  multipart,
+  multipartAction,
+  serverActions,
+} from "./hostile";
 
 test.use({ storageState: ADMIN_STATE });
 test.setTimeout(Number(process.env.FUZZ_TIMEOUT_MS || 180_000));
@@ -44,7 +60,14 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   const atEntry = /^(no args|null args|numbers|state and|forged id|another's id|100k string)/;
   for (const [i, action] of actions.entries()) {
     const call = (who: keyof typeof as, label: string, body: string | Buffer, contentType = "text/plain;charset=UTF-8") =>
-      requests.push({ who, label: `${action.name}: ${label}`, method: "POST", path: action.page, headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType }, body });
+      requests.push({
+        who,
+        label: `${action.name}: ${label}`,
+        method: "POST",
+        path: action.page,
+        headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType },
+        body,
+      });
     const form = (who: keyof typeof as, label: string, fields: [string, string][], root?: string, file?: Buffer) => {
       const { body, contentType } = multipartAction(fields, root, file);
       call(who, label, body, contentType);
@@ -59,9 +82,15 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     if (NO_INPUT.test(action.name)) continue;
 
     for (const b of actionBodies.filter((b) => atEntry.test(b.label))) call("member", b.label, b.body);
-    for (const s of INVALID_STRINGS) form("member", `every field ${JSON.stringify(s.slice(0, 8))}…`, s.length > 1000 ? [["name", s]] : FIELD_NAMES.map((n) => [n, s]));
+    for (const s of INVALID_STRINGS)
+      form("member", `every field ${JSON.stringify(s.slice(0, 8))}…`, s.length > 1000 ? [["name", s]] : FIELD_NAMES.map((n) => [n, s]));
     if (!CREATES_FROM_NAME.test(action.name)) {
-      for (const s of [ODD_STRINGS[2 + (i % 5)], ODD_STRINGS[7 + (i % 9)]]) form("member", `odd ${JSON.stringify(s.slice(0, 12))}`, [...FIELD_NAMES.map((n): [string, string] => [n, s]), ["serverId", adminChat], ["providerId", FORGED_ID]]);
+      for (const s of [ODD_STRINGS[2 + (i % 5)], ODD_STRINGS[7 + (i % 9)]])
+        form("member", `odd ${JSON.stringify(s.slice(0, 12))}`, [
+          ...FIELD_NAMES.map((n): [string, string] => [n, s]),
+          ["serverId", adminChat],
+          ["providerId", FORGED_ID],
+        ]);
     }
     form("member", "a file", [["name", "x"]], undefined, Buffer.from("file"));
     form("member", "root is not a form reference", [["name", "x"]], '[{"ok":false},"not a form"]');
@@ -69,9 +98,17 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     for (const args of gen.args) call("member", "generated arguments", jsonBody(args));
     if (!CREATES_FROM_NAME.test(action.name)) form("member", "generated form", gen.forms[0]);
 
-    form("admin", "every field NUL", FIELD_NAMES.map((n) => [n, "a\0b"]));
+    form(
+      "admin",
+      "every field NUL",
+      FIELD_NAMES.map((n) => [n, "a\0b"]),
+    );
     // (Empty model fields would be a valid "no default model": forged ones must be refused.)
-    form("admin", "every id forged, nothing else", ["serverId", "toolId", "providerId", "modelRowId", "inviteId", "membershipId", "defaultModelId", "fallbackModelId"].map((n) => [n, FORGED_ID]));
+    form(
+      "admin",
+      "every id forged, nothing else",
+      ["serverId", "toolId", "providerId", "modelRowId", "inviteId", "membershipId", "defaultModelId", "fallbackModelId"].map((n) => [n, FORGED_ID]),
+    );
     for (const b of hostileActionBodies([memberChat]).filter((b) => /state and|another's/.test(b.label))) call("admin", b.label, b.body);
     call("anonymous", "state and a string for the form", jsonBody([{ ok: false }, "x"]));
   }
@@ -83,10 +120,22 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   const someId = actions[0].id;
   mpa("unknown action id", [["$ACTION_ID_" + "ab".repeat(21), ""]]);
   mpa("malformed action id", [["$ACTION_ID_zz", ""]]);
-  mpa("bound args not JSON", [["$ACTION_REF_1", ""], ["$ACTION_1:0", "not json"]]);
-  mpa("bound args of unknown action", [["$ACTION_REF_1", ""], ["$ACTION_1:0", JSON.stringify({ id: "ab".repeat(21), bound: null })]]);
-  mpa("bound args missing part", [["$ACTION_REF_1", ""], ["$ACTION_1:0", JSON.stringify({ id: someId, bound: "$@1" })]]);
-  mpa("bound args deep", [["$ACTION_REF_1", ""], ["$ACTION_1:0", "[".repeat(3000) + "]".repeat(3000)]]);
+  mpa("bound args not JSON", [
+    ["$ACTION_REF_1", ""],
+    ["$ACTION_1:0", "not json"],
+  ]);
+  mpa("bound args of unknown action", [
+    ["$ACTION_REF_1", ""],
+    ["$ACTION_1:0", JSON.stringify({ id: "ab".repeat(21), bound: null })],
+  ]);
+  mpa("bound args missing part", [
+    ["$ACTION_REF_1", ""],
+    ["$ACTION_1:0", JSON.stringify({ id: someId, bound: "$@1" })],
+  ]);
+  mpa("bound args deep", [
+    ["$ACTION_REF_1", ""],
+    ["$ACTION_1:0", "[".repeat(3000) + "]".repeat(3000)],
+  ]);
   mpa("action key only", [["$ACTION_KEY", "k0"]]);
   mpa("plain multipart to a page", [["name", "x"]]);
 
@@ -139,16 +188,32 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["broken JSON", '{"id": "x", ', "application/json"],
     ["deep nesting", "[".repeat(20_000) + "]".repeat(20_000), "application/json"],
     ["deep object", '{"a":'.repeat(2000) + "1" + "}".repeat(2000), "application/json"],
-    ["NUL in every string", JSON.stringify({ id: "a\0", title: "t\0", toolId: "\0", role: "member\0", days: 7, email: "a\0@b.c", password: "p\0" }), "application/json"],
+    [
+      "NUL in every string",
+      JSON.stringify({ id: "a\0", title: "t\0", toolId: "\0", role: "member\0", days: 7, email: "a\0@b.c", password: "p\0" }),
+      "application/json",
+    ],
     ["NUL in a message", chatBody({ message: { role: "user", parts: [{ type: "text", text: "a\0b" }] } }), "application/json"],
     ["wrong types", JSON.stringify({ id: 1, message: "x", title: [], toolId: {}, alwaysAllow: "yes", role: 7, servers: "all", email: 5 }), "application/json"],
     ["over 1 MB", chatBody({ message: { role: "user", parts: [{ type: "text", text: "x".repeat(1_100_000) }] } }), "application/json"],
     ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), "application/json"],
-    ["forged ids", JSON.stringify({ id: FORGED_ID, message: { role: "user", parts: [{ type: "text", text: "hi" }] }, toolId: FORGED_ID, alwaysAllow: true, servers: [FORGED_ID], tools: [FORGED_ID] }), "application/json"],
+    [
+      "forged ids",
+      JSON.stringify({
+        id: FORGED_ID,
+        message: { role: "user", parts: [{ type: "text", text: "hi" }] },
+        toolId: FORGED_ID,
+        alwaysAllow: true,
+        servers: [FORGED_ID],
+        tools: [FORGED_ID],
+      }),
+      "application/json",
+    ],
     ...generated(0xc0ffee, 4).jsonBodies.map((v): [string, string, string] => ["generated JSON", JSON.stringify(v), "application/json"]),
   ];
   for (const [method, path, whos] of jsonRoutes)
-    for (const who of whos) for (const [label, body, type] of bodies) requests.push({ who, label, method, path, body, headers: type ? { "content-type": type } : {} });
+    for (const who of whos)
+      for (const [label, body, type] of bodies) requests.push({ who, label, method, path, body, headers: type ? { "content-type": type } : {} });
 
   // Send them all, eight at a time; time the lot.
   const started = Date.now();
@@ -163,10 +228,30 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   const wrong = (pick: (r: Result) => boolean, ok: (status: number) => boolean) =>
     results.filter((r) => pick(r) && !ok(r.status)).map((r) => `${r.status} ${r.who} ${r.method} ${r.path.slice(0, 60)} — ${r.label}`);
   // (Authorisation comes first: a member posting to an admin route gets 403 before the body is read.)
-  expect(wrong((r) => /over 1 MB/.test(r.label) && r.who !== "anonymous", (s) => s === 413 || s === 403)).toEqual([]);
-  expect(wrong((r) => /^(text\/plain form|urlencoded)$/.test(r.label) && r.path.startsWith("/api/chat"), (s) => s === 415 || s === 401)).toEqual([]);
-  expect(wrong((r) => /^path %(00|E0|ZZ|C0)/.test(r.label), (s) => s === 400)).toEqual([]);
-  expect(wrong((r) => r.label === "another user's chat" && /^\/api\/chat\/.+/.test(r.path) && !["PATCH", "PUT"].includes(r.method), (s) => s === 404)).toEqual([]);
+  expect(
+    wrong(
+      (r) => /over 1 MB/.test(r.label) && r.who !== "anonymous",
+      (s) => s === 413 || s === 403,
+    ),
+  ).toEqual([]);
+  expect(
+    wrong(
+      (r) => /^(text\/plain form|urlencoded)$/.test(r.label) && r.path.startsWith("/api/chat"),
+      (s) => s === 415 || s === 401,
+    ),
+  ).toEqual([]);
+  expect(
+    wrong(
+      (r) => /^path %(00|E0|ZZ|C0)/.test(r.label),
+      (s) => s === 400,
+    ),
+  ).toEqual([]);
+  expect(
+    wrong(
+      (r) => r.label === "another user's chat" && /^\/api\/chat\/.+/.test(r.path) && !["PATCH", "PUT"].includes(r.method),
+      (s) => s === 404,
+    ),
+  ).toEqual([]);
 
   // Nothing was written, as users see it.
   expect(await snapshot(admin, member, page, { teamId, adminChat, memberChat })).toEqual(before);
@@ -196,16 +281,25 @@ test("the auth library's endpoints and server actions' malformed multipart bodie
   const authPosts = AUTH_POSTS.map((p) => `/api/auth${p}`);
   for (const path of authPosts)
     for (const who of ["member", "anonymous"] as const)
-      for (const [label, body] of authBodies()) requests.push({ who, label: `auth: ${label}`, method: "POST", path, body, headers: { "content-type": "application/json", origin: baseURL! } });
+      for (const [label, body] of authBodies())
+        requests.push({ who, label: `auth: ${label}`, method: "POST", path, body, headers: { "content-type": "application/json", origin: baseURL! } });
   for (const path of AUTH_GETS) requests.push({ who: "member", label: "auth: NUL in the query", method: "GET", path: `/api/auth${path}` });
 
   // Every server action, with multipart bodies its decoder cannot read.
   for (const action of serverActions())
     for (const [label, body, contentType] of MALFORMED_MULTIPART)
-      requests.push({ who: "member", label: `${action.name}: ${label}`, method: "POST", path: action.page, body, headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType } });
+      requests.push({
+        who: "member",
+        label: `${action.name}: ${label}`,
+        method: "POST",
+        path: action.page,
+        body,
+        headers: { "next-action": action.id, accept: "text/x-component", "content-type": contentType },
+      });
   // The same without the Next-Action header (a form posted without JavaScript), where the form cannot
   // be read at all (an empty form with no action fields is a plain POST to the page, which renders it).
-  for (const [label, body, contentType] of MALFORMED_MULTIPART.filter(([l]) => !/^(empty multipart|no arguments)/.test(l))) requests.push({ who: "member", label: `no-JS form: ${label}`, method: "POST", path: "/chat", body, headers: { "content-type": contentType } });
+  for (const [label, body, contentType] of MALFORMED_MULTIPART.filter(([l]) => !/^(empty multipart|no arguments)/.test(l)))
+    requests.push({ who: "member", label: `no-JS form: ${label}`, method: "POST", path: "/chat", body, headers: { "content-type": contentType } });
 
   const results = await pool(requests, 8, (r) => sendHostile(as, r));
   const not4xx = results.filter((r) => r.status < 400 || r.status >= 500).map((r) => `${r.status} ${r.who} ${r.method} ${r.path.slice(0, 60)} — ${r.label}`);
@@ -254,7 +348,14 @@ async function sendHostile<R extends { who: string; label: string; method: strin
 ): Promise<R & { status: number }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const res = await as[r.who].fetch(r.path, { method: r.method, headers: r.headers, data: r.body, maxRedirects: 0, failOnStatusCode: false, timeout: 30_000 });
+      const res = await as[r.who].fetch(r.path, {
+        method: r.method,
+        headers: r.headers,
+        data: r.body,
+        maxRedirects: 0,
+        failOnStatusCode: false,
+        timeout: 30_000,
+      });
       await res.dispose();
       return { ...r, status: res.status() };
     } catch (err) {

@@ -33,10 +33,40 @@ export const ODD_STRINGS = [
 
 /** Field names the app's forms use, so hostile values reach every field a schema reads. */
 export const FIELD_NAMES = [
-  "name", "email", "password", "token", "next", "team", "role", "days", "inviteId", "membershipId",
-  "serverId", "toolId", "enabled", "policy", "transport", "url", "headers", "bearerToken", "command", "args", "env",
-  "providerId", "kind", "baseUrl", "apiKey", "clearApiKey", "modelRowId", "modelId", "modelIds", "label",
-  "contextWindow", "toolCalling", "defaultModelId", "fallbackModelId",
+  "name",
+  "email",
+  "password",
+  "token",
+  "next",
+  "team",
+  "role",
+  "days",
+  "inviteId",
+  "membershipId",
+  "serverId",
+  "toolId",
+  "enabled",
+  "policy",
+  "transport",
+  "url",
+  "headers",
+  "bearerToken",
+  "command",
+  "args",
+  "env",
+  "providerId",
+  "kind",
+  "baseUrl",
+  "apiKey",
+  "clearApiKey",
+  "modelRowId",
+  "modelId",
+  "modelIds",
+  "label",
+  "contextWindow",
+  "toolCalling",
+  "defaultModelId",
+  "fallbackModelId",
 ];
 
 /** Path segments where an id belongs. */
@@ -98,7 +128,11 @@ export function multipart(fields: [name: string, value: string | Buffer, filenam
   const parts: Buffer[] = [];
   for (const [name, value, filename] of fields) {
     const disposition = `form-data; name="${name.replace(/"/g, "%22")}"${filename ? `; filename="${filename}"` : ""}`;
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`), Buffer.isBuffer(value) ? value : Buffer.from(value), Buffer.from("\r\n"));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`),
+      Buffer.isBuffer(value) ? value : Buffer.from(value),
+      Buffer.from("\r\n"),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -106,7 +140,11 @@ export function multipart(fields: [name: string, value: string | Buffer, filenam
 
 /** `action(state, formData)` as React's client sends it: `_1_<name>` fields and `0` = the arguments. */
 export function multipartAction(fields: [string, string][], root = '[{"ok":false},"$K1"]', file?: Buffer) {
-  return multipart([...fields.map(([n, v]): [string, string] => [`_1_${n}`, v]), ...(file ? [["_1_upload", file, "a.bin"] as [string, Buffer, string]] : []), ["0", root]]);
+  return multipart([
+    ...fields.map(([n, v]): [string, string] => [`_1_${n}`, v]),
+    ...(file ? [["_1_upload", file, "a.bin"] as [string, Buffer, string]] : []),
+    ["0", root],
+  ]);
 }
 
 /** Seeded generators: random JSON arguments and random form fields with hostile values. */
@@ -144,9 +182,22 @@ export function serverActions(distDir = process.env.NEXT_DIST_DIR || ".next"): S
 
 /** better-auth's endpoints that read a body, except those that end sessions (the cast stays signed in). */
 export const AUTH_POSTS = [
-  "/update-user", "/change-password", "/change-email", "/revoke-session", "/request-password-reset", "/reset-password",
-  "/verify-password", "/sign-in/social", "/sign-in/email", "/link-social", "/unlink-account", "/get-access-token",
-  "/refresh-token", "/update-session", "/send-verification-email", "/delete-user",
+  "/update-user",
+  "/change-password",
+  "/change-email",
+  "/revoke-session",
+  "/request-password-reset",
+  "/reset-password",
+  "/verify-password",
+  "/sign-in/social",
+  "/sign-in/email",
+  "/link-social",
+  "/unlink-account",
+  "/get-access-token",
+  "/refresh-token",
+  "/update-session",
+  "/send-verification-email",
+  "/delete-user",
 ];
 
 /** better-auth's endpoints that read a query, each with a NUL byte in it. */
@@ -164,7 +215,23 @@ export function authBodies(): [label: string, body: string | Buffer][] {
   const nul = (s: string) => `${s}\0`;
   return [
     ["NUL in a name", JSON.stringify({ name: nul("x") })],
-    ["NUL in every string", JSON.stringify({ name: nul("x"), email: nul("a@b.c"), newEmail: nul("n@b.c"), password: nul("plover quarry"), currentPassword: nul("p"), newPassword: nul("lantern plover quarry"), token: nul("t"), provider: nul("p"), providerId: nul("p"), accountId: nul("a"), callbackURL: nul("/"), image: nul("i") })],
+    [
+      "NUL in every string",
+      JSON.stringify({
+        name: nul("x"),
+        email: nul("a@b.c"),
+        newEmail: nul("n@b.c"),
+        password: nul("plover quarry"),
+        currentPassword: nul("p"),
+        newPassword: nul("lantern plover quarry"),
+        token: nul("t"),
+        provider: nul("p"),
+        providerId: nul("p"),
+        accountId: nul("a"),
+        callbackURL: nul("/"),
+        image: nul("i"),
+      }),
+    ],
     ["NUL in a key", '{"na\\u0000me":"x"}'],
     ["broken JSON", '{"name": "x", '],
     ["deep nesting", '{"name":'.repeat(2000) + '"x"' + "}".repeat(2000)],

@@ -138,7 +138,11 @@ test("six people joining with one link at once: one joins, five are told, and no
     racers.map(async ({ racer }) => {
       const joined = racer.waitForURL(/\/chat$/).then(() => "joined");
       // 409 when the other claim lands between this one's look at the link and its claim; 410 when it landed before.
-      const told = racer.getByText(/Someone else has just used this invite link\.|This invite link has already been used\./).first().waitFor().then(() => "told");
+      const told = racer
+        .getByText(/Someone else has just used this invite link\.|This invite link has already been used\./)
+        .first()
+        .waitFor()
+        .then(() => "told");
       return Promise.race([joined, told]);
     }),
   );

@@ -26,7 +26,10 @@ test.use({ storageState: ADMIN_STATE });
 test.beforeAll(async () => {
   ({ process: server, url: serverUrl } = await startMcpTestServer(0, "2026-07-28"));
   await setUpstreamFixtures(UPSTREAM, [
-    { match: { userMessage: "Apps: show the card", hasToolResult: false }, response: { toolCalls: [{ name: "apps__show_card", arguments: JSON.stringify({ text: "hello from the model" }) }] } },
+    {
+      match: { userMessage: "Apps: show the card", hasToolResult: false },
+      response: { toolCalls: [{ name: "apps__show_card", arguments: JSON.stringify({ text: "hello from the model" }) }] },
+    },
     { match: { userMessage: "Apps: show the card", hasToolResult: true }, response: { content: "Here is your card." } },
     { match: { userMessage: "Apps: the card says hello" }, response: { content: "The card's message arrived." } },
   ]);

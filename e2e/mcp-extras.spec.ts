@@ -73,7 +73,8 @@ test("a server's question is a form in the tool's block: it survives a reload, b
   await ended(page);
   const result = answer(page).locator('[data-tool-name="extras__ask"]');
   await expect(result).toContainText("Answer: accept");
-  for (const piece of ['"name":"Ada"', '"email":"ada@example.com"', '"count":3', '"colour":"green"', '"size":"l"', '"tags":["a","b"]']) await expect(result).toContainText(piece);
+  for (const piece of ['"name":"Ada"', '"email":"ada@example.com"', '"count":3', '"colour":"green"', '"size":"l"', '"tags":["a","b"]'])
+    await expect(result).toContainText(piece);
 });
 
 test("a resource attached with Attach goes with the message as a chip and reaches the model", async ({ page }) => {

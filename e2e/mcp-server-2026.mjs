@@ -31,15 +31,20 @@ function makeServer() {
     { name: "parley-test-2026", version: "1.0.0" },
     { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: {} } },
   );
-  server.registerTool("echo", { title: "Echo", description: "Echoes back the message", inputSchema: z.object({ message: z.string() }), annotations: { readOnlyHint: true } }, async ({ message }) =>
-    text(`Echo: ${message}`),
+  server.registerTool(
+    "echo",
+    { title: "Echo", description: "Echoes back the message", inputSchema: z.object({ message: z.string() }), annotations: { readOnlyHint: true } },
+    async ({ message }) => text(`Echo: ${message}`),
   );
   server.registerTool("hang", { description: "Never answers", inputSchema: z.object({}) }, () => new Promise(() => {}));
   server.registerTool("crash", { description: "Ends the server process in the middle of the call", inputSchema: z.object({}) }, () => {
     setTimeout(() => process.exit(3), 20);
     return new Promise(() => {});
   });
-  server.registerTool("fail", { description: "Returns an error result", inputSchema: z.object({}) }, async () => ({ isError: true, ...text("The widget is out of stock.") }));
+  server.registerTool("fail", { description: "Returns an error result", inputSchema: z.object({}) }, async () => ({
+    isError: true,
+    ...text("The widget is out of stock."),
+  }));
   server.registerTool(
     "slow_progress",
     { description: "Reports progress in steps", inputSchema: z.object({ steps: z.number().int().min(1).max(50), stepMs: z.number().int().min(1).max(5000) }) },
@@ -47,14 +52,22 @@ function makeServer() {
       const token = ctx.mcpReq._meta?.progressToken;
       for (let i = 1; i <= steps; i++) {
         await new Promise((r) => setTimeout(r, stepMs));
-        if (token !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` } });
+        if (token !== undefined)
+          await ctx.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` },
+          });
       }
       return text(`Finished ${steps} steps.`);
     },
   );
   server.registerTool(
     "search",
-    { description: "Search-like results with URLs", inputSchema: z.object({ q: z.string() }), outputSchema: z.object({ results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })) }) },
+    {
+      description: "Search-like results with URLs",
+      inputSchema: z.object({ q: z.string() }),
+      outputSchema: z.object({ results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })) }),
+    },
     async ({ q }) => {
       const results = searchResults(q);
       return { ...text(JSON.stringify({ results })), structuredContent: { results } };
@@ -63,7 +76,8 @@ function makeServer() {
   server.registerTool(
     "huge",
     {
-      description: "Returns a result of the given size: one text block of `chars` characters (`kind` text), or that many characters split into 1,000-character blocks (`kind` blocks)",
+      description:
+        "Returns a result of the given size: one text block of `chars` characters (`kind` text), or that many characters split into 1,000-character blocks (`kind` blocks)",
       inputSchema: z.object({ chars: z.number().int().min(1).max(200_000_000), kind: z.enum(["text", "blocks"]).optional() }),
       annotations: { readOnlyHint: true },
     },
@@ -71,7 +85,11 @@ function makeServer() {
   );
   server.registerTool(
     "weather",
-    { description: "Structured weather; `broken` returns content that breaks the output schema", inputSchema: z.object({ broken: z.boolean().optional() }), outputSchema: z.object({ temperature: z.number(), conditions: z.string() }) },
+    {
+      description: "Structured weather; `broken` returns content that breaks the output schema",
+      inputSchema: z.object({ broken: z.boolean().optional() }),
+      outputSchema: z.object({ temperature: z.number(), conditions: z.string() }),
+    },
     async ({ broken }) => {
       const data = broken ? { temperature: "warm", conditions: 3 } : { temperature: 21.5, conditions: "Sunny" };
       return { ...text(JSON.stringify(data)), structuredContent: data };
@@ -79,20 +97,33 @@ function makeServer() {
   );
   // A question to the person: on 2026-07-28 the call answers input_required; the client asks and
   // sends the call again with the answer.
-  server.registerTool("ask", { description: "Asks the person a question with every kind of field, and returns the answer", inputSchema: z.object({}) }, async (_args, ctx) => {
-    const answer = inputResponse(ctx.mcpReq.inputResponses, "about");
-    if (answer.kind === "missing") return inputRequired({ inputRequests: { about: inputRequired.elicit({ message: "Tell me about you.", requestedSchema: EVERY_KIND }) } });
-    if (answer.kind !== "elicit") return { isError: true, ...text("Unexpected answer.") };
-    return text(`Answer: ${answer.action} ${JSON.stringify(answer.content ?? {})}`);
-  });
+  server.registerTool(
+    "ask",
+    { description: "Asks the person a question with every kind of field, and returns the answer", inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, "about");
+      if (answer.kind === "missing")
+        return inputRequired({ inputRequests: { about: inputRequired.elicit({ message: "Tell me about you.", requestedSchema: EVERY_KIND }) } });
+      if (answer.kind !== "elicit") return { isError: true, ...text("Unexpected answer.") };
+      return text(`Answer: ${answer.action} ${JSON.stringify(answer.content ?? {})}`);
+    },
+  );
   server.registerTool("ask_url", { description: "Asks the person to open a URL", inputSchema: z.object({ url: z.string() }) }, async ({ url }, ctx) => {
     const answer = inputResponse(ctx.mcpReq.inputResponses, "signin");
-    if (answer.kind === "missing") return inputRequired({ inputRequests: { signin: inputRequired.elicitUrl({ message: "Sign in to the billing system.", url }) } });
+    if (answer.kind === "missing")
+      return inputRequired({ inputRequests: { signin: inputRequired.elicitUrl({ message: "Sign in to the billing system.", url }) } });
     return text(`URL answer: ${answer.kind === "elicit" ? answer.action : answer.kind}`);
   });
-  server.registerTool("image", { description: "Returns a small PNG image and a caption", inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async () => ({
-    content: [{ type: "text", text: "A red dot." }, { type: "image", data: RED_DOT, mimeType: "image/png" }],
-  }));
+  server.registerTool(
+    "image",
+    { description: "Returns a small PNG image and a caption", inputSchema: z.object({}), annotations: { readOnlyHint: true } },
+    async () => ({
+      content: [
+        { type: "text", text: "A red dot." },
+        { type: "image", data: RED_DOT, mimeType: "image/png" },
+      ],
+    }),
+  );
   for (let i = 1; i <= state.added; i++) {
     server.registerTool(`added_${i}`, { description: `Tool number ${i} added at run time`, inputSchema: z.object({}) }, async () => text(`added_${i} ran`));
   }
@@ -107,22 +138,48 @@ function makeServer() {
     return text(`Counter is ${state.counter}.`);
   });
   registerTestResources(server, ResourceTemplate, () => state.counter);
-  server.registerPrompt("review", { title: "Review code", description: "Asks for a code review", argsSchema: z.object({ language: z.string(), focus: z.string().optional() }) }, ({ language, focus }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
-  }));
+  server.registerPrompt(
+    "review",
+    { title: "Review code", description: "Asks for a code review", argsSchema: z.object({ language: z.string(), focus: z.string().optional() }) },
+    ({ language, focus }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
+    }),
+  );
   server.registerTool(
     "show_card",
-    { title: "Show card", description: "Shows a card with the text in an interactive view", inputSchema: z.object({ text: z.string() }), _meta: { ui: { resourceUri: "ui://parley-test/card.html" } } },
+    {
+      title: "Show card",
+      description: "Shows a card with the text in an interactive view",
+      inputSchema: z.object({ text: z.string() }),
+      _meta: { ui: { resourceUri: "ui://parley-test/card.html" } },
+    },
     async ({ text: t }) => text(`Card: ${t}`),
   );
   server.registerTool(
     "card_stamp",
-    { description: "Stamps a note (for the card's view only)", inputSchema: z.object({ note: z.string() }), annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: "ui://parley-test/card.html", visibility: ["app"] } } },
+    {
+      description: "Stamps a note (for the card's view only)",
+      inputSchema: z.object({ note: z.string() }),
+      annotations: { readOnlyHint: true },
+      _meta: { ui: { resourceUri: "ui://parley-test/card.html", visibility: ["app"] } },
+    },
     async ({ note }) => text(`Stamped: ${note}`),
   );
-  server.registerTool("app_not_html", { description: "A view that is not a page", inputSchema: z.object({}), _meta: { ui: { resourceUri: "ui://parley-test/plain.txt" } } }, async () => text("plain"));
-  server.registerTool("app_huge", { description: "A view too large to show", inputSchema: z.object({}), _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } }, async () => text("huge"));
-  server.registerTool("app_not_ui", { description: "Declares a view that is not ui://", inputSchema: z.object({}), _meta: { ui: { resourceUri: "test://readme" } } }, async () => text("not ui"));
+  server.registerTool(
+    "app_not_html",
+    { description: "A view that is not a page", inputSchema: z.object({}), _meta: { ui: { resourceUri: "ui://parley-test/plain.txt" } } },
+    async () => text("plain"),
+  );
+  server.registerTool(
+    "app_huge",
+    { description: "A view too large to show", inputSchema: z.object({}), _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } },
+    async () => text("huge"),
+  );
+  server.registerTool(
+    "app_not_ui",
+    { description: "Declares a view that is not ui://", inputSchema: z.object({}), _meta: { ui: { resourceUri: "test://readme" } } },
+    async () => text("not ui"),
+  );
   return server;
 }
 

@@ -20,8 +20,26 @@ export const EVERY_KIND = {
     ratio: { type: "number", title: "Ratio", minimum: 0, maximum: 1 },
     agree: { type: "boolean", title: "Agree", default: false },
     colour: { type: "string", title: "Colour", enum: ["red", "green"], default: "green" },
-    size: { type: "string", title: "Size", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
-    tags: { type: "array", title: "Tags", items: { anyOf: [{ const: "a", title: "Alpha" }, { const: "b", title: "Beta" }] }, maxItems: 2, default: ["a"] },
+    size: {
+      type: "string",
+      title: "Size",
+      oneOf: [
+        { const: "s", title: "Small" },
+        { const: "l", title: "Large" },
+      ],
+    },
+    tags: {
+      type: "array",
+      title: "Tags",
+      items: {
+        anyOf: [
+          { const: "a", title: "Alpha" },
+          { const: "b", title: "Beta" },
+        ],
+      },
+      maxItems: 2,
+      default: ["a"],
+    },
     password: { type: "string", title: "Account password", description: "The password of your account" },
   },
   required: ["name"],
@@ -43,7 +61,9 @@ export function hugeContent(chars, kind) {
 }
 
 /** The card view's resource metadata: origins it may reach, some of them not allowed. */
-export const CARD_META = { ui: { csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com", "javascript:alert(1)", "*"] } } };
+export const CARD_META = {
+  ui: { csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com", "javascript:alert(1)", "*"] } },
+};
 export const HUGE_VIEW = `<!doctype html><p>${"HUGE ".repeat(400_000)}</p>`;
 
 /**
@@ -55,14 +75,27 @@ export function registerTestResources(server, ResourceTemplate, counter) {
   server.registerResource("readme", "test://readme", { title: "Read me", description: "A short text", mimeType: "text/plain" }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: "text/plain", text: "The launch code word is PELICAN." }],
   }));
-  server.registerResource("dot", "test://dot.png", { title: "Red dot", mimeType: "image/png" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "image/png", blob: RED_DOT }] }));
+  server.registerResource("dot", "test://dot.png", { title: "Red dot", mimeType: "image/png" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "image/png", blob: RED_DOT }],
+  }));
   server.registerResource("huge", "test://huge", { title: "Huge text", description: "Two million characters", mimeType: "text/plain" }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: "text/plain", text: "HUGE ".repeat(400_000) }],
   }));
-  server.registerResource("note", new ResourceTemplate("test://notes/{name}", { list: undefined }), { title: "Note by name", mimeType: "text/plain" }, async (uri, { name }) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: name === "counter" ? String(counter()) : `Note ${name}: remember the milk.` }],
+  server.registerResource(
+    "note",
+    new ResourceTemplate("test://notes/{name}", { list: undefined }),
+    { title: "Note by name", mimeType: "text/plain" },
+    async (uri, { name }) => ({
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: name === "counter" ? String(counter()) : `Note ${name}: remember the milk.` }],
+    }),
+  );
+  server.registerResource("card", "ui://parley-test/card.html", { title: "Card view", mimeType: APP }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: APP, text: CARD_PAGE, _meta: CARD_META }],
   }));
-  server.registerResource("card", "ui://parley-test/card.html", { title: "Card view", mimeType: APP }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: APP, text: CARD_PAGE, _meta: CARD_META }] }));
-  server.registerResource("plain-view", "ui://parley-test/plain.txt", { mimeType: "text/plain" }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "not a page" }] }));
-  server.registerResource("huge-view", "ui://parley-test/huge.html", { mimeType: APP }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: APP, text: HUGE_VIEW }] }));
+  server.registerResource("plain-view", "ui://parley-test/plain.txt", { mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "text/plain", text: "not a page" }],
+  }));
+  server.registerResource("huge-view", "ui://parley-test/huge.html", { mimeType: APP }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: APP, text: HUGE_VIEW }],
+  }));
 }

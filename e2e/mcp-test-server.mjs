@@ -28,7 +28,10 @@ const flag = (name) => argv.includes(`--${name}`);
 let counter = 0;
 
 function makeServer() {
-  const server = new McpServer({ name: "parley-test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } });
+  const server = new McpServer(
+    { name: "parley-test-server", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } },
+  );
   // resources/subscribe (2025): this session hears when a resource it subscribed to changes (`bump`).
   const subscribed = new Set();
   server.server.setRequestHandler(SubscribeRequestSchema, async (req) => (subscribed.add(req.params.uri), {}));
@@ -60,7 +63,10 @@ function makeServer() {
       for (let i = 1; i <= steps; i++) {
         await new Promise((r) => setTimeout(r, stepMs));
         if (token !== undefined) {
-          await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` } });
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` },
+          });
         }
       }
       return { content: [{ type: "text", text: `Finished ${steps} steps.` }] };
@@ -68,7 +74,11 @@ function makeServer() {
   );
   server.registerTool(
     "search",
-    { description: "Search-like results with URLs", inputSchema: { q: z.string() }, outputSchema: { results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })) } },
+    {
+      description: "Search-like results with URLs",
+      inputSchema: { q: z.string() },
+      outputSchema: { results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })) },
+    },
     async ({ q }) => {
       const results = searchResults(q);
       return { content: [{ type: "text", text: JSON.stringify({ results }) }], structuredContent: { results } };
@@ -77,18 +87,29 @@ function makeServer() {
   server.registerTool(
     "huge",
     {
-      description: "Returns a result of the given size: one text block of `chars` characters (`kind` text), or that many characters split into 1,000-character blocks (`kind` blocks)",
+      description:
+        "Returns a result of the given size: one text block of `chars` characters (`kind` text), or that many characters split into 1,000-character blocks (`kind` blocks)",
       inputSchema: { chars: z.number().int().min(1).max(200_000_000), kind: z.enum(["text", "blocks"]).optional() },
       annotations: { readOnlyHint: true },
     },
     async ({ chars, kind }) => ({ content: hugeContent(chars, kind) }),
   );
-  server.registerTool("ask", { description: "Asks the person a question with every kind of field, and returns the answer", inputSchema: {} }, async (_args, extra) => {
-    const answer = await extra.sendRequest({ method: "elicitation/create", params: { message: "Tell me about you.", requestedSchema: EVERY_KIND } }, ElicitResultSchema);
-    return { content: [{ type: "text", text: `Answer: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
-  });
+  server.registerTool(
+    "ask",
+    { description: "Asks the person a question with every kind of field, and returns the answer", inputSchema: {} },
+    async (_args, extra) => {
+      const answer = await extra.sendRequest(
+        { method: "elicitation/create", params: { message: "Tell me about you.", requestedSchema: EVERY_KIND } },
+        ElicitResultSchema,
+      );
+      return { content: [{ type: "text", text: `Answer: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
+    },
+  );
   server.registerTool("ask_url", { description: "Asks the person to open a URL", inputSchema: { url: z.string() } }, async ({ url }, extra) => {
-    const answer = await extra.sendRequest({ method: "elicitation/create", params: { mode: "url", message: "Sign in to the billing system.", url, elicitationId: randomUUID() } }, ElicitResultSchema);
+    const answer = await extra.sendRequest(
+      { method: "elicitation/create", params: { mode: "url", message: "Sign in to the billing system.", url, elicitationId: randomUUID() } },
+      ElicitResultSchema,
+    );
     return { content: [{ type: "text", text: `URL answer: ${answer.action}` }] };
   });
   server.registerTool("image", { description: "Returns a small PNG image and a caption", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
@@ -99,35 +120,67 @@ function makeServer() {
   }));
   server.registerTool(
     "weather",
-    { description: "Structured weather; `broken` returns content that breaks the output schema", inputSchema: { broken: z.boolean().optional() }, outputSchema: { temperature: z.number(), conditions: z.string() } },
+    {
+      description: "Structured weather; `broken` returns content that breaks the output schema",
+      inputSchema: { broken: z.boolean().optional() },
+      outputSchema: { temperature: z.number(), conditions: z.string() },
+    },
     async ({ broken }) => {
       const data = broken ? { temperature: "warm", conditions: 3 } : { temperature: 21.5, conditions: "Sunny" };
       return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
     },
   );
   registerTestResources(server, ResourceTemplate, () => counter);
-  server.registerPrompt("review", { title: "Review code", description: "Asks for a code review", argsSchema: { language: z.string(), focus: z.string().optional() } }, ({ language, focus }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
-  }));
+  server.registerPrompt(
+    "review",
+    { title: "Review code", description: "Asks for a code review", argsSchema: { language: z.string(), focus: z.string().optional() } },
+    ({ language, focus }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code${focus ? `, focusing on ${focus}` : ""}.` } }],
+    }),
+  );
   // MCP Apps (SEP-1865): tools declare their view in _meta.ui.resourceUri; the view is a ui:// resource.
   server.registerTool(
     "show_card",
-    { title: "Show card", description: "Shows a card with the text in an interactive view", inputSchema: { text: z.string() }, _meta: { ui: { resourceUri: "ui://parley-test/card.html" } } },
+    {
+      title: "Show card",
+      description: "Shows a card with the text in an interactive view",
+      inputSchema: { text: z.string() },
+      _meta: { ui: { resourceUri: "ui://parley-test/card.html" } },
+    },
     async ({ text }) => ({ content: [{ type: "text", text: `Card: ${text}` }] }),
   );
   server.registerTool(
     "card_stamp",
-    { description: "Stamps a note (for the card's view only)", inputSchema: { note: z.string() }, annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: "ui://parley-test/card.html", visibility: ["app"] } } },
+    {
+      description: "Stamps a note (for the card's view only)",
+      inputSchema: { note: z.string() },
+      annotations: { readOnlyHint: true },
+      _meta: { ui: { resourceUri: "ui://parley-test/card.html", visibility: ["app"] } },
+    },
     async ({ note }) => ({ content: [{ type: "text", text: `Stamped: ${note}` }] }),
   );
-  server.registerTool("app_not_html", { description: "A view that is not a page", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/plain.txt" } } }, async () => ({ content: [{ type: "text", text: "plain" }] }));
-  server.registerTool("app_huge", { description: "A view too large to show", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } }, async () => ({ content: [{ type: "text", text: "huge" }] }));
-  server.registerTool("app_not_ui", { description: "Declares a view that is not ui://", inputSchema: {}, _meta: { ui: { resourceUri: "test://readme" } } }, async () => ({ content: [{ type: "text", text: "not ui" }] }));
+  server.registerTool(
+    "app_not_html",
+    { description: "A view that is not a page", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/plain.txt" } } },
+    async () => ({ content: [{ type: "text", text: "plain" }] }),
+  );
+  server.registerTool(
+    "app_huge",
+    { description: "A view too large to show", inputSchema: {}, _meta: { ui: { resourceUri: "ui://parley-test/huge.html" } } },
+    async () => ({ content: [{ type: "text", text: "huge" }] }),
+  );
+  server.registerTool(
+    "app_not_ui",
+    { description: "Declares a view that is not ui://", inputSchema: {}, _meta: { ui: { resourceUri: "test://readme" } } },
+    async () => ({ content: [{ type: "text", text: "not ui" }] }),
+  );
   let added = 0;
   server.registerTool("add_tool", { description: "Adds a new tool to this server's list", inputSchema: {} }, async () => {
     added += 1;
     const name = `added_${added}`;
-    server.registerTool(name, { description: `Tool number ${added} added at run time`, inputSchema: {} }, async () => ({ content: [{ type: "text", text: `${name} ran` }] }));
+    server.registerTool(name, { description: `Tool number ${added} added at run time`, inputSchema: {} }, async () => ({
+      content: [{ type: "text", text: `${name} ran` }],
+    }));
     // registerTool sends notifications/tools/list_changed once the server is connected.
     return { content: [{ type: "text", text: `Added ${name}.` }] };
   });
@@ -153,7 +206,9 @@ if (flag("stdio")) {
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }));
         return;
       }
     }
@@ -161,7 +216,9 @@ if (flag("stdio")) {
     let transport = typeof sid === "string" ? sessions.get(sid) : undefined;
     if (!transport) {
       if (sid || req.method !== "POST" || body?.method !== "initialize") {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
         return;
       }
       transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });

@@ -211,7 +211,10 @@ test("an admin disables, enables and deletes a server; deleting asks first", asy
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(confirm).toBeHidden();
   await controls.getByRole("button", { name: "Delete server" }).click();
-  await page.getByRole("alertdialog", { name: `Delete ${name}?` }).getByRole("button", { name: "Yes, delete" }).click();
+  await page
+    .getByRole("alertdialog", { name: `Delete ${name}?` })
+    .getByRole("button", { name: "Yes, delete" })
+    .click();
   await expect(page).toHaveURL(/\/admin\/mcp$/);
   await expect(page.getByRole("link", { name })).toHaveCount(0);
 });

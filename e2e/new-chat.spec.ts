@@ -186,7 +186,10 @@ test("on a 390x844 screen the drawer lists a new chat as soon as its first answe
   await context.close();
 });
 
-test("a shared chat opened while its answer streams shows the newest message, follows it, and offers Jump to latest after scrolling up", async ({ page, browser }) => {
+test("a shared chat opened while its answer streams shows the newest message, follows it, and offers Jump to latest after scrolling up", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const { page: member, context, user } = await freshMember(page, browser);
   // The owner's chat: an answer longer than the screen, shared with the member, then a slow answer.
@@ -198,7 +201,10 @@ test("a shared chat opened while its answer streams shows the newest message, fo
 
   await member.goto(`/chat/${chatId}`);
   await expect(member.getByText(/following live/)).toBeVisible();
-  const lines = member.getByRole("article", { name: "Assistant message" }).last().getByText(/^Slow line \d+\.$/);
+  const lines = member
+    .getByRole("article", { name: "Assistant message" })
+    .last()
+    .getByText(/^Slow line \d+\.$/);
   // It opens at the newest message and keeps it in view as the answer grows.
   await expect(lines.last()).toBeInViewport();
   await expect(member.getByText("Paragraph 1 of the long answer", { exact: false })).not.toBeInViewport();

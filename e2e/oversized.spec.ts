@@ -38,9 +38,15 @@ test("a tool result of 3 million characters is cut, says so, and the model is to
   await page.getByRole("button", { name: /^Tools/ }).click();
 
   await script([
-    { match: { userMessage: "Fetch the huge report", hasToolResult: false }, response: { toolCalls: [{ name: "big__huge", arguments: JSON.stringify({ chars: 3_000_000 }) }] } },
+    {
+      match: { userMessage: "Fetch the huge report", hasToolResult: false },
+      response: { toolCalls: [{ name: "big__huge", arguments: JSON.stringify({ chars: 3_000_000 }) }] },
+    },
     // Answers only when the tool result the model got ends with the marker saying it was cut.
-    { match: { userMessage: "Fetch the huge report", hasToolResult: true, toolResultContains: "[TRUNCATED: the tool returned 3,000,0" }, response: { content: "I read the first part of the report." } },
+    {
+      match: { userMessage: "Fetch the huge report", hasToolResult: true, toolResultContains: "[TRUNCATED: the tool returned 3,000,0" },
+      response: { content: "I read the first part of the report." },
+    },
   ]);
   await send(page, "Fetch the huge report");
   // A new server's tools ask first, whatever they say of themselves.
@@ -48,7 +54,9 @@ test("a tool result of 3 million characters is cut, says so, and the model is to
   await expect(answer(page)).toContainText("I read the first part of the report.", { timeout: 20_000 });
   const check = async () => {
     const block = answer(page).locator('[data-tool-name="big__huge"]');
-    await expect(block.getByRole("note")).toContainText("Truncated: the tool returned 3.0 million characters; the first 1.0 million characters are shown and stored");
+    await expect(block.getByRole("note")).toContainText(
+      "Truncated: the tool returned 3.0 million characters; the first 1.0 million characters are shown and stored",
+    );
     await expect(block.getByRole("note")).toContainText("The model received this first part with a note that the result was cut.");
     // The text is shown collapsed with its size, and what is kept is within the limit.
     const kept = Number(await block.locator("[data-large-output]").getAttribute("data-large-output"));
@@ -60,7 +68,9 @@ test("a tool result of 3 million characters is cut, says so, and the model is to
   await check();
   // The model received about 100,000 characters of the result (the journal keeps a long body's size only), not 3 million.
   const journal = (await (await fetch(`${UPSTREAM}/__aimock/journal`)).json()) as { body: { originalByteSize?: number; input?: unknown } }[];
-  const sizes = journal.filter((e) => JSON.stringify(e).includes("Fetch the huge report") || e.body.originalByteSize).map((e) => e.body.originalByteSize ?? JSON.stringify(e.body).length);
+  const sizes = journal
+    .filter((e) => JSON.stringify(e).includes("Fetch the huge report") || e.body.originalByteSize)
+    .map((e) => e.body.originalByteSize ?? JSON.stringify(e.body).length);
   expect(Math.max(...sizes)).toBeGreaterThan(100_000);
   expect(Math.max(...sizes)).toBeLessThan(150_000);
   // The stored block is the same after a reload.

@@ -8,7 +8,19 @@ import path from "node:path";
 import { expect } from "@playwright/test";
 
 /** Settings of the e2e run that must not reach a server of its own (it is the embedded default). */
-const NOT_INHERITED = ["DATABASE_URL", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL", "PARLEY_PROCESSES", "PARLEY_SECRET_KEY", "PARLEY_SHUTDOWN_MS", "OPENAI_API_KEY", "OPENAI_BASE_URL", "PARLEY_DEFAULT_MODEL", "PARLEY_PROVIDER_KIND"];
+const NOT_INHERITED = [
+  "DATABASE_URL",
+  "REDIS_URL",
+  "PARLEY_URL",
+  "BETTER_AUTH_URL",
+  "PARLEY_PROCESSES",
+  "PARLEY_SECRET_KEY",
+  "PARLEY_SHUTDOWN_MS",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "PARLEY_DEFAULT_MODEL",
+  "PARLEY_PROVIDER_KIND",
+];
 
 export type OwnServer = {
   origin: string;

@@ -58,7 +58,10 @@ test("a project's instructions reach its chats; chats move in and out; export an
   // Export as Markdown and as JSON from the chat's header: the files are named after the chat.
   await page.goto(`/chat/${chatId}`);
   await expect(answer(page)).toContainText("keeper of the light");
-  const title = (await page.locator("header h1").textContent())!.replace(/[\\/:*?"<>|]+/g, " ").replace(/\s+/g, " ").trim();
+  const title = (await page.locator("header h1").textContent())!
+    .replace(/[\\/:*?"<>|]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   await page.getByRole("button", { name: "Export", exact: true }).click();
   const [markdown] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Markdown (.md)" }).click()]);
   expect(markdown.suggestedFilename()).toBe(`${title}.md`);

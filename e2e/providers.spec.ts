@@ -26,7 +26,12 @@ const KIND_LABELS: Record<string, string> = {
 function captureBodies(page: Page) {
   const bodies: Promise<string>[] = [];
   page.on("response", (res: Response) => {
-    bodies.push(res.body().then((b) => b.toString("utf8")).catch(() => ""));
+    bodies.push(
+      res
+        .body()
+        .then((b) => b.toString("utf8"))
+        .catch(() => ""),
+    );
   });
   return async () => (await Promise.all(bodies)).join("\n");
 }

@@ -19,7 +19,9 @@ test.beforeAll(async () => {
   server = http.createServer((req, res) => {
     received.push(req.url ?? "");
     if (req.url === "/frame") {
-      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><iframe id="f" src="http://localhost:${PORT}/admin/members" width="800" height="600"></iframe>`);
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<!doctype html><iframe id="f" src="http://localhost:${PORT}/admin/members" width="800" height="600"></iframe>`);
     } else res.writeHead(200, { "content-type": "image/gif" }).end(Buffer.from("R0lGODlhAQABAAAAACw=", "base64"));
   });
   await new Promise<void>((resolve) => server.listen(PORT + 6, "127.0.0.1", resolve));
@@ -47,7 +49,16 @@ test("every page sends the security headers and works under its CSP", async ({ p
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce, `${path}: CSP nonce`).toBeTruthy();
     nonces.add(nonce!);
-    for (const directive of ["script-src 'self' 'nonce-", "'strict-dynamic'", "img-src 'self' data: blob:", "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'", "object-src 'none'"]) {
+    for (const directive of [
+      "script-src 'self' 'nonce-",
+      "'strict-dynamic'",
+      "img-src 'self' data: blob:",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "object-src 'none'",
+    ]) {
       expect(csp, `${path}: ${directive}`).toContain(directive);
     }
     expect(csp).not.toContain("'unsafe-eval'");

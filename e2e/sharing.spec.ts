@@ -20,7 +20,9 @@ async function statuses(page: Page, chatId: string, attachmentUrl: string) {
     messages: (await api.get(`/api/chat/${chatId}/messages`)).status(),
     stream: (await api.get(`/api/chat/${chatId}/stream`)).status(),
     attachment: (await api.get(attachmentUrl)).status(),
-    send: (await api.post("/api/chat", { headers: { origin }, data: { id: chatId, message: { role: "user", parts: [{ type: "text", text: "hijack" }] } } })).status(),
+    send: (
+      await api.post("/api/chat", { headers: { origin }, data: { id: chatId, message: { role: "user", parts: [{ type: "text", text: "hijack" }] } } })
+    ).status(),
     share: (await api.post(`/api/chat/${chatId}/shares`, { headers: { origin }, data: { userId: null } })).status(),
   };
 }

@@ -115,7 +115,13 @@ test.describe("password guessing", () => {
     const results = [];
     const started = Date.now();
     for (let i = 0; i < 200; i++) {
-      results.push(await signInOverHttp("127.0.0.2", { email: user.email, password: `guess ${i}` }, { "x-forwarded-for": `203.0.113.${i % 250}`, "x-real-ip": `198.51.100.${i % 250}` }));
+      results.push(
+        await signInOverHttp(
+          "127.0.0.2",
+          { email: user.email, password: `guess ${i}` },
+          { "x-forwarded-for": `203.0.113.${i % 250}`, "x-real-ip": `198.51.100.${i % 250}` },
+        ),
+      );
     }
     const checked = results.filter((r) => r.status === 401).length;
     const refused = results.filter((r) => r.status === 429);
@@ -130,7 +136,8 @@ test.describe("password guessing", () => {
     // be checked (when the current wait ran out while the loop was still sending), the one right after
     // it never is (a new connection would have five free failures).
     const spoofed: number[] = [];
-    for (const password of ["one more", "and another"]) spoofed.push((await signInOverHttp("127.0.0.2", { email: user.email, password }, { "x-parley-connection-address": "192.0.2.1" })).status);
+    for (const password of ["one more", "and another"])
+      spoofed.push((await signInOverHttp("127.0.0.2", { email: user.email, password }, { "x-parley-connection-address": "192.0.2.1" })).status);
     expect(spoofed[1]).toBe(429);
 
     // Another client without a proxy has its own bucket: its wrong password is checked, its right one works…

@@ -64,7 +64,10 @@ async function ssoSignIn(page: Page, { atProvider, as = GRACE, landing = /^\/cha
   await page.waitForURL((url) => url.origin === `http://localhost:${PORT}` && landing.test(url.pathname + url.search));
 }
 
-test("an admin sets up single sign-on; a new person signs in through the provider with the role their groups map to, and it follows their groups", async ({ page, browser }) => {
+test("an admin sets up single sign-on; a new person signs in through the provider with the role their groups map to, and it follows their groups", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(150_000);
   await page.goto("/teams/new");
   await page.getByLabel("Team name").fill(TEAM);
@@ -96,7 +99,9 @@ test("an admin sets up single sign-on; a new person signs in through the provide
   await form.getByRole("button", { name: "Test discovery" }).click();
   await expect(page.getByTestId("discovery-result")).toContainText("Discovery works.");
   await form.getByRole("button", { name: "Turn on single sign-on" }).click();
-  await expect(form.getByRole("status").filter({ hasText: "Single sign-on saved." })).toHaveText("Single sign-on saved. People now see its button on the sign-in page.");
+  await expect(form.getByRole("status").filter({ hasText: "Single sign-on saved." })).toHaveText(
+    "Single sign-on saved. People now see its button on the sign-in page.",
+  );
   // The secret is write-only: the form says it is set and never holds it.
   await page.reload();
   await expect(form.getByLabel("Client secret")).toHaveValue("");
@@ -158,7 +163,9 @@ test("a provider identity with an existing account's email signs in only after t
   const context = await browser.newContext(SIGNED_OUT);
   const linda = await context.newPage();
   await ssoSignIn(linda, { atProvider: true, as: LINDA_AT_IDP, landing: /^\/sign-in\?error=link_required/ });
-  await expect(linda.getByRole("alert").filter({ hasText: "Single sign-on failed" })).toHaveText("Single sign-on failed: An account with this email exists: sign in with your password to link single sign-on.");
+  await expect(linda.getByRole("alert").filter({ hasText: "Single sign-on failed" })).toHaveText(
+    "Single sign-on failed: An account with this email exists: sign in with your password to link single sign-on.",
+  );
   await linda.getByLabel("Email").fill(LINDA.email);
   await linda.getByLabel("Password").fill(LINDA.password);
   await linda.getByRole("button", { name: "Sign in", exact: true }).click();

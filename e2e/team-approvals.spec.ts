@@ -41,7 +41,9 @@ test("an admin-only call waits for an admin, who edits and approves it from the 
   const approvalId = stored.messages.flatMap((m) => m.parts).find((p) => p.approval)!.approval!.id;
   const origin = { origin: new URL(member.url()).origin };
   expect((await member.request.post("/api/chat", { headers: origin, data: { id: chatId, approvals: [{ approvalId, approved: true }] } })).status()).toBe(403);
-  expect((await member.request.post(`/api/chat/${chatId}/decisions`, { headers: origin, data: { approvals: [{ approvalId, approved: true }] } })).status()).toBe(403);
+  expect(
+    (await member.request.post(`/api/chat/${chatId}/decisions`, { headers: origin, data: { approvals: [{ approvalId, approved: true }] } })).status(),
+  ).toBe(403);
   expect((await member.request.post("/api/approvals", { headers: origin, data: { approvalId, approved: true } })).status()).toBe(403);
 
   // The admin's badge counts it, live.

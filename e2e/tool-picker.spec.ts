@@ -17,7 +17,8 @@ test("quick clicks right after opening Tools stick, and the next click builds on
   await addEverything(page, "beta");
   // A stored chat: the picker saves each choice at once (a new chat's choice waits for its first message).
   const chatId = await storedChat(page);
-  const saved = async () => ((await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { selection: { servers: string[]; tools: string[] } }).selection;
+  const saved = async () =>
+    ((await (await page.request.get(`/api/chat/${chatId}/tools`)).json()) as { selection: { servers: string[]; tools: string[] } }).selection;
 
   const tools = page.getByRole("button", { name: /^Tools/ });
   await expect(tools).toBeVisible();

@@ -76,6 +76,10 @@ test("exported spans hold no reset or invite token, no search term and no query 
 
   // The pages' own spans arrived, with the secret parts replaced.
   const leaked = { resetToken, inviteToken, nextToken, word };
-  expect(Object.entries(leaked).filter(([, secret]) => received.includes(secret)).map(([name]) => name)).toEqual([]);
+  expect(
+    Object.entries(leaked)
+      .filter(([, secret]) => received.includes(secret))
+      .map(([name]) => name),
+  ).toEqual([]);
   expect(["/reset/[redacted]", "/invite/[redacted]", "/search?[redacted]", "/sign-in?[redacted]"].filter((s) => !received.includes(s))).toEqual([]);
 });

@@ -255,7 +255,9 @@ test("a call whose input still streams shows the tool's name, not the model's", 
 });
 
 // Last: it kills the test server.
-test("the MCP server's process dies while a call runs: the card says ServerUnavailable at once, the model is told, the server shows Error", async ({ page }) => {
+test("the MCP server's process dies while a call runs: the card says ServerUnavailable at once, the model is told, the server shows Error", async ({
+  page,
+}) => {
   await chatWithTools(page);
   await send(page, "Endings: the server dies");
   await expect(block(page, "hang")).toHaveAttribute("data-tool-state", "running");

@@ -5,7 +5,22 @@
 // chat's title call before any prompt's fixture could; chat.json's catch-all stays last.
 import fs from "node:fs";
 
-export const UPSTREAM_FIXTURE_FILES = ["e2e/fixtures/chat-list.json", "e2e/fixtures/mcp.json", "e2e/fixtures/mcpauth.json", "e2e/fixtures/turn-endings.json", "e2e/fixtures/everyday-chat.json", "e2e/fixtures/accounts.json", "e2e/fixtures/usage.json", "e2e/fixtures/everyday.json", "e2e/fixtures/approvals.json", "e2e/fixtures/sharing.json", "e2e/fixtures/projects.json", "e2e/fixtures/new-chat.json", "e2e/fixtures/first-hour.json", "e2e/fixtures/chat.json"];
+export const UPSTREAM_FIXTURE_FILES = [
+  "e2e/fixtures/chat-list.json",
+  "e2e/fixtures/mcp.json",
+  "e2e/fixtures/mcpauth.json",
+  "e2e/fixtures/turn-endings.json",
+  "e2e/fixtures/everyday-chat.json",
+  "e2e/fixtures/accounts.json",
+  "e2e/fixtures/usage.json",
+  "e2e/fixtures/everyday.json",
+  "e2e/fixtures/approvals.json",
+  "e2e/fixtures/sharing.json",
+  "e2e/fixtures/projects.json",
+  "e2e/fixtures/new-chat.json",
+  "e2e/fixtures/first-hour.json",
+  "e2e/fixtures/chat.json",
+];
 
 /** The fixtures of every file, in load order (the catch-all of chat.json last). */
 export function fileFixtures(): object[] {
@@ -16,6 +31,10 @@ export function fileFixtures(): object[] {
 export async function setUpstreamFixtures(upstream: string, first: object[] = []) {
   const cleared = await fetch(`${upstream}/__aimock/fixtures`, { method: "DELETE" });
   if (!cleared.ok) throw new Error(`the upstream refused to clear its fixtures (${cleared.status})`);
-  const res = await fetch(`${upstream}/__aimock/fixtures`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ fixtures: [...first, ...fileFixtures()] }) });
+  const res = await fetch(`${upstream}/__aimock/fixtures`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ fixtures: [...first, ...fileFixtures()] }),
+  });
   if (!res.ok) throw new Error(`the upstream refused the fixtures (${res.status})`);
 }

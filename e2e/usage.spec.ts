@@ -78,7 +78,10 @@ test("answers show tokens and cost; Admin → Usage charts, tables and exports t
   // CSV export of the same period.
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Export CSV" }).click();
-  const csv = fs.readFileSync((await (await download).path())!, "utf8").trim().split("\r\n");
+  const csv = fs
+    .readFileSync((await (await download).path())!, "utf8")
+    .trim()
+    .split("\r\n");
   expect(csv[0]).toBe("day,member,model,provider,answers,inputTokens,cachedInputTokens,outputTokens,reasoningTokens,cost");
   expect(csv.slice(1)).toEqual([`${new Date().toISOString().slice(0, 10)},${ADMIN.name},gpt-4.1-mini,Priced ${run},2,200000,0,50000,0,0.16`]);
 

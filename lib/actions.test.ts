@@ -29,7 +29,7 @@ describe("checkForm", () => {
 
 describe("runAction", () => {
   it("turns PostgreSQL's refusal of a NUL byte into a 400, not a 500", async () => {
-    const pgError = Object.assign(new Error("invalid byte sequence for encoding \"UTF8\": 0x00"), { code: "22021" });
+    const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" });
     expect(await runAction(async () => Promise.reject(pgError))).toMatchObject({ ok: false, status: 400 });
     expect(await runAction(async () => Promise.reject(new AppError("NotFound", 404, "Not found.")))).toMatchObject({ status: 404 });
   });

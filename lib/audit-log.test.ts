@@ -17,14 +17,43 @@ async function teamWithEvents() {
   const prisma = await db();
   const team = await prisma.team.create({ data: { name: "Audited" } });
   const [ada, bob] = await Promise.all([makeUser("Ada"), makeUser("Bob")]);
-  await prisma.membership.createMany({ data: [{ teamId: team.id, userId: ada.id, role: "admin" }, { teamId: team.id, userId: bob.id }] });
+  await prisma.membership.createMany({
+    data: [
+      { teamId: team.id, userId: ada.id, role: "admin" },
+      { teamId: team.id, userId: bob.id },
+    ],
+  });
   const server = await prisma.mcpServer.create({ data: { teamId: team.id, name: "files", transport: "http", url: "http://127.0.0.1:1/mcp" } });
   const at = (d: string) => new Date(`${d}T12:00:00.000Z`);
   await prisma.auditEvent.createMany({
     data: [
-      { teamId: team.id, actorId: ada.id, action: "mcp.server.create", targetType: "mcp-server", targetId: server.id, data: { name: "old name", transport: "http" }, createdAt: at("2026-01-10") },
-      { teamId: team.id, actorId: ada.id, action: "member.role", targetType: "user", targetId: bob.id, data: { from: "member", to: "admin" }, createdAt: at("2026-01-11") },
-      { teamId: team.id, actorId: bob.id, action: "mcp.server.delete", targetType: "mcp-server", targetId: "gone", data: { name: "scratch", changed: ["url", "headers"] }, createdAt: at("2026-01-12") },
+      {
+        teamId: team.id,
+        actorId: ada.id,
+        action: "mcp.server.create",
+        targetType: "mcp-server",
+        targetId: server.id,
+        data: { name: "old name", transport: "http" },
+        createdAt: at("2026-01-10"),
+      },
+      {
+        teamId: team.id,
+        actorId: ada.id,
+        action: "member.role",
+        targetType: "user",
+        targetId: bob.id,
+        data: { from: "member", to: "admin" },
+        createdAt: at("2026-01-11"),
+      },
+      {
+        teamId: team.id,
+        actorId: bob.id,
+        action: "mcp.server.delete",
+        targetType: "mcp-server",
+        targetId: "gone",
+        data: { name: "scratch", changed: ["url", "headers"] },
+        createdAt: at("2026-01-12"),
+      },
     ],
   });
   return { team, ada, bob, server };
@@ -66,7 +95,13 @@ describe("the audit log", () => {
     const { team, ada } = await teamWithEvents();
     const prisma = await db();
     await prisma.auditEvent.createMany({
-      data: Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => ({ teamId: team.id, actorId: ada.id, action: "invite.create", data: { n: i }, createdAt: new Date(Date.UTC(2026, 1, 1, 0, i)) })),
+      data: Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => ({
+        teamId: team.id,
+        actorId: ada.id,
+        action: "invite.create",
+        data: { n: i },
+        createdAt: new Date(Date.UTC(2026, 1, 1, 0, i)),
+      })),
     });
     const first = await listAuditEvents(team.id);
     const second = await listAuditEvents(team.id, { page: 2 });
@@ -82,9 +117,19 @@ describe("the audit log", () => {
     const { team, ada } = await teamWithEvents();
     const chat = await prisma.chat.create({ data: { teamId: team.id, userId: ada.id } });
     const message = await prisma.message.create({ data: { id: `m_${chat.id}`, chatId: chat.id, role: "assistant" } });
-    await prisma.block.create({ data: { messageId: message.id, ordinal: 0, kind: "tool", status: "output-available", toolCallId: `call_${chat.id}`, toolName: "extras__ask" } });
+    await prisma.block.create({
+      data: { messageId: message.id, ordinal: 0, kind: "tool", status: "output-available", toolCallId: `call_${chat.id}`, toolName: "extras__ask" },
+    });
     const gone = await prisma.chat.create({ data: { teamId: team.id, userId: ada.id } });
-    const answered = (targetId: string, createdAt: string) => ({ teamId: team.id, actorId: ada.id, action: "elicitation.accept", targetType: "tool-call", targetId, data: { chatId: chat.id, mode: "form", fields: ["name"] }, createdAt: new Date(createdAt) });
+    const answered = (targetId: string, createdAt: string) => ({
+      teamId: team.id,
+      actorId: ada.id,
+      action: "elicitation.accept",
+      targetType: "tool-call",
+      targetId,
+      data: { chatId: chat.id, mode: "form", fields: ["name"] },
+      createdAt: new Date(createdAt),
+    });
     await prisma.auditEvent.createMany({ data: [answered(`call_${chat.id}`, "2026-03-02T10:00:00Z"), answered(`call_${gone.id}`, "2026-03-01T10:00:00Z")] });
     await prisma.chat.delete({ where: { id: gone.id } });
     const { rows } = await listAuditEvents(team.id, { action: "elicitation.accept" });
@@ -94,16 +139,25 @@ describe("the audit log", () => {
   it("decisions on tool calls filter by tool and decision (a time limit's denial apart from a person's), and export as CSV", async () => {
     const prisma = await db();
     const { team, ada, bob } = await teamWithEvents();
-    const call = (action: string, actorId: string | null, data: Prisma.InputJsonObject, d: string) => ({ teamId: team.id, actorId, action, targetType: "tool-call", targetId: `call_${d}`, data, createdAt: new Date(`${d}T09:00:00.000Z`) });
+    const call = (action: string, actorId: string | null, data: Prisma.InputJsonObject, d: string) => ({
+      teamId: team.id,
+      actorId,
+      action,
+      targetType: "tool-call",
+      targetId: `call_${d}`,
+      data,
+      createdAt: new Date(`${d}T09:00:00.000Z`),
+    });
     await prisma.auditEvent.createMany({
       data: [
         call("tool.approve", ada.id, { tool: "Files__delete", chatId: "c1" }, "2026-02-01"),
-        call("tool.deny", bob.id, { tool: "Files__delete", name: "=HYPERLINK(\"x\")", reason: "not now" }, "2026-02-02"),
+        call("tool.deny", bob.id, { tool: "Files__delete", name: '=HYPERLINK("x")', reason: "not now" }, "2026-02-02"),
         call("tool.deny", null, { tool: "Pay__send", reason: "no decision within 30 minutes", timedOut: true }, "2026-02-03"),
         call("tool.edit", ada.id, { tool: "Pay__send", original: { amount: 5000 }, edited: { amount: 50 } }, "2026-02-04"),
       ],
     });
-    const actions = async (filter: Record<string, string>) => (await listAuditEvents(team.id, auditFilterSchema.parse(filter))).rows.map((r) => `${r.actor}:${r.action}`);
+    const actions = async (filter: Record<string, string>) =>
+      (await listAuditEvents(team.id, auditFilterSchema.parse(filter))).rows.map((r) => `${r.actor}:${r.action}`);
     expect(await actions({ decision: "timed-out" })).toEqual(["Time limit:tool.deny"]);
     expect(await actions({ decision: "denied" })).toEqual(["Bob:tool.deny"]);
     expect(await actions({ decision: "approved" })).toEqual(["Ada:tool.approve"]);

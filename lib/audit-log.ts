@@ -98,7 +98,10 @@ const TARGET_KEYS = ["name", "server", "tool", "provider", "model", "email"];
 function text(value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (Array.isArray(value)) return value.map(text).join(", ") || "none";
-  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${text(v)}`).join("; ");
+  if (typeof value === "object")
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${text(v)}`)
+      .join("; ");
   return String(value).slice(0, 500);
 }
 
@@ -126,13 +129,19 @@ async function targetNames(teamId: string, events: { targetType: string | null; 
   const [users, servers, tools, providers, models, teams, blocks] = await Promise.all([
     prisma.user.findMany({ where: { id: { in: ids("user") }, memberships: { some: { teamId } } }, select: { id: true, name: true } }),
     prisma.mcpServer.findMany({ where: { id: { in: ids("mcp-server") }, teamId }, select: { id: true, name: true } }),
-    prisma.mcpTool.findMany({ where: { id: { in: [...ids("mcp-tool"), ...ids("tool")] }, server: { teamId } }, select: { id: true, name: true, server: { select: { name: true } } } }),
+    prisma.mcpTool.findMany({
+      where: { id: { in: [...ids("mcp-tool"), ...ids("tool")] }, server: { teamId } },
+      select: { id: true, name: true, server: { select: { name: true } } },
+    }),
     prisma.provider.findMany({ where: { id: { in: ids("provider") }, OR: [{ teamId }, { teamId: null }] }, select: { id: true, name: true } }),
     prisma.model.findMany({ where: { id: { in: ids("model") }, provider: { OR: [{ teamId }, { teamId: null }] } }, select: { id: true, displayName: true } }),
     prisma.team.findMany({ where: { id: { in: ids("team").filter((id) => id === teamId) } }, select: { id: true, name: true } }),
     // A tool call is its block (by the model's call id, else the block's own), while its chat lives.
     calls.length
-      ? prisma.block.findMany({ where: { OR: [{ toolCallId: { in: calls } }, { id: { in: calls } }], kind: "tool", message: { chat: { teamId } } }, select: { id: true, toolCallId: true, toolName: true } })
+      ? prisma.block.findMany({
+          where: { OR: [{ toolCallId: { in: calls } }, { id: { in: calls } }], kind: "tool", message: { chat: { teamId } } },
+          select: { id: true, toolCallId: true, toolName: true },
+        })
       : [],
   ]);
   return new Map([
@@ -142,7 +151,9 @@ async function targetNames(teamId: string, events: { targetType: string | null; 
     ...providers.map((p) => [`provider:${p.id}`, p.name] as const),
     ...models.map((m) => [`model:${m.id}`, m.displayName] as const),
     ...teams.map((t) => [`team:${t.id}`, t.name] as const),
-    ...blocks.flatMap((b) => [b.toolCallId, b.id].filter((id): id is string => !!id && calls.includes(id)).map((id) => [`tool-call:${id}`, b.toolName ?? "a tool call"] as const)),
+    ...blocks.flatMap((b) =>
+      [b.toolCallId, b.id].filter((id): id is string => !!id && calls.includes(id)).map((id) => [`tool-call:${id}`, b.toolName ?? "a tool call"] as const),
+    ),
   ]);
 }
 
@@ -242,7 +253,9 @@ export async function auditCsv(teamId: string, filter: AuditFilter = {}): Promis
   const lines = [["Time (UTC)", "Who", "Action", "What", "Target", "Details"].map(csvCell).join(",")];
   for (const e of events) {
     const target = names.get(`${e.targetType}:${e.targetId}`) ?? recordedName(e.data) ?? "";
-    const detail = details(e.data).map((d) => `${d.label}: ${d.value}`).join("; ");
+    const detail = details(e.data)
+      .map((d) => `${d.label}: ${d.value}`)
+      .join("; ");
     lines.push([e.createdAt.toISOString(), actorName(e), e.action, actionLabel(e.action), target, detail].map(csvCell).join(","));
   }
   return lines.join("\r\n") + "\r\n";

@@ -22,12 +22,16 @@ describe.each(DRIVERS)("audited changes on $name", (driver) => {
 
   it.skipIf(driver.skip)("stores the change and its event, with who and which team", async () => {
     const who = await actor();
-    const renamed = await audited(who, (tx) => tx.team.update({ where: { id: who.team.id }, data: { name: "Renamed" } }), (team) => ({
-      action: "team.rename",
-      targetType: "team",
-      targetId: team.id,
-      data: { name: team.name },
-    }));
+    const renamed = await audited(
+      who,
+      (tx) => tx.team.update({ where: { id: who.team.id }, data: { name: "Renamed" } }),
+      (team) => ({
+        action: "team.rename",
+        targetType: "team",
+        targetId: team.id,
+        data: { name: team.name },
+      }),
+    );
     expect(renamed.name).toBe("Renamed");
     const events = await (await db()).auditEvent.findMany({ where: { teamId: who.team.id } });
     expect(events).toMatchObject([{ actorId: who.user.id, teamId: who.team.id, action: "team.rename", targetId: who.team.id, data: { name: "Renamed" } }]);
@@ -59,9 +63,17 @@ describe.each(DRIVERS)("audited changes on $name", (driver) => {
   it.skipIf(driver.skip)("records nothing when the change says nothing happened, and a new team's id when it made one", async () => {
     const prisma = await db();
     const who = await actor();
-    await audited(who, async () => null, (r) => r && { action: "never" });
+    await audited(
+      who,
+      async () => null,
+      (r) => r && { action: "never" },
+    );
     expect(await prisma.auditEvent.count({ where: { actorId: who.user.id } })).toBe(0);
-    const team = await audited({ user: who.user }, (tx) => tx.team.create({ data: { name: "New" } }), (t) => ({ teamId: t.id, action: "team.create", targetId: t.id }));
+    const team = await audited(
+      { user: who.user },
+      (tx) => tx.team.create({ data: { name: "New" } }),
+      (t) => ({ teamId: t.id, action: "team.create", targetId: t.id }),
+    );
     expect(await prisma.auditEvent.findMany({ where: { actorId: who.user.id } })).toMatchObject([{ teamId: team.id, action: "team.create" }]);
   });
 });

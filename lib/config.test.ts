@@ -32,7 +32,8 @@ describe("parseConfig", () => {
       publicUrl: undefined,
     });
     expect(c.dataDir).toMatch(/[/\\]data$/);
-    for (const unset of ["DATABASE_URL", "REDIS_URL", "PARLEY_SECRET_KEY", "PARLEY_PROVIDER_KIND", "OPENAI_API_KEY"] as const) expect(c[unset], unset).toBeUndefined();
+    for (const unset of ["DATABASE_URL", "REDIS_URL", "PARLEY_SECRET_KEY", "PARLEY_PROVIDER_KIND", "OPENAI_API_KEY"] as const)
+      expect(c[unset], unset).toBeUndefined();
   });
 
   it("reads set values, trimmed", () => {

@@ -33,10 +33,15 @@ const url = (protocols: string[]) =>
   );
 
 /** An address (`10.0.0.1`, `::1`) or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
-const addressOrRange = (v: string) =>
-  v.includes("/") ? net.isIP(v.slice(0, v.indexOf("/"))) !== 0 && ipaddr.isValidCIDR(v) : net.isIP(v) !== 0;
+const addressOrRange = (v: string) => (v.includes("/") ? net.isIP(v.slice(0, v.indexOf("/"))) !== 0 && ipaddr.isValidCIDR(v) : net.isIP(v) !== 0);
 const addressList = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []),
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
   z.array(z.string().refine(addressOrRange, "must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,fd00::/8")),
 );
 
@@ -57,9 +62,7 @@ const schema = z.object({
   PARLEY_DEFAULT_MODEL: z.preprocess(unsetIfBlank, z.string().default("gpt-4.1-mini")),
   PARLEY_PROVIDER_KIND: z.preprocess(
     (v) => (typeof unsetIfBlank(v) === "string" ? (unsetIfBlank(v) as string).toLowerCase() : undefined),
-    z
-      .enum(["responses", "openai_responses", "chat", "openai_chat", "compatible", "openai_compatible"], "must be responses, chat or compatible")
-      .optional(),
+    z.enum(["responses", "openai_responses", "chat", "openai_chat", "compatible", "openai_compatible"], "must be responses, chat or compatible").optional(),
   ),
   PARLEY_MAX_MESSAGE_CHARS: int(32_000, 1, 10_000_000),
   PARLEY_CHAT_RATE_LIMIT: int(30, 1),

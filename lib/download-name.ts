@@ -20,7 +20,11 @@ export function fileNameOf(title: string | null | undefined, ext: string, fallba
 
 /** `attachment` with the name both ways (RFC 6266): the ASCII fallback and the exact UTF-8 name. */
 export function attachmentHeader(name: string): string {
-  const ascii = name.normalize("NFKD").replace(/[^\x20-\x7e]/g, "").replace(/["\\%]/g, "") || "download";
+  const ascii =
+    name
+      .normalize("NFKD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\%]/g, "") || "download";
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

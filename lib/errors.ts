@@ -17,10 +17,8 @@ export const Unauthorized = (message = "Sign in to continue.") => new AppError("
 export const Forbidden = (message = "Only team admins can do this.") => new AppError("Forbidden", 403, message);
 /** Also for things of another team: 404, so ids do not leak. */
 export const NotFound = (message = "Not found.") => new AppError("NotFound", 404, message);
-export const Conflict = (message: string, fieldErrors?: Record<string, string>) =>
-  new AppError("Conflict", 409, message, fieldErrors);
-export const Invalid = (message: string, fieldErrors?: Record<string, string>) =>
-  new AppError("InvalidInput", 400, message, fieldErrors);
+export const Conflict = (message: string, fieldErrors?: Record<string, string>) => new AppError("Conflict", 409, message, fieldErrors);
+export const Invalid = (message: string, fieldErrors?: Record<string, string>) => new AppError("InvalidInput", 400, message, fieldErrors);
 export const TooMany = (message: string, retryAfterSeconds?: number) => new AppError("RateLimited", 429, message, undefined, retryAfterSeconds);
 
 /** The server is at capacity for now: 503 with Retry-After. */
@@ -40,8 +38,10 @@ function badInputFromDatabase(err: unknown): AppError | undefined {
   let e: unknown = err;
   for (let i = 0; i < 4 && e && typeof e === "object"; i++) {
     const o = e as { code?: unknown; originalCode?: unknown; meta?: { code?: unknown }; cause?: unknown; message?: unknown };
-    for (const c of [o.code, o.originalCode, o.meta?.code]) if (typeof c === "string" && codes.has(c)) return Invalid("The request contains a value that cannot be stored.");
-    if (typeof o.message === "string" && /invalid byte sequence for encoding/i.test(o.message)) return Invalid("The request contains a value that cannot be stored.");
+    for (const c of [o.code, o.originalCode, o.meta?.code])
+      if (typeof c === "string" && codes.has(c)) return Invalid("The request contains a value that cannot be stored.");
+    if (typeof o.message === "string" && /invalid byte sequence for encoding/i.test(o.message))
+      return Invalid("The request contains a value that cannot be stored.");
     e = o.cause;
   }
   return undefined;

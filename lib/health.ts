@@ -15,8 +15,7 @@ export async function health(): Promise<Health> {
   try {
     const db = await database();
     kind = db.kind;
-    const query = async (sql: string) =>
-      db.pglite ? (await db.pglite.query<{ migration_name: string }>(sql)).rows : (await db.pool!.query(sql)).rows;
+    const query = async (sql: string) => (db.pglite ? (await db.pglite.query<{ migration_name: string }>(sql)).rows : (await db.pool!.query(sql)).rows);
     const migrations = await withTimeout(appliedMigrations(query), 5000);
     return { ok: true, version: pkg.version, database: kind, migrations };
   } catch (err) {

@@ -61,7 +61,10 @@ const ALWAYS_RESERVED = ["host", "content-length", "content-type", "connection",
 export function parseHeaderLines(text: string, reserved: readonly string[] = []): { headers?: Record<string, string>; error?: string } {
   const refused = new Set([...ALWAYS_RESERVED, ...reserved]);
   const headers: Record<string, string> = {};
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length > 20) return { error: "At most 20 headers." };
   for (const [i, line] of lines.entries()) {
     const at = line.indexOf(":");

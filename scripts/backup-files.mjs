@@ -121,4 +121,8 @@ export function option(args, name) {
 }
 
 /** UTC time as 20261127T214500Z, for names. */
-export const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+export const stamp = (d = new Date()) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");

@@ -53,9 +53,18 @@ export function anchorsOf(markdown) {
   const raw = markdown.split(/\r?\n/);
   lines.forEach((line, i) => {
     const atx = /^ {0,3}#{1,6}(?:\s+(.*?))?(?:\s+#+)?\s*$/.exec(line);
-    if (atx) return add(githubSlug((raw[i].replace(/^ {0,3}#{1,6}\s*/, "").replace(/\s+#+\s*$/, "")).trim()));
+    if (atx)
+      return add(
+        githubSlug(
+          raw[i]
+            .replace(/^ {0,3}#{1,6}\s*/, "")
+            .replace(/\s+#+\s*$/, "")
+            .trim(),
+        ),
+      );
     const next = lines[i + 1];
-    if (line.trim() && next !== undefined && /^ {0,3}(=+|-+)\s*$/.test(next) && !/^\s*([-*+]|\d+[.)])\s/.test(line) && !line.includes("|")) add(githubSlug(raw[i].trim()));
+    if (line.trim() && next !== undefined && /^ {0,3}(=+|-+)\s*$/.test(next) && !/^\s*([-*+]|\d+[.)])\s/.test(line) && !line.includes("|"))
+      add(githubSlug(raw[i].trim()));
     for (const m of line.matchAll(/<[a-z][^>]*\s(?:id|name)=["']([^"']+)["']/gi)) anchors.add(m[1]);
   });
   return anchors;

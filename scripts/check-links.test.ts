@@ -33,7 +33,7 @@ describe("githubSlug", () => {
   });
 
   it("numbers repeated headings, and takes setext headings and HTML ids", () => {
-    expect([...anchorsOf("# A\n\n## Part\n\nSetext\n---\n\n## Part\n\n<a id=\"Here\"></a>\n")]).toEqual(["a", "part", "setext", "part-1", "Here"]);
+    expect([...anchorsOf('# A\n\n## Part\n\nSetext\n---\n\n## Part\n\n<a id="Here"></a>\n')]).toEqual(["a", "part", "setext", "part-1", "Here"]);
   });
 
   it("does not take headings from code blocks", () => {

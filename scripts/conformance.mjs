@@ -106,5 +106,7 @@ await Promise.all(
 fs.rmSync(work, { recursive: true, force: true });
 for (const [revision, t] of Object.entries(byRevision).sort()) console.log(`  ${revision}: ${t.passed}/${t.total} passed`);
 if (!wanted.length) console.log(`  left out (extensions): ${Object.keys(LEFT_OUT).join(", ")}`);
-console.log(`MCP conformance (client): ${runs.length - failed.length}/${runs.length} passed in ${((Date.now() - started) / 1000).toFixed(1)} s${failed.length ? `; failed: ${failed.join(", ")}` : ""}`);
+console.log(
+  `MCP conformance (client): ${runs.length - failed.length}/${runs.length} passed in ${((Date.now() - started) / 1000).toFixed(1)} s${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
+);
 process.exit(failed.length ? 1 : 0);

@@ -50,7 +50,10 @@ function runShard(index) {
 
 // Stopping the runner stops every shard (and with it the servers its Playwright started).
 const children = new Set();
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { for (const c of children) c.kill(sig); });
+for (const sig of ["SIGINT", "SIGTERM"])
+  process.on(sig, () => {
+    for (const c of children) c.kill(sig);
+  });
 
 const results = await Promise.all(Array.from({ length: shards }, (_, i) => runShard(i)));
 const failed = results.filter((r) => r.code !== 0);

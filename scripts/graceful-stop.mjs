@@ -76,10 +76,13 @@ async function stop(signal) {
   stopping = true;
   const ms = shutdownMs();
   const startedAt = Date.now();
-  const forced = setTimeout(() => {
-    console.error(`[parley] not stopped within ${ms} ms (PARLEY_SHUTDOWN_MS): exiting anyway.`);
-    process.exit(1);
-  }, ms - MARGIN_MS / 2);
+  const forced = setTimeout(
+    () => {
+      console.error(`[parley] not stopped within ${ms} ms (PARLEY_SHUTDOWN_MS): exiting anyway.`);
+      process.exit(1);
+    },
+    ms - MARGIN_MS / 2,
+  );
   forced.unref();
   console.log(`[parley] ${signal}: stopping (within ${ms / 1000} s)…`);
   for (const server of servers) server.close();

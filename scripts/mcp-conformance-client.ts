@@ -43,10 +43,15 @@ const person: Elicit = async (request) => {
   return checked.ok ? { action: "accept", content: checked.content } : { action: "cancel" };
 };
 
-const call = (conn: McpConnection, name: string, args: Record<string, unknown> = {}) => conn.callTool(name, args, { timeoutMs: 20_000, signal: AbortSignal.timeout(20_000), elicit: person });
+const call = (conn: McpConnection, name: string, args: Record<string, unknown> = {}) =>
+  conn.callTool(name, args, { timeoutMs: 20_000, signal: AbortSignal.timeout(20_000), elicit: person });
 const signal = () => AbortSignal.timeout(20_000);
 /** A call the scenario expects to fail on the client's side: the failure is the point. */
-const expectFailure = (p: Promise<unknown>) => p.then(() => undefined, (err: Error) => console.log(`refused as expected: ${err.message}`));
+const expectFailure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (err: Error) => console.log(`refused as expected: ${err.message}`),
+  );
 
 /** What each scenario's driver does with an open connection (default: list the tools). */
 const DRIVERS: Record<string, (conn: McpConnection) => Promise<void>> = {
@@ -96,7 +101,12 @@ async function followAuthorization(authorizationUrl: URL) {
   const location = res.headers.get("location");
   if (!location) throw new Error(`The authorization server did not redirect (HTTP ${res.status}).`);
   const back = new URL(location, authorizationUrl);
-  return { code: back.searchParams.get("code"), iss: back.searchParams.get("iss"), error: back.searchParams.get("error"), errorDescription: back.searchParams.get("error_description") };
+  return {
+    code: back.searchParams.get("code"),
+    iss: back.searchParams.get("iss"),
+    error: back.searchParams.get("error"),
+    errorDescription: back.searchParams.get("error_description"),
+  };
 }
 
 function isConnectRequired(err: unknown): err is McpFailure | ConnectRequired {
@@ -115,7 +125,7 @@ async function withOAuth() {
   const target = { serverUrl: url };
   let scope: string | undefined;
   let conn: McpConnection | undefined;
-  for (let connects = 0; ; ) {
+  for (let connects = 0; ;) {
     try {
       conn ??= await openConnection({ ...base, authProvider: new StoredOAuthProvider(store, settings, "background", target) });
       console.log(`MCP ${conn.protocolVersion}; tools: ${conn.tools.map((t) => t.name).join(", ")}`);

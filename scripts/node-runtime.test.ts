@@ -9,7 +9,9 @@ describe("nodeProblem", () => {
     expect(nodeProblem("20.20.2", "linux", "x64")).toBe(
       "Parley needs Node 24 or newer; this is Node 20.20.2. Run `npm install` (it puts Node 24 in node_modules), then start this through npm: `npm start`, `npm test`, `npm run bench`.",
     );
-    expect(nodeProblem("22.12.0", "darwin", "arm64")).toBe("Parley needs Node 24 or newer; this is Node 22.12.0. Install Node 24 (for example `nvm install 24`), then run `npm install` and this command again.");
+    expect(nodeProblem("22.12.0", "darwin", "arm64")).toBe(
+      "Parley needs Node 24 or newer; this is Node 22.12.0. Install Node 24 (for example `nvm install 24`), then run `npm install` and this command again.",
+    );
   });
 
   it("takes Node 24 and later", () => {

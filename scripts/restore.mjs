@@ -126,11 +126,15 @@ async function restorePostgres(from, url, force, keyPlan, backupKey) {
   const pgRestore = setting("PG_RESTORE") ?? "pg_restore";
   const { dbname, env } = libpqConnection(url);
   const clean = tables ? ["--clean", "--if-exists"] : [];
-  const run = spawnSync(pgRestore, ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", ...clean, `--dbname=${dbname}`, path.join(from, PG_FILE)], {
-    env,
-    stdio: ["ignore", "inherit", "pipe"],
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    pgRestore,
+    ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", ...clean, `--dbname=${dbname}`, path.join(from, PG_FILE)],
+    {
+      env,
+      stdio: ["ignore", "inherit", "pipe"],
+      encoding: "utf8",
+    },
+  );
   if (run.error?.code === "ENOENT") {
     throw new BackupError(`${pgRestore} was not found: install PostgreSQL's client tools, or name it with PG_RESTORE.`);
   }

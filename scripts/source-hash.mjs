@@ -7,7 +7,16 @@ import fs from "node:fs";
 import path from "node:path";
 
 const DIRS = ["app", "components", "lib", "public"];
-const FILES = ["next.config.ts", "proxy.ts", "instrumentation.ts", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json", "scripts/source-hash.mjs"];
+const FILES = [
+  "next.config.ts",
+  "proxy.ts",
+  "instrumentation.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+  "scripts/source-hash.mjs",
+];
 const SKIP = /\.test\.tsx?$/;
 
 function walk(root, dir, out) {
@@ -31,7 +40,11 @@ export function sourceHash(root = process.cwd()) {
   for (const file of FILES) if (fs.existsSync(path.join(root, file))) files.push(file);
   const hash = crypto.createHash("sha256");
   for (const file of files.sort()) {
-    hash.update(file).update("\0").update(fs.readFileSync(path.join(root, file))).update("\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(fs.readFileSync(path.join(root, file)))
+      .update("\0");
   }
   return hash.digest("hex").slice(0, 20);
 }

@@ -137,7 +137,11 @@ function listenOn(argv = process.argv.slice(2)) {
   const host = flag("-H", "--hostname");
   const everywhere = !host || host === "0.0.0.0" || host === "::";
   const name = (h) => (h.includes(":") ? `[${h}]` : h);
-  return { port: flag("-p", "--port") || process.env.PORT || "3000", shown: everywhere ? "localhost" : name(host), check: everywhere ? "127.0.0.1" : name(host) };
+  return {
+    port: flag("-p", "--port") || process.env.PORT || "3000",
+    shown: everywhere ? "localhost" : name(host),
+    check: everywhere ? "127.0.0.1" : name(host),
+  };
 }
 
 /** Prints where to open Parley (PARLEY_URL when set) once the server answers its health check. */

@@ -43,7 +43,20 @@ describe("Dockerfile", () => {
       .split("\n")
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith("#"));
-    for (const needed of ["app", "components", "lib", "prisma", "scripts", "package.json", "package-lock.json", "next.config.ts", "tsconfig.json", "instrumentation.ts", "proxy.ts", "postcss.config.mjs"]) {
+    for (const needed of [
+      "app",
+      "components",
+      "lib",
+      "prisma",
+      "scripts",
+      "package.json",
+      "package-lock.json",
+      "next.config.ts",
+      "tsconfig.json",
+      "instrumentation.ts",
+      "proxy.ts",
+      "postcss.config.mjs",
+    ]) {
       expect(ignored, needed).not.toContain(needed);
     }
     expect(ignored).toEqual(expect.arrayContaining([".git", "node_modules", ".next", "data", "lib/db/generated"]));

@@ -63,7 +63,11 @@ export async function createResetLinkAction(_prev: ActionState, form: FormData):
     const ctx = await requireAdmin();
     const reset = await createPasswordReset(ctx, parseForm(createResetSchema, form).membershipId);
     const base = publicUrl() ?? (await origin());
-    return { ok: true, message: `Password reset link for ${reset.name} created. Copy it now: it is shown only once.`, data: { url: `${base}/reset/${reset.token}`, name: reset.name } };
+    return {
+      ok: true,
+      message: `Password reset link for ${reset.name} created. Copy it now: it is shown only once.`,
+      data: { url: `${base}/reset/${reset.token}`, name: reset.name },
+    };
   });
 }
 

@@ -16,7 +16,9 @@ const suite = (ttft: number, directTtft: number, upChunks = 2000): SuiteResult =
     bursts: new Map(),
     stored: [],
     writes: [],
-    stream: { seq: summary, directSeq: direct, seqCpu: cpu, directCpu: cpu, relaySeq: direct, relayCpu: cpu, authFloor: 5 } as unknown as NonNullable<SuiteResult["stream"]>,
+    stream: { seq: summary, directSeq: direct, seqCpu: cpu, directCpu: cpu, relaySeq: direct, relayCpu: cpu, authFloor: 5 } as unknown as NonNullable<
+      SuiteResult["stream"]
+    >,
   };
 };
 

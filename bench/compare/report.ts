@@ -79,7 +79,7 @@ export function compareText(meta: CompareMeta, results: CompareRounds[]): string
       ".",
     "B/A below 1: B is lower (faster, cheaper) except for throughput and stored/shown, where higher is better. The ratio is the",
     "median of the per-round ratios, with their lowest..highest; A and B ranges show how much one build moves between rounds.",
-    "B-A is the median of the per-round differences. Figures that can be zero or below (\"added\") get no ratio where any",
+    'B-A is the median of the per-round differences. Figures that can be zero or below ("added") get no ratio where any',
     "round was: read their B-A and the absolute figures. Rows only where the run measured something.",
     ...loadWarnings(suites, meta.cpus),
   ];

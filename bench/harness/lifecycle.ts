@@ -63,8 +63,7 @@ export function spawnGroup(args: string[], opts: SpawnOptions): ChildProcess {
   return child;
 }
 
-const alive = (child: ChildProcess | undefined): child is ChildProcess =>
-  !!child && child.exitCode === null && child.signalCode === null;
+const alive = (child: ChildProcess | undefined): child is ChildProcess => !!child && child.exitCode === null && child.signalCode === null;
 
 /** Stops a process group: SIGTERM, then SIGKILL after a grace period. */
 export async function killGroup(child: ChildProcess | undefined, graceMs = 5000): Promise<void> {

@@ -30,7 +30,19 @@ export interface Server {
 }
 
 /** Variables of the bench's own environment a server must not inherit. */
-const STRIP = ["DATABASE_URL", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL", "PARLEY_SECRET_KEY", "BETTER_AUTH_SECRET", "PORT", "HOSTNAME", "NODE_OPTIONS", "NEXT_DIST_DIR", "PARLEY_PROCESSES"];
+const STRIP = [
+  "DATABASE_URL",
+  "REDIS_URL",
+  "PARLEY_URL",
+  "BETTER_AUTH_URL",
+  "PARLEY_SECRET_KEY",
+  "BETTER_AUTH_SECRET",
+  "PORT",
+  "HOSTNAME",
+  "NODE_OPTIONS",
+  "NEXT_DIST_DIR",
+  "PARLEY_PROCESSES",
+];
 
 export async function startParley(
   o: BenchOptions,

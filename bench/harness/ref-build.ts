@@ -37,7 +37,11 @@ export async function buildRef(root: string, ref: string): Promise<RefBuild> {
   } else {
     log(`compare: ${ref}'s package-lock.json differs: installing its own dependencies (npm ci)`);
     const npm = path.join(path.dirname(process.execPath), "npm");
-    execFileSync(fs.existsSync(npm) ? npm : "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+    execFileSync(fs.existsSync(npm) ? npm : "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
   }
 
   // The generated Prisma client is not in git: copy this tree's when the schema and the dependencies

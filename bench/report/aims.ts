@@ -5,7 +5,15 @@ import { SOAK_GROWTH, soakGrowth } from "./soak";
 import { relayRatios } from "./streams";
 import { LABEL, type RunReport } from "./model";
 
-export const AIMS = { ttftAddedMs: 25, throughputRatio: 0.8, behindAt: 200, relayCpuRatio: 1.5, longChatPageMs: 1500, longTurnAddedMs: 50, manyChatsAppMs: 1000 };
+export const AIMS = {
+  ttftAddedMs: 25,
+  throughputRatio: 0.8,
+  behindAt: 200,
+  relayCpuRatio: 1.5,
+  longChatPageMs: 1500,
+  longTurnAddedMs: 50,
+  manyChatsAppMs: 1000,
+};
 
 export interface Aim {
   aim: string;
@@ -21,7 +29,12 @@ export function aims(r: RunReport): Aim[] {
   for (const s of ran) {
     if (!s.stream) continue;
     const added = s.stream.seq.ttft50 - s.stream.directSeq.ttft50;
-    out.push({ aim: `TTFT added at p50 <= ${AIMS.ttftAddedMs} ms`, server: LABEL[s.kind], measured: `${signed(added)} ms`, result: added <= AIMS.ttftAddedMs ? "PASS" : "MISS" });
+    out.push({
+      aim: `TTFT added at p50 <= ${AIMS.ttftAddedMs} ms`,
+      server: LABEL[s.kind],
+      measured: `${signed(added)} ms`,
+      result: added <= AIMS.ttftAddedMs ? "PASS" : "MISS",
+    });
   }
   for (const s of ran) {
     if (!s.stream) continue;
@@ -44,12 +57,28 @@ export function aims(r: RunReport): Aim[] {
   const lc = ran.find((s) => s.kind === "postgresql")?.longChat;
   const [, chatPage, toModel] = lc?.rows ?? [];
   if (lc && chatPage && toModel) {
-    out.push({ aim: `a chat of ${lc.messages} messages opens (server-rendered page) in < ${AIMS.longChatPageMs} ms`, server: LABEL.postgresql, measured: `${fmt(chatPage.long)} ms`, result: chatPage.long < AIMS.longChatPageMs ? "PASS" : "MISS" });
+    out.push({
+      aim: `a chat of ${lc.messages} messages opens (server-rendered page) in < ${AIMS.longChatPageMs} ms`,
+      server: LABEL.postgresql,
+      measured: `${fmt(chatPage.long)} ms`,
+      result: chatPage.long < AIMS.longChatPageMs ? "PASS" : "MISS",
+    });
     const added = toModel.long - toModel.fresh;
-    out.push({ aim: `its next turn reaches the model <= ${AIMS.longTurnAddedMs} ms later than a new chat's`, server: LABEL.postgresql, measured: `${signed(added)} ms`, result: added <= AIMS.longTurnAddedMs ? "PASS" : "MISS" });
+    out.push({
+      aim: `its next turn reaches the model <= ${AIMS.longTurnAddedMs} ms later than a new chat's`,
+      server: LABEL.postgresql,
+      measured: `${signed(added)} ms`,
+      result: added <= AIMS.longTurnAddedMs ? "PASS" : "MISS",
+    });
   }
   const [app] = lc?.manyRows ?? [];
-  if (lc && app) out.push({ aim: `a member with ${lc.chats} more chats opens the app in < ${AIMS.manyChatsAppMs} ms`, server: LABEL.postgresql, measured: `${fmt(app.long)} ms`, result: app.long < AIMS.manyChatsAppMs ? "PASS" : "MISS" });
+  if (lc && app)
+    out.push({
+      aim: `a member with ${lc.chats} more chats opens the app in < ${AIMS.manyChatsAppMs} ms`,
+      server: LABEL.postgresql,
+      measured: `${fmt(app.long)} ms`,
+      result: app.long < AIMS.manyChatsAppMs ? "PASS" : "MISS",
+    });
   for (const s of ran) {
     if (!s.soak) continue;
     const growth = soakGrowth(s.soak);
@@ -71,5 +100,13 @@ export function aims(r: RunReport): Aim[] {
 }
 
 export function aimsSection(r: RunReport): string[] {
-  return ["", "Aims", table(["aim", "server", "measured", "result"], aims(r).map((a) => [a.aim, a.server, a.measured, a.result]), ["l", "l", "r", "l"])];
+  return [
+    "",
+    "Aims",
+    table(
+      ["aim", "server", "measured", "result"],
+      aims(r).map((a) => [a.aim, a.server, a.measured, a.result]),
+      ["l", "l", "r", "l"],
+    ),
+  ];
 }

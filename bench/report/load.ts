@@ -10,7 +10,15 @@ export function writesSection(r: RunReport): string[] {
   if (!pgSuite || !pgSuite.writes.length) return [...out, "  (no PostgreSQL run)"];
   const rows = pgSuite.writes.map((w) => {
     const per = (x: number) => fmt(x / w.answers, 1);
-    return [w.phase, `${w.answers}`, per(w.messageIns), per(w.messageUpd), per(w.blockIns), per(w.blockUpd), per(w.messageIns + w.messageUpd + w.blockIns + w.blockUpd)];
+    return [
+      w.phase,
+      `${w.answers}`,
+      per(w.messageIns),
+      per(w.messageUpd),
+      per(w.blockIns),
+      per(w.blockUpd),
+      per(w.messageIns + w.messageUpd + w.blockIns + w.blockUpd),
+    ];
   });
   const tot = pgSuite.writes.reduce(
     (a, w) => ({ answers: a.answers + w.answers, mi: a.mi + w.messageIns, mu: a.mu + w.messageUpd, bi: a.bi + w.blockIns, bu: a.bu + w.blockUpd }),
@@ -74,7 +82,22 @@ export function burstsSection(r: RunReport): string[] {
     `   Streams still running at ${fmt(direct.paced.deadline)} ms (${o.deadlineFactor}x that total) are cut there ("cut"; the Parley server is killed`,
     "   then and restarted for the next phase, so no turn runs on into it). Cut streams count as behind; their totals show as >deadline.",
     table(
-      ["path", "chats", "TTFT p50", "TTFT p95", "to upstream p50", "to upstream p95", "total p50", "total p95", "chars/s p50", "vs direct same N", "vs direct 1 stream", "behind", "cut", "failed"],
+      [
+        "path",
+        "chats",
+        "TTFT p50",
+        "TTFT p95",
+        "to upstream p50",
+        "to upstream p95",
+        "total p50",
+        "total p95",
+        "chars/s p50",
+        "vs direct same N",
+        "vs direct 1 stream",
+        "behind",
+        "cut",
+        "failed",
+      ],
       rows,
     ),
     `  Characters delivered per second, all streams together: ${agg.join(", ")}.`,
@@ -84,7 +107,8 @@ export function burstsSection(r: RunReport): string[] {
   const directBehind = [...direct.bursts].filter(([, c]) => c.behind > 0).map(([n, c]) => `${c.behind}/${n} at ${n}`);
   if (directBehind.length) out.push(`  Without Parley, aimock and the harness alone already fall behind: ${directBehind.join(", ")}.`);
   for (const s of r.suites) {
-    if (s.logProblems?.count) out.push(`  ${LABEL[s.kind]} server log: ${s.logProblems.count} warning/error line(s), first: ${s.logProblems.first.join(" | ")}`);
+    if (s.logProblems?.count)
+      out.push(`  ${LABEL[s.kind]} server log: ${s.logProblems.count} warning/error line(s), first: ${s.logProblems.first.join(" | ")}`);
   }
   return out;
 }

@@ -37,13 +37,25 @@ export function storedSection(r: RunReport): string[] {
 export function longChatSection(r: RunReport): string[] {
   if (!r.o.only.includes("long")) return [];
   const lc = r.suites.find((s) => !s.skipped && s.kind === "postgresql")?.longChat;
-  const out = ["", `6. A long chat and many chats (PostgreSQL): ${lc ? `${lc.messages} earlier messages of ${lc.chars} characters; then ${lc.chats} more chats` : "not run"}; p50 ms`];
+  const out = [
+    "",
+    `6. A long chat and many chats (PostgreSQL): ${lc ? `${lc.messages} earlier messages of ${lc.chars} characters; then ${lc.chats} more chats` : "not run"}; p50 ms`,
+  ];
   if (!lc) return out;
   return [
     ...out,
-    table(["request", "new chat", "long chat", "added"], lc.rows.map((x) => [x.what, fmt(x.fresh, 1), fmt(x.long, 1), `${signed(x.long - x.fresh)} ms`])),
+    table(
+      ["request", "new chat", "long chat", "added"],
+      lc.rows.map((x) => [x.what, fmt(x.fresh, 1), fmt(x.long, 1), `${signed(x.long - x.fresh)} ms`]),
+    ),
     ...(lc.manyRows.length
-      ? ["", table(["request", "a few chats", `${lc.chats} more chats`, "added"], lc.manyRows.map((x) => [x.what, fmt(x.fresh, 1), fmt(x.long, 1), `${signed(x.long - x.fresh)} ms`]))]
+      ? [
+          "",
+          table(
+            ["request", "a few chats", `${lc.chats} more chats`, "added"],
+            lc.manyRows.map((x) => [x.what, fmt(x.fresh, 1), fmt(x.long, 1), `${signed(x.long - x.fresh)} ms`]),
+          ),
+        ]
       : []),
     "  The page and the chat page read only the newest 50 messages; a turn reads and sends the newest messages that fit the",
     `  model's context window (the default 128,000 tokens: ~288 KB of the ~${Math.round((lc.messages * lc.chars) / 1000)} KB here), so its added time grows`,

@@ -76,7 +76,17 @@ export function oneStreamSection(r: RunReport): string[] {
     table(["path", "TTFT p50", "TTFT p95", "to upstream p50", "total p50", "total p95", "chars/s p50", "chars", "chunks received", "short/failed"], rows),
     "",
     table(
-      ["added by Parley", "TTFT p50", "TTFT p95", "before upstream call p50", "rest of TTFT p50", "total p50", "total p95", "chars/s vs direct", "signed-in GET p50"],
+      [
+        "added by Parley",
+        "TTFT p50",
+        "TTFT p95",
+        "before upstream call p50",
+        "rest of TTFT p50",
+        "total p50",
+        "total p95",
+        "chars/s vs direct",
+        "signed-in GET p50",
+      ],
       added,
     ),
     "  Before upstream call = sign-in check, chat and model lookups, storing the question and an empty answer, loading the history.",

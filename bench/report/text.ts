@@ -7,5 +7,15 @@ import { longChatSection, storedSection } from "./storage";
 import { cpuSection, header, oneStreamSection } from "./streams";
 
 export function runText(r: RunReport): string {
-  return [...header(r), ...oneStreamSection(r), ...cpuSection(r), ...writesSection(r), ...burstsSection(r), ...storedSection(r), ...longChatSection(r), ...soakSection(r), ...aimsSection(r)].join("\n");
+  return [
+    ...header(r),
+    ...oneStreamSection(r),
+    ...cpuSection(r),
+    ...writesSection(r),
+    ...burstsSection(r),
+    ...storedSection(r),
+    ...longChatSection(r),
+    ...soakSection(r),
+    ...aimsSection(r),
+  ].join("\n");
 }

@@ -46,10 +46,15 @@ export async function burstsScenario(ctx: Ctx, s: Session): Promise<BurstsOutcom
         })
       : undefined;
     let e: Snapshot | undefined;
-    const { results, cut } = await burst(n, direct.paced.deadline, (i, opts) => parleyStream(server, o.acceptEncoding, ids[i], labels[i], { ...opts, progress }), {
-      atDeadline: async () => (e = await snapshot(up.pid, server)),
-      afterCut: () => killNow(server.child), // nothing may keep running into the next phase
-    });
+    const { results, cut } = await burst(
+      n,
+      direct.paced.deadline,
+      (i, opts) => parleyStream(server, o.acceptEncoding, ids[i], labels[i], { ...opts, progress }),
+      {
+        atDeadline: async () => (e = await snapshot(up.pid, server)),
+        afterCut: () => killNow(server.child), // nothing may keep running into the next phase
+      },
+    );
     if (mid) out.stored.push(await mid);
     if (!cut) {
       await sleep(500); // the last turns finish storing

@@ -34,7 +34,11 @@ export async function runDirect(o: BenchOptions, up: Upstream, { paced: withPace
     (_, label) => directStream(up, label),
   );
   const pacedRef = summarize(pacedSeq, NaN, up.pacedChars, o.chunkChars, o.behindPct).total50;
-  const paced = { reference: pacedRef, summary: summarize(pacedSeq, pacedRef, up.pacedChars, o.chunkChars, o.behindPct), deadline: pacedRef * o.deadlineFactor };
+  const paced = {
+    reference: pacedRef,
+    summary: summarize(pacedSeq, pacedRef, up.pacedChars, o.chunkChars, o.behindPct),
+    deadline: pacedRef * o.deadlineFactor,
+  };
   log(`direct paced: p50 TTFT ${fmt(paced.summary.ttft50, 1)} ms, total ${fmt(pacedRef)} ms, ${paced.summary.chars / o.pacedRefRuns} chars per stream`);
   if (paced.summary.errors || paced.summary.short) throw new Error(`the paced direct baseline is broken: ${paced.summary.firstError ?? "short streams"}`);
   await upstreamArrivals(up);

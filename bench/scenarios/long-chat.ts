@@ -56,8 +56,16 @@ export async function longChatScenario(ctx: Ctx, s: Session): Promise<LongChatFi
     await upstreamArrivals(up);
     const [f, l] = [await turns(ctx, s, fresh, "long fresh", 5), await turns(ctx, s, long, "long", 5)];
     const arrivals = await upstreamArrivals(up);
-    attachArrivals(f, [0, 1, 2, 3, 4].map((i) => `long fresh ${i}`), arrivals);
-    attachArrivals(l, [0, 1, 2, 3, 4].map((i) => `long ${i}`), arrivals);
+    attachArrivals(
+      f,
+      [0, 1, 2, 3, 4].map((i) => `long fresh ${i}`),
+      arrivals,
+    );
+    attachArrivals(
+      l,
+      [0, 1, 2, 3, 4].map((i) => `long ${i}`),
+      arrivals,
+    );
     // The long chat's requests are over the journal's body cap: the only truncated ones, in order.
     l.forEach((r, i) => {
       const at = arrivals.get(truncatedKey(i));

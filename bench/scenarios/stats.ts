@@ -55,8 +55,14 @@ export function summarize(results: StreamResult[], reference: number, expectedCh
     total95: percentile(totals, 0.95),
     totalMax: percentile(totals, 1),
     rate50: percentile(valid.map(rateOf), 0.5),
-    toUpstream50: percentile(results.map((r) => r.toUpstream ?? NaN), 0.5),
-    toUpstream95: percentile(results.map((r) => r.toUpstream ?? NaN), 0.95),
+    toUpstream50: percentile(
+      results.map((r) => r.toUpstream ?? NaN),
+      0.5,
+    ),
+    toUpstream95: percentile(
+      results.map((r) => r.toUpstream ?? NaN),
+      0.95,
+    ),
     chunks: results.reduce((a, r) => a + r.chunks, 0),
     chars: results.reduce((a, r) => a + r.chars, 0),
     upChunks: results.reduce((a, r) => a + Math.round(r.chars / chunkChars), 0),

@@ -65,7 +65,15 @@ export async function streamScenario(ctx: Ctx, s: Session): Promise<{ figures: S
   attachArrivals(directSeq, directLabels, arrivals);
   attachArrivals(relaySeq, relayLabels, arrivals);
   const sum = (r: StreamResult[]) => summarize(r, direct.reference, up.expectedChars, o.chunkChars, o.behindPct);
-  const figures: StreamFigures = { seq: sum(seq), directSeq: sum(directSeq), seqCpu: sumCpu(parleyCpu), directCpu: sumCpu(directCpu), relaySeq: sum(relaySeq), relayCpu: sumCpu(relayCpu), authFloor: floor };
+  const figures: StreamFigures = {
+    seq: sum(seq),
+    directSeq: sum(directSeq),
+    seqCpu: sumCpu(parleyCpu),
+    directCpu: sumCpu(directCpu),
+    relaySeq: sum(relaySeq),
+    relayCpu: sumCpu(relayCpu),
+    authFloor: floor,
+  };
   if (!observer || !before) return { figures };
   const after = await settledWrites(server.origin, authHeaders(server), observer, before.messageIns + 2 * seq.length);
   return { figures, writes: { phase: "sequential", answers: seq.length, ...diffWrites(before, after) } };

@@ -27,7 +27,11 @@ function DisconnectForm({ c, action }: { c: ConnectionView; action: FormAction }
 
 export function ConnectionsList({ connections, disconnect, saveKey }: { connections: ConnectionView[]; disconnect: FormAction; saveKey: FormAction }) {
   if (!connections.length) {
-    return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tool server of this team asks for your own account. Servers an admin shares work without connecting.</p>;
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        No tool server of this team asks for your own account. Servers an admin shares work without connecting.
+      </p>
+    );
   }
   return (
     <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
@@ -58,7 +62,14 @@ export function ConnectionsList({ connections, disconnect, saveKey }: { connecti
               {(state) => (
                 <>
                   <input type="hidden" name="serverId" value={c.serverId} />
-                  <Field label={`Your key for ${c.serverName}`} name="key" type="password" autoComplete="off" error={state.fields?.key} hint={c.keyHint ? `Stored: ${c.keyHint}. Paste a new one to replace it.` : "Write-only: stored encrypted, never shown again."} />
+                  <Field
+                    label={`Your key for ${c.serverName}`}
+                    name="key"
+                    type="password"
+                    autoComplete="off"
+                    error={state.fields?.key}
+                    hint={c.keyHint ? `Stored: ${c.keyHint}. Paste a new one to replace it.` : "Write-only: stored encrypted, never shown again."}
+                  />
                   <SubmitButton size="sm" pendingText="Saving…" className="self-start">
                     Save key
                   </SubmitButton>

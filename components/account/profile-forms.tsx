@@ -28,7 +28,15 @@ export function PasswordForm({ action }: { action: FormAction }) {
     <ActionForm action={action} label="Change password" showSuccess>
       {(state) => (
         <>
-          <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={128} error={state.fields?.currentPassword} />
+          <Field
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={128}
+            error={state.fields?.currentPassword}
+          />
           <NewPasswordField error={state.fields?.newPassword} />
           <SubmitButton className="self-start" pendingText="Changing…">
             Change password

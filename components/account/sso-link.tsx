@@ -13,9 +13,7 @@ export function SsoLink({ name, linked, hasPassword, link, unlink }: Props) {
       <ActionForm action={link} label="Link single sign-on">
         {() => (
           <>
-            <p className="text-sm">
-              Not linked. After linking you can sign in with {name}; you sign in there once to link.
-            </p>
+            <p className="text-sm">Not linked. After linking you can sign in with {name}; you sign in there once to link.</p>
             <SubmitButton className="self-start" variant="secondary" pendingText={`Going to ${name}…`}>
               Link single sign-on
             </SubmitButton>

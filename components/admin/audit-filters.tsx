@@ -8,7 +8,9 @@ const DECISIONS = { approved: "Approved", denied: "Denied by a person", edited: 
 
 /** The filter as a query string for the CSV export (without the page: the export takes every page). */
 function exportQuery(filter: AuditFilter): string {
-  return new URLSearchParams(Object.entries({ ...filter, page: undefined }).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "")).toString();
+  return new URLSearchParams(
+    Object.entries({ ...filter, page: undefined }).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""),
+  ).toString();
 }
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
@@ -20,11 +22,25 @@ export function AuditFilters({ filter, actions, actors }: { filter: AuditFilter;
     <form method="get" action="/admin/audit" aria-label="Filter the audit log" className="mb-4 flex flex-wrap items-end gap-3">
       <div className="flex flex-col gap-1">
         <Label htmlFor="audit-action">Action</Label>
-        <OptionSelect id="audit-action" name="action" size="sm" defaultValue={filter.action ?? ""} options={[{ value: "", label: "Any action" }, ...actions]} className="w-56" />
+        <OptionSelect
+          id="audit-action"
+          name="action"
+          size="sm"
+          defaultValue={filter.action ?? ""}
+          options={[{ value: "", label: "Any action" }, ...actions]}
+          className="w-56"
+        />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor="audit-actor">Member</Label>
-        <OptionSelect id="audit-actor" name="actor" size="sm" defaultValue={filter.actor ?? ""} options={[{ value: "", label: "Anyone" }, ...actors]} className="w-56" />
+        <OptionSelect
+          id="audit-actor"
+          name="actor"
+          size="sm"
+          defaultValue={filter.actor ?? ""}
+          options={[{ value: "", label: "Anyone" }, ...actors]}
+          className="w-56"
+        />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor="audit-tool">Tool</Label>
@@ -32,7 +48,14 @@ export function AuditFilters({ filter, actions, actors }: { filter: AuditFilter;
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor="audit-decision">Decision</Label>
-        <OptionSelect id="audit-decision" name="decision" size="sm" defaultValue={filter.decision ?? ""} options={[{ value: "", label: "Any decision" }, ...Object.entries(DECISIONS).map(([value, label]) => ({ value, label }))]} className="w-52" />
+        <OptionSelect
+          id="audit-decision"
+          name="decision"
+          size="sm"
+          defaultValue={filter.decision ?? ""}
+          options={[{ value: "", label: "Any decision" }, ...Object.entries(DECISIONS).map(([value, label]) => ({ value, label }))]}
+          className="w-52"
+        />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor="audit-from">From</Label>

@@ -5,7 +5,15 @@ import { useActionState, useState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
 import { Button } from "../ui/button";
-import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "../ui/dialog";
 import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 

@@ -19,7 +19,18 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
     <div className="flex flex-col gap-6">
       <form action={createAction} className="flex flex-wrap items-end gap-3" aria-label="New invite">
         <FormField label="Role">
-          {(control) => <OptionSelect {...control} name="role" defaultValue="member" className="w-32" options={[{ value: "member", label: "Member" }, { value: "admin", label: "Admin" }]} />}
+          {(control) => (
+            <OptionSelect
+              {...control}
+              name="role"
+              defaultValue="member"
+              className="w-32"
+              options={[
+                { value: "member", label: "Member" },
+                { value: "admin", label: "Admin" },
+              ]}
+            />
+          )}
         </FormField>
         <FormField label="Expires after">
           {(control) => (

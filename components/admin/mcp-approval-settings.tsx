@@ -11,9 +11,26 @@ import { Input } from "../ui/input";
 
 export type ToolApprovalView = { policy: "ask" | "auto" | "deny" | "admin"; why: string; rules: string[]; decisionTimeoutMin: number | null };
 
-const POLICY_WORDS: Record<ToolApprovalView["policy"], string> = { ask: "Asks the member", auto: "Runs without asking", deny: "Never offered", admin: "An admin approves" };
+const POLICY_WORDS: Record<ToolApprovalView["policy"], string> = {
+  ask: "Asks the member",
+  auto: "Runs without asking",
+  deny: "Never offered",
+  admin: "An admin approves",
+};
 
-export function ServerApprovalSettings({ serverId, trustReadOnly, decisionTimeoutMin, trustAction, timeoutAction }: { serverId: string; trustReadOnly: boolean; decisionTimeoutMin: number | null; trustAction: FormAction; timeoutAction: FormAction }) {
+export function ServerApprovalSettings({
+  serverId,
+  trustReadOnly,
+  decisionTimeoutMin,
+  trustAction,
+  timeoutAction,
+}: {
+  serverId: string;
+  trustReadOnly: boolean;
+  decisionTimeoutMin: number | null;
+  trustAction: FormAction;
+  timeoutAction: FormAction;
+}) {
   const [trustState, trustForm] = useActionState(trustAction, initialActionState);
   const [timeoutState, timeoutForm] = useActionState(timeoutAction, initialActionState);
   return (
@@ -21,7 +38,13 @@ export function ServerApprovalSettings({ serverId, trustReadOnly, decisionTimeou
       <form action={trustForm} className="flex flex-col gap-1">
         <input type="hidden" name="serverId" value={serverId} />
         <input type="hidden" name="trustReadOnly" value={trustReadOnly ? "false" : "true"} />
-        <CheckboxField key={String(trustReadOnly)} label="Run tools it marks read-only without asking" defaultChecked={trustReadOnly} aria-describedby="mcp-trust-hint" onChange={(e) => e.currentTarget.form?.requestSubmit()} />
+        <CheckboxField
+          key={String(trustReadOnly)}
+          label="Run tools it marks read-only without asking"
+          defaultChecked={trustReadOnly}
+          aria-describedby="mcp-trust-hint"
+          onChange={(e) => e.currentTarget.form?.requestSubmit()}
+        />
         <p id="mcp-trust-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
           MCP annotations are hints from the server. Off (the default), every new tool asks, even one the server calls read-only.
         </p>
@@ -33,7 +56,16 @@ export function ServerApprovalSettings({ serverId, trustReadOnly, decisionTimeou
           Time limit for a decision (minutes)
         </label>
         <div className="flex gap-2">
-          <Input id="mcp-decision-timeout" name="minutes" inputMode="numeric" defaultValue={decisionTimeoutMin ?? ""} key={decisionTimeoutMin ?? ""} size="sm" className="w-28" aria-describedby="mcp-decision-timeout-hint" />
+          <Input
+            id="mcp-decision-timeout"
+            name="minutes"
+            inputMode="numeric"
+            defaultValue={decisionTimeoutMin ?? ""}
+            key={decisionTimeoutMin ?? ""}
+            size="sm"
+            className="w-28"
+            aria-describedby="mcp-decision-timeout-hint"
+          />
           <Button type="submit" variant="secondary" size="sm">
             Save limit
           </Button>
@@ -49,7 +81,19 @@ export function ServerApprovalSettings({ serverId, trustReadOnly, decisionTimeou
 
 export type ToolApprovalActions = { addRule: FormAction; removeRule: FormAction; setTimeout: FormAction };
 
-export function ToolApproval({ serverId, toolId, toolName, view, actions }: { serverId: string; toolId: string; toolName: string; view: ToolApprovalView; actions: ToolApprovalActions }) {
+export function ToolApproval({
+  serverId,
+  toolId,
+  toolName,
+  view,
+  actions,
+}: {
+  serverId: string;
+  toolId: string;
+  toolName: string;
+  view: ToolApprovalView;
+  actions: ToolApprovalActions;
+}) {
   const [addState, addForm] = useActionState(actions.addRule, initialActionState);
   const [removeState, removeForm] = useActionState(actions.removeRule, initialActionState);
   const [timeoutState, timeoutForm] = useActionState(actions.setTimeout, initialActionState);
@@ -125,7 +169,15 @@ export function ToolApproval({ serverId, toolId, toolName, view, actions }: { se
               <input type="hidden" name="toolId" value={toolId} />
               <label htmlFor={ids("timeout")} className="flex flex-col gap-0.5">
                 Time limit for this tool (minutes; empty: the server&apos;s)
-                <Input id={ids("timeout")} name="minutes" inputMode="numeric" size="sm" className="w-28" defaultValue={view.decisionTimeoutMin ?? ""} key={view.decisionTimeoutMin ?? ""} />
+                <Input
+                  id={ids("timeout")}
+                  name="minutes"
+                  inputMode="numeric"
+                  size="sm"
+                  className="w-28"
+                  defaultValue={view.decisionTimeoutMin ?? ""}
+                  key={view.decisionTimeoutMin ?? ""}
+                />
               </label>
               <Button type="submit" variant="secondary" size="sm">
                 Save limit

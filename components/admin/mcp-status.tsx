@@ -27,7 +27,11 @@ type Polled = { id: string; status: McpStatus };
  * /api/mcp/servers/<id> (one server); starts from `initial`, and takes a newer `initial` (the page
  * rendered again, e.g. after a test) as it comes. `refresh` reads the statuses at once.
  */
-export function useMcpStatuses(url: string, initial: Record<string, McpStatus>, ms = 3000): { statuses: Record<string, McpStatus>; refresh: () => Promise<void> } {
+export function useMcpStatuses(
+  url: string,
+  initial: Record<string, McpStatus>,
+  ms = 3000,
+): { statuses: Record<string, McpStatus>; refresh: () => Promise<void> } {
   const [statuses, setStatuses] = useState(initial);
   const [seen, setSeen] = useState(JSON.stringify(initial));
   if (JSON.stringify(initial) !== seen) {

@@ -27,7 +27,17 @@ export function AnnotationBadges({ annotations }: { annotations?: Record<string,
   );
 }
 
-export function McpTestPanel({ serverId, test, status, addedHint = false }: { serverId: string; test: (id: string) => Promise<ProbeResult>; status: McpStatus; addedHint?: boolean }) {
+export function McpTestPanel({
+  serverId,
+  test,
+  status,
+  addedHint = false,
+}: {
+  serverId: string;
+  test: (id: string) => Promise<ProbeResult>;
+  status: McpStatus;
+  addedHint?: boolean;
+}) {
   const router = useRouter();
   const [result, setResult] = useState<ProbeResult>();
   const [pending, start] = useTransition();
@@ -35,14 +45,18 @@ export function McpTestPanel({ serverId, test, status, addedHint = false }: { se
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-3">
-        <Button variant="secondary" disabled={pending} onClick={() =>
+        <Button
+          variant="secondary"
+          disabled={pending}
+          onClick={() =>
             start(async () => {
               const outcome = await test(serverId);
               setResult(outcome);
               await refresh();
               if (outcome.ok && addedHint) router.replace(`/admin/mcp/${serverId}`, { scroll: false });
             })
-          }>
+          }
+        >
           {pending ? <Loader2 className="size-4 animate-spin" aria-hidden /> : <PlugZap className="size-4" aria-hidden />}
           {pending ? "Testing…" : "Test connection"}
         </Button>
@@ -55,7 +69,8 @@ export function McpTestPanel({ serverId, test, status, addedHint = false }: { se
         <div role="status" className="flex flex-col gap-2 text-sm">
           <p className="rounded-md bg-green-50 px-3 py-2 text-green-800 dark:bg-green-950 dark:text-green-200">
             Connected to {result.server ? `${result.server.name} ${result.server.version}` : "the server"}
-            {result.protocolVersion ? ` (MCP ${result.protocolVersion})` : ""} in {result.ms} ms: {result.tools.length} tools. They are listed under Tools below.
+            {result.protocolVersion ? ` (MCP ${result.protocolVersion})` : ""} in {result.ms} ms: {result.tools.length} tools. They are listed under Tools
+            below.
           </p>
         </div>
       )}

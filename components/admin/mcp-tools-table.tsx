@@ -13,7 +13,17 @@ import { ToolApproval, type ToolApprovalActions, type ToolApprovalView } from ".
 
 type Approval = { views: Record<string, ToolApprovalView>; actions: ToolApprovalActions };
 
-function ToolRow({ tool, serverId, policyAction, approval }: { tool: McpToolView; serverId: string; policyAction: (form: FormData) => void; approval?: Approval }) {
+function ToolRow({
+  tool,
+  serverId,
+  policyAction,
+  approval,
+}: {
+  tool: McpToolView;
+  serverId: string;
+  policyAction: (form: FormData) => void;
+  approval?: Approval;
+}) {
   return (
     <li className="flex items-start gap-3 px-3 py-2 text-sm" data-tool={tool.name} data-offered={tool.enabled && tool.policy !== "deny"}>
       <div className="flex min-w-0 flex-col gap-1">
@@ -22,7 +32,9 @@ function ToolRow({ tool, serverId, policyAction, approval }: { tool: McpToolView
           <AnnotationBadges annotations={tool.annotations} />
         </span>
         {tool.description && <span className="text-zinc-600 dark:text-zinc-400">{tool.description}</span>}
-        {approval?.views[tool.id] && <ToolApproval serverId={serverId} toolId={tool.id} toolName={tool.name} view={approval.views[tool.id]} actions={approval.actions} />}
+        {approval?.views[tool.id] && (
+          <ToolApproval serverId={serverId} toolId={tool.id} toolName={tool.name} view={approval.views[tool.id]} actions={approval.actions} />
+        )}
       </div>
       <form action={policyAction} className="ml-auto shrink-0">
         <input type="hidden" name="serverId" value={serverId} />
@@ -38,7 +50,17 @@ function ToolRow({ tool, serverId, policyAction, approval }: { tool: McpToolView
   );
 }
 
-export function McpToolsTable({ serverId, tools, setPolicy, approval }: { serverId: string; tools: McpToolView[]; setPolicy: FormAction; approval?: Approval }) {
+export function McpToolsTable({
+  serverId,
+  tools,
+  setPolicy,
+  approval,
+}: {
+  serverId: string;
+  tools: McpToolView[];
+  setPolicy: FormAction;
+  approval?: Approval;
+}) {
   const [policyState, policyAction] = useActionState(setPolicy, initialActionState);
   if (!tools.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools known yet: test the connection to list them.</p>;
   return (

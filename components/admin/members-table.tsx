@@ -8,7 +8,15 @@ import type { FormAction } from "@/components/ui/action-form";
 import { Download } from "lucide-react";
 import { Button } from "../ui/button";
 import { CopyField } from "../ui/copy-field";
-import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger } from "../ui/dialog";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "../ui/dialog";
 import { FormMessage } from "../ui/field";
 import { OptionSelect } from "../ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
@@ -51,7 +59,14 @@ export function MembersTable({ teamId, members, currentUserId, actions }: { team
         </TableHeader>
         <TableBody>
           {members.map((m) => (
-            <MemberRow key={m.id} teamId={teamId} member={m} isSelf={m.user.id === currentUserId} actions={{ role: roleAction, remove: removeAction, reset: resetAction }} busy={busy} />
+            <MemberRow
+              key={m.id}
+              teamId={teamId}
+              member={m}
+              isSelf={m.user.id === currentUserId}
+              actions={{ role: roleAction, remove: removeAction, reset: resetAction }}
+              busy={busy}
+            />
           ))}
         </TableBody>
       </Table>
@@ -73,7 +88,17 @@ function MemberRow({ teamId, member, isSelf, actions, busy }: { teamId: string; 
       <TableCell>
         <form action={actions.role}>
           <input type="hidden" name="membershipId" value={member.id} />
-          <OptionSelect name="role" size="sm" className="w-28" aria-label={`Role of ${member.user.name}`} defaultValue={member.role} key={member.role} disabled={busy} options={ROLES} submitOnChange />
+          <OptionSelect
+            name="role"
+            size="sm"
+            className="w-28"
+            aria-label={`Role of ${member.user.name}`}
+            defaultValue={member.role}
+            key={member.role}
+            disabled={busy}
+            options={ROLES}
+            submitOnChange
+          />
         </form>
       </TableCell>
       <TableCell>

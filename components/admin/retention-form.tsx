@@ -7,7 +7,8 @@ import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 import { Input } from "../ui/input";
 
-const said = (days: number | null) => (days === null ? "Chats are kept for ever." : `Chats untouched for ${days} ${days === 1 ? "day" : "days"} are deleted, with everything in them.`);
+const said = (days: number | null) =>
+  days === null ? "Chats are kept for ever." : `Chats untouched for ${days} ${days === 1 ? "day" : "days"} are deleted, with everything in them.`;
 
 export function RetentionForm({ teamId, days: saved }: { teamId: string; days: number | null }) {
   const router = useRouter();
@@ -21,14 +22,21 @@ export function RetentionForm({ teamId, days: saved }: { teamId: string; days: n
     setPending(true);
     setResult(undefined);
     const value = mode === "forever" ? null : Number(days);
-    const res = await fetch(`/api/teams/${teamId}/retention`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ days: value }) }).catch(() => undefined);
+    const res = await fetch(`/api/teams/${teamId}/retention`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ days: value }),
+    }).catch(() => undefined);
     setPending(false);
     if (res?.ok) {
       router.refresh();
       return setResult({ ok: true, message: `Saved. ${said(value)}` });
     }
     const body = (await res?.json().catch(() => ({}))) as { error?: { fields?: Record<string, string>; message?: string } } | undefined;
-    setResult({ ok: false, message: body?.error?.fields?.days ?? (res ? "Enter a whole number of days from 1 to 3650." : "Could not reach the server. Try again.") });
+    setResult({
+      ok: false,
+      message: body?.error?.fields?.days ?? (res ? "Enter a whole number of days from 1 to 3650." : "Could not reach the server. Try again."),
+    });
   }
 
   return (
@@ -37,16 +45,36 @@ export function RetentionForm({ teamId, days: saved }: { teamId: string; days: n
       <fieldset className="flex flex-col gap-2">
         <legend className="sr-only">Keep chats</legend>
         <label className="flex items-center gap-2 text-sm">
-          <input type="radio" name="retention" value="forever" checked={mode === "forever"} onChange={() => setMode("forever")} className="size-4 accent-accent" /> Keep chats for ever
+          <input
+            type="radio"
+            name="retention"
+            value="forever"
+            checked={mode === "forever"}
+            onChange={() => setMode("forever")}
+            className="size-4 accent-accent"
+          />{" "}
+          Keep chats for ever
         </label>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <label className="flex items-center gap-2">
-            <input type="radio" name="retention" value="days" checked={mode === "days"} onChange={() => setMode("days")} className="size-4 accent-accent" /> Keep chats for
+            <input type="radio" name="retention" value="days" checked={mode === "days"} onChange={() => setMode("days")} className="size-4 accent-accent" />{" "}
+            Keep chats for
           </label>
           <label htmlFor="retention-days" className="sr-only">
             Number of days
           </label>
-          <Input id="retention-days" type="number" min={1} max={3650} step={1} size="sm" className="w-24" value={days} disabled={mode !== "days"} onChange={(e) => setDays(e.target.value)} />
+          <Input
+            id="retention-days"
+            type="number"
+            min={1}
+            max={3650}
+            step={1}
+            size="sm"
+            className="w-24"
+            value={days}
+            disabled={mode !== "days"}
+            onChange={(e) => setDays(e.target.value)}
+          />
           <span>days after their last activity</span>
         </div>
       </fieldset>

@@ -37,7 +37,16 @@ export function SsoProviderForm({ provider, save, test }: { provider: SsoProvide
   return (
     <form action={saveAction} className="flex flex-col gap-4" aria-label="Single sign-on provider" noValidate>
       <FormMessage message={state.message} ok={state.ok} />
-      <Field label="Name on the button" name="name" value={name} onChange={(e) => setName(e.target.value)} error={f.name} required maxLength={60} hint='People see "Sign in with <name>".' />
+      <Field
+        label="Name on the button"
+        name="name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={f.name}
+        required
+        maxLength={60}
+        hint='People see "Sign in with <name>".'
+      />
       <Field
         label="Issuer URL"
         name="issuer"
@@ -50,7 +59,16 @@ export function SsoProviderForm({ provider, save, test }: { provider: SsoProvide
         placeholder="https://login.example.com/realms/acme"
         hint="The provider's issuer; its discovery document is at <issuer>/.well-known/openid-configuration."
       />
-      <Field label="Client id" name="clientId" value={clientId} onChange={(e) => setClientId(e.target.value)} error={f.clientId} required maxLength={300} autoComplete="off" />
+      <Field
+        label="Client id"
+        name="clientId"
+        value={clientId}
+        onChange={(e) => setClientId(e.target.value)}
+        error={f.clientId}
+        required
+        maxLength={300}
+        autoComplete="off"
+      />
       <div className="flex flex-col gap-1">
         <Field
           label="Client secret"
@@ -61,12 +79,32 @@ export function SsoProviderForm({ provider, save, test }: { provider: SsoProvide
           onChange={(e) => setSecret(e.target.value)}
           error={f.clientSecret}
           placeholder={provider?.secretSet ? "Set (hidden); type to replace" : "Not set"}
-          hint={provider?.secretSet ? "A secret is set. Leave empty to keep it; an issuer on another server needs it again." : "Stored encrypted; never shown again. Leave empty for a public client."}
+          hint={
+            provider?.secretSet
+              ? "A secret is set. Leave empty to keep it; an issuer on another server needs it again."
+              : "Stored encrypted; never shown again. Leave empty for a public client."
+          }
         />
         {provider?.secretSet && <CheckboxField name="clearSecret" label="Remove the stored secret" />}
       </div>
-      <Field label="Scopes" name="scopes" value={scopes} onChange={(e) => setScopes(e.target.value)} error={f.scopes} maxLength={500} hint="Separated by spaces; openid is always asked for. Add the scope that releases groups if your provider needs one." />
-      <Field label="Groups claim" name="groupsClaim" value={groupsClaim} onChange={(e) => setGroupsClaim(e.target.value)} error={f.groupsClaim} maxLength={100} hint="The claim that lists a person's groups (a dotted path such as realm_access.roles works too)." />
+      <Field
+        label="Scopes"
+        name="scopes"
+        value={scopes}
+        onChange={(e) => setScopes(e.target.value)}
+        error={f.scopes}
+        maxLength={500}
+        hint="Separated by spaces; openid is always asked for. Add the scope that releases groups if your provider needs one."
+      />
+      <Field
+        label="Groups claim"
+        name="groupsClaim"
+        value={groupsClaim}
+        onChange={(e) => setGroupsClaim(e.target.value)}
+        error={f.groupsClaim}
+        maxLength={100}
+        hint="The claim that lists a person's groups (a dotted path such as realm_access.roles works too)."
+      />
       <Field
         label="Token endpoint's server"
         name="tokenOrigin"
@@ -101,7 +139,10 @@ export function SsoProviderForm({ provider, save, test }: { provider: SsoProvide
         </Button>
       </div>
       <div aria-live="polite" data-testid="discovery-result">
-        <FormMessage message={!testing && testState.message ? `${testState.ok ? "Discovery works. " : "Discovery failed: "}${testState.message}` : undefined} ok={testState.ok} />
+        <FormMessage
+          message={!testing && testState.message ? `${testState.ok ? "Discovery works. " : "Discovery failed: "}${testState.message}` : undefined}
+          ok={testState.ok}
+        />
       </div>
     </form>
   );

@@ -8,13 +8,26 @@ import { Field, FormField } from "../ui/field";
 import { OptionSelect } from "../ui/select";
 import { SubmitButton } from "../ui/submit-button";
 
-export function GroupRules({ rules, teams, add, remove }: { rules: GroupRuleView[]; teams: { id: string; name: string }[]; add: FormAction; remove: FormAction }) {
+export function GroupRules({
+  rules,
+  teams,
+  add,
+  remove,
+}: {
+  rules: GroupRuleView[];
+  teams: { id: string; name: string }[];
+  add: FormAction;
+  remove: FormAction;
+}) {
   return (
     <div className="flex flex-col gap-4">
       {rules.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">No rules yet: people who sign in this way join no team until a rule or an invite adds them.</p>
       ) : (
-        <ul aria-label="Group rules" className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+        <ul
+          aria-label="Group rules"
+          className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+        >
           {rules.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
               <span>
@@ -37,9 +50,24 @@ export function GroupRules({ rules, teams, add, remove }: { rules: GroupRuleView
       <ActionForm action={add} label="Add a group rule" className="flex flex-wrap items-end gap-3" showSuccess>
         {(state) => (
           <>
-            <Field label="Group" name="group" required maxLength={200} defaultValue={state.ok ? "" : state.values?.group} error={state.fields?.group} className="min-w-48 flex-1" />
+            <Field
+              label="Group"
+              name="group"
+              required
+              maxLength={200}
+              defaultValue={state.ok ? "" : state.values?.group}
+              error={state.fields?.group}
+              className="min-w-48 flex-1"
+            />
             <FormField label="Team" error={state.fields?.teamId}>
-              {(control) => <OptionSelect {...control} name="teamId" defaultValue={state.values?.teamId ?? teams[0]?.id} options={teams.map((t) => ({ value: t.id, label: t.name }))} />}
+              {(control) => (
+                <OptionSelect
+                  {...control}
+                  name="teamId"
+                  defaultValue={state.values?.teamId ?? teams[0]?.id}
+                  options={teams.map((t) => ({ value: t.id, label: t.name }))}
+                />
+              )}
             </FormField>
             <FormField label="Role" error={state.fields?.role}>
               {(control) => (

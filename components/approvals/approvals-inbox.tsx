@@ -26,11 +26,25 @@ function InboxCard({ item, onDecided }: { item: InboxItem; onDecided: (id: strin
   const send = async (body: { approved: boolean; reason?: string; input?: Record<string, unknown> }) => {
     setBusy(true);
     setError(undefined);
-    const res = await fetch("/api/approvals", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ approvalId: item.approvalId, ...body }) }).catch(() => undefined);
+    const res = await fetch("/api/approvals", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ approvalId: item.approvalId, ...body }),
+    }).catch(() => undefined);
     setBusy(false);
-    if (res?.ok) return onDecided(item.approvalId, { ok: true, message: `${body.input ? "Edited and approved" : body.approved ? "Approved" : "Denied"}: ${item.tool.label} for ${item.member}.` });
-    const message = ((await res?.json().catch(() => undefined)) as { error?: { message?: string } } | undefined)?.error?.message ?? "The decision could not be saved. Try again.";
-    if (res?.status === 409) return onDecided(item.approvalId, { ok: false, message: `${item.tool.label} for ${item.member}: already decided (by another admin, or the member moved on).` });
+    if (res?.ok)
+      return onDecided(item.approvalId, {
+        ok: true,
+        message: `${body.input ? "Edited and approved" : body.approved ? "Approved" : "Denied"}: ${item.tool.label} for ${item.member}.`,
+      });
+    const message =
+      ((await res?.json().catch(() => undefined)) as { error?: { message?: string } } | undefined)?.error?.message ??
+      "The decision could not be saved. Try again.";
+    if (res?.status === 409)
+      return onDecided(item.approvalId, {
+        ok: false,
+        message: `${item.tool.label} for ${item.member}: already decided (by another admin, or the member moved on).`,
+      });
     setError(message);
   };
   const headingId = `approval-${item.approvalId}`;
@@ -41,14 +55,25 @@ function InboxCard({ item, onDecided }: { item: InboxItem; onDecided: (id: strin
           {item.tool.label}
         </h2>
         <p className="text-zinc-700 dark:text-zinc-300">
-          <span className="font-medium">{item.member}</span> in “{item.chatTitle}”, {new Date(item.requestedAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}
+          <span className="font-medium">{item.member}</span> in “{item.chatTitle}”,{" "}
+          {new Date(item.requestedAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}
         </p>
-        {item.question && <blockquote className="whitespace-pre-wrap border-l-2 border-zinc-300 pl-2 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">{item.question}</blockquote>}
+        {item.question && (
+          <blockquote className="whitespace-pre-wrap border-l-2 border-zinc-300 pl-2 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+            {item.question}
+          </blockquote>
+        )}
         <Json value={item.input} label="Input" open />
         {item.rule && <p className="text-xs text-zinc-700 dark:text-zinc-300">Asked by the rule “{item.rule}”.</p>}
         {item.deadline && <p className="text-xs text-zinc-700 dark:text-zinc-300">Denied automatically unless decided {deadlineText(item.deadline)}.</p>}
         {editing ? (
-          <InputEditor schema={item.tool.inputSchema} input={item.input} busy={busy} onCancel={() => setEditing(false)} onSubmit={(input) => void send({ approved: true, input })} />
+          <InputEditor
+            schema={item.tool.inputSchema}
+            input={item.input}
+            busy={busy}
+            onCancel={() => setEditing(false)}
+            onSubmit={(input) => void send({ approved: true, input })}
+          />
         ) : (
           <>
             <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">

@@ -20,11 +20,25 @@ function formFields(schema: unknown): [string, Prop][] {
   return props && typeof props === "object" ? Object.entries(props).filter(([, p]) => p && typeof p === "object" && formable(p)) : [];
 }
 
-export function InputEditor({ schema, input, onSubmit, onCancel, busy }: { schema: unknown; input: unknown; onSubmit: (input: Record<string, unknown>) => void; onCancel: () => void; busy?: boolean }) {
+export function InputEditor({
+  schema,
+  input,
+  onSubmit,
+  onCancel,
+  busy,
+}: {
+  schema: unknown;
+  input: unknown;
+  onSubmit: (input: Record<string, unknown>) => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
   const id = useId();
   const fields = formFields(schema);
   const required = new Set((schema as Schema | null)?.required ?? []);
-  const [value, setValue] = useState<Record<string, unknown>>(() => (input && typeof input === "object" && !Array.isArray(input) ? { ...(input as Record<string, unknown>) } : {}));
+  const [value, setValue] = useState<Record<string, unknown>>(() =>
+    input && typeof input === "object" && !Array.isArray(input) ? { ...(input as Record<string, unknown>) } : {},
+  );
   const [json, setJson] = useState(() => JSON.stringify(value, null, 2));
   const [jsonError, setJsonError] = useState<string>();
 
@@ -70,7 +84,12 @@ export function InputEditor({ schema, input, onSubmit, onCancel, busy }: { schem
           return (
             <label key={key} htmlFor={fieldId} className="flex flex-col gap-1 text-xs">
               {label}
-              <select id={fieldId} className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900" value={String(value[key] ?? "")} onChange={(e) => set(key, e.target.value || undefined)}>
+              <select
+                id={fieldId}
+                className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                value={String(value[key] ?? "")}
+                onChange={(e) => set(key, e.target.value || undefined)}
+              >
                 <option value="">—</option>
                 {p.enum.map((v) => (
                   <option key={String(v)} value={String(v)}>
@@ -98,7 +117,15 @@ export function InputEditor({ schema, input, onSubmit, onCancel, busy }: { schem
       })}
       <label htmlFor={`${id}-json`} className="flex flex-col gap-1 text-xs">
         {fields.length ? "The whole input as JSON" : "Input (JSON)"}
-        <Textarea id={`${id}-json`} className="font-mono text-xs" rows={Math.min(12, json.split("\n").length + 1)} value={json} onChange={(e) => onJson(e.target.value)} aria-invalid={jsonError ? true : undefined} aria-describedby={jsonError ? `${id}-json-error` : undefined} />
+        <Textarea
+          id={`${id}-json`}
+          className="font-mono text-xs"
+          rows={Math.min(12, json.split("\n").length + 1)}
+          value={json}
+          onChange={(e) => onJson(e.target.value)}
+          aria-invalid={jsonError ? true : undefined}
+          aria-describedby={jsonError ? `${id}-json-error` : undefined}
+        />
         {jsonError && (
           <span id={`${id}-json-error`} className="text-red-700 dark:text-red-300">
             {jsonError}
@@ -138,7 +165,9 @@ export function InputDiff({ original, edited }: { original: unknown; edited: unk
           return (
             <tr key={k} data-changed={changed || undefined}>
               <td className="break-all py-0.5 pr-2">{k}</td>
-              <td className={`break-all py-0.5 pr-2 ${changed ? "bg-red-50 text-red-900 line-through dark:bg-red-950 dark:text-red-100" : ""}`}>{show(a[k])}</td>
+              <td className={`break-all py-0.5 pr-2 ${changed ? "bg-red-50 text-red-900 line-through dark:bg-red-950 dark:text-red-100" : ""}`}>
+                {show(a[k])}
+              </td>
               <td className={`break-all py-0.5 ${changed ? "bg-green-50 text-green-900 dark:bg-green-950 dark:text-green-100" : ""}`}>{show(b[k])}</td>
             </tr>
           );

@@ -10,7 +10,8 @@ import { Tooltip } from "../ui/tooltip";
 import type { PendingFile } from "./use-attachments";
 
 /** What the file picker offers (the server checks the bytes regardless). */
-const ACCEPT = "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,.md,.csv,.json,.ts,.tsx,.js,.py,.go,.rs,.java,.c,.cpp,.h,.rb,.sh,.yaml,.yml,.toml,.sql";
+const ACCEPT =
+  "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,.md,.csv,.json,.ts,.tsx,.js,.py,.go,.rs,.java,.c,.cpp,.h,.rb,.sh,.yaml,.yml,.toml,.sql";
 
 export function AddFilesButton({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled?: boolean }) {
   const input = useRef<HTMLInputElement>(null);
@@ -43,12 +44,20 @@ export function PendingFiles({ files, onRemove }: { files: PendingFile[]; onRemo
   return (
     <ul aria-label="Files to send" className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2">
       {files.map((f) => (
-        <li key={f.key} className="flex max-w-full items-center gap-1 rounded-md border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700" data-state={f.state}>
+        <li
+          key={f.key}
+          className="flex max-w-full items-center gap-1 rounded-md border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700"
+          data-state={f.state}
+        >
           {f.preview && (
             // eslint-disable-next-line @next/next/no-img-element -- a local object URL of the picked file
             <img src={f.preview} alt={`Preview of ${f.name}`} className="size-8 shrink-0 rounded object-cover" />
           )}
-          {f.state === "uploading" ? <Loader2 className="size-3 animate-spin" aria-label="Uploading" /> : !f.preview && <FileText className="size-3" aria-hidden />}
+          {f.state === "uploading" ? (
+            <Loader2 className="size-3 animate-spin" aria-label="Uploading" />
+          ) : (
+            !f.preview && <FileText className="size-3" aria-hidden />
+          )}
           <span className="max-w-48 truncate">{f.name}</span>
           {f.state === "failed" && <span className="text-red-700 dark:text-red-400">— {f.error}</span>}
           <Button size="xs" variant="ghost" aria-label={`Remove ${f.name}`} onClick={() => onRemove(f.key)} className="h-5 px-1">

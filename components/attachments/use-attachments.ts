@@ -4,7 +4,16 @@
 // has a preview from the moment it is picked (an object URL, released when it leaves the list).
 import { useCallback, useState } from "react";
 
-export type PendingFile = { key: string; name: string; state: "uploading" | "ready" | "failed"; error?: string; id?: string; mediaType?: string; url?: string; preview?: string };
+export type PendingFile = {
+  key: string;
+  name: string;
+  state: "uploading" | "ready" | "failed";
+  error?: string;
+  id?: string;
+  mediaType?: string;
+  url?: string;
+  preview?: string;
+};
 
 const PREVIEWED = /^image\/(png|jpeg|gif|webp)$/;
 const release = (f: PendingFile) => f.preview && URL.revokeObjectURL(f.preview);
@@ -24,7 +33,10 @@ export function useAttachments() {
       form.append("file", file);
       void fetch("/api/attachments", { method: "POST", body: form })
         .then(async (res) => {
-          const body = (await res.json().catch(() => null)) as { attachment?: { id: string; mediaType: string; url: string; name: string }; error?: { message?: string } } | null;
+          const body = (await res.json().catch(() => null)) as {
+            attachment?: { id: string; mediaType: string; url: string; name: string };
+            error?: { message?: string };
+          } | null;
           if (!res.ok || !body?.attachment) return update(key, { state: "failed", error: body?.error?.message ?? "Could not upload the file." });
           update(key, { state: "ready", id: body.attachment.id, mediaType: body.attachment.mediaType, url: body.attachment.url, name: body.attachment.name });
         })

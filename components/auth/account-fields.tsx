@@ -12,7 +12,16 @@ export function AccountFields({ state }: { state: ActionState }) {
   return (
     <>
       <Field label="Your name" name="name" autoComplete="name" required maxLength={100} defaultValue={state.values?.name} error={state.fields?.name} />
-      <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={state.values?.email} error={state.fields?.email} />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={254}
+        defaultValue={state.values?.email}
+        error={state.fields?.email}
+      />
       <Field
         label="Password"
         name="password"

@@ -9,7 +9,16 @@ export function SignInForm({ action, next }: { action: FormAction; next?: string
       {(state) => (
         <>
           {next && <input type="hidden" name="next" value={next} />}
-          <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={state.values?.email} error={state.fields?.email} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            defaultValue={state.values?.email}
+            error={state.fields?.email}
+          />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required maxLength={128} error={state.fields?.password} />
           <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
         </>

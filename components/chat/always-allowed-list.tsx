@@ -9,10 +9,15 @@ type Row = { toolId: string; toolName: string; serverName: string };
 export function AlwaysAllowedList({ tools }: { tools: Row[] }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
-  if (!tools.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools are always allowed. Tools that ask for approval will keep asking.</p>;
+  if (!tools.length)
+    return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools are always allowed. Tools that ask for approval will keep asking.</p>;
   return (
     <>
-      {error && <p role="alert" className="text-sm text-red-700 dark:text-red-400">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
       <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
         {tools.map((t) => (
           <li key={t.toolId} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
@@ -25,7 +30,11 @@ export function AlwaysAllowedList({ tools }: { tools: Row[] }) {
               size="sm"
               aria-label={`Revoke always allow for ${t.toolName}`}
               onClick={async () => {
-                const res = await fetch("/api/tools/preferences", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ toolId: t.toolId, alwaysAllow: false }) });
+                const res = await fetch("/api/tools/preferences", {
+                  method: "POST",
+                  headers: { "content-type": "application/json" },
+                  body: JSON.stringify({ toolId: t.toolId, alwaysAllow: false }),
+                });
                 if (!res.ok) setError("Could not revoke. Try again.");
                 router.refresh();
               }}

@@ -18,7 +18,12 @@ const LABEL: Record<AppAsk["kind"], string> = {
 function what(ask: AppAsk): { lead: string; detail: string; yes: string; no: string } {
   if (ask.kind === "link") return { lead: "The app asks to open this link in a new tab:", detail: ask.url, yes: "Open link", no: "Cancel" };
   if (ask.kind === "message") return { lead: "The app asks to send this message in the chat:", detail: ask.text, yes: "Send message", no: "Cancel" };
-  return { lead: `The app asks to run “${ask.name}”, which asks for your approval first, with this input:`, detail: JSON.stringify(ask.input, null, 2).slice(0, 5000), yes: "Approve", no: "Deny" };
+  return {
+    lead: `The app asks to run “${ask.name}”, which asks for your approval first, with this input:`,
+    detail: JSON.stringify(ask.input, null, 2).slice(0, 5000),
+    yes: "Approve",
+    no: "Deny",
+  };
 }
 
 export function AppAskCard({ ask, answer }: { ask: AppAsk; answer: (ok: boolean) => void }) {
@@ -26,7 +31,9 @@ export function AppAskCard({ ask, answer }: { ask: AppAsk; answer: (ok: boolean)
   return (
     <div role="group" aria-label={LABEL[ask.kind]} data-app-ask={ask.kind} className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950">
       <p className="text-sm text-zinc-900 dark:text-zinc-100">{lead}</p>
-      <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-white px-2 py-1 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">{detail}</pre>
+      <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-white px-2 py-1 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
+        {detail}
+      </pre>
       <div className="flex gap-2">
         <Button size="sm" onClick={() => answer(true)}>
           {yes}

@@ -84,7 +84,12 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
         platform: "web",
       });
-      const b = new AppBridge(null, { name: "Parley", version: "0.1.0" }, { openLinks: {}, serverTools: {}, message: { text: {} }, logging: {} }, { hostContext: hostContext() });
+      const b = new AppBridge(
+        null,
+        { name: "Parley", version: "0.1.0" },
+        { openLinks: {}, serverTools: {}, message: { text: {} }, logging: {} },
+        { hostContext: hostContext() },
+      );
       bridge = b;
       // The member switches light/dark (the class on <html>): the view hears it (host-context-changed,
       // sent only for what changed; the whole context is given because it replaces the old one).

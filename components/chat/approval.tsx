@@ -11,7 +11,14 @@ import { InputEditor } from "../approvals/input-editor";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 
-export type ApprovalDecision = { approvalId: string; approved: boolean; reason?: string; input?: Record<string, unknown>; alwaysAllowToolId?: string; allowForChatToolId?: string };
+export type ApprovalDecision = {
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+  input?: Record<string, unknown>;
+  alwaysAllowToolId?: string;
+  allowForChatToolId?: string;
+};
 export const ApprovalContext = createContext<((d: ApprovalDecision) => void) | undefined>(undefined);
 
 /** "in 29 minutes" / "at 14:05" for a deadline. */
@@ -30,7 +37,19 @@ function Why({ details }: { details?: ApprovalDetails }) {
   );
 }
 
-export function ApprovalCard({ approvalId, toolLabel, toolId, input, details }: { approvalId: string; toolLabel: string; toolId?: string; input?: unknown; details?: ApprovalDetails }) {
+export function ApprovalCard({
+  approvalId,
+  toolLabel,
+  toolId,
+  input,
+  details,
+}: {
+  approvalId: string;
+  toolLabel: string;
+  toolId?: string;
+  input?: unknown;
+  details?: ApprovalDetails;
+}) {
   const decide = useContext(ApprovalContext);
   const [reason, setReason] = useState("");
   const [sent, setSent] = useState(false);
@@ -41,7 +60,9 @@ export function ApprovalCard({ approvalId, toolLabel, toolId, input, details }: 
         <p className="flex items-center gap-1.5 text-sm font-medium text-sky-900 dark:text-sky-100">
           <MessageSquareLock className="size-4" aria-hidden /> Waiting for an admin
         </p>
-        <p className="text-xs text-zinc-700 dark:text-zinc-300">An admin of your team decides whether {toolLabel} runs. The answer goes on here once they have.</p>
+        <p className="text-xs text-zinc-700 dark:text-zinc-300">
+          An admin of your team decides whether {toolLabel} runs. The answer goes on here once they have.
+        </p>
         <Why details={details} />
       </div>
     );
@@ -61,7 +82,13 @@ export function ApprovalCard({ approvalId, toolLabel, toolId, input, details }: 
       <p className="text-sm font-medium text-amber-900 dark:text-amber-100">{toolLabel} wants to run with the input above. Allow it?</p>
       <Why details={details} />
       {editing && editing !== "loading" ? (
-        <InputEditor schema={editing.schema} input={input} busy={sent} onCancel={() => setEditing(undefined)} onSubmit={(edited) => send({ approved: true, input: edited })} />
+        <InputEditor
+          schema={editing.schema}
+          input={input}
+          busy={sent}
+          onCancel={() => setEditing(undefined)}
+          onSubmit={(edited) => send({ approved: true, input: edited })}
+        />
       ) : (
         <>
           <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
@@ -114,7 +141,11 @@ export function BatchDecisions({ approvalIds }: { approvalIds: string[] }) {
     for (const approvalId of approvalIds) decide({ approvalId, approved });
   };
   return (
-    <div className="flex flex-wrap items-center gap-2 rounded-md bg-amber-50 p-2 text-sm dark:bg-amber-950" role="group" aria-label={`${approvalIds.length} tool calls wait for you`}>
+    <div
+      className="flex flex-wrap items-center gap-2 rounded-md bg-amber-50 p-2 text-sm dark:bg-amber-950"
+      role="group"
+      aria-label={`${approvalIds.length} tool calls wait for you`}
+    >
       <span className="text-amber-900 dark:text-amber-100">{approvalIds.length} tool calls wait for you.</span>
       <Button variant="success" size="sm" disabled={sent} onClick={() => all(true)}>
         <Check className="size-4" aria-hidden /> Approve all

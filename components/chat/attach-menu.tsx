@@ -18,7 +18,15 @@ export type Attached = { serverId: string; serverName: string; uri: string; labe
 const templateVars = (t: string) => [...t.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 const expand = (t: string, values: Record<string, string>) => t.replace(/\{([^}]+)\}/g, (_, k: string) => encodeURIComponent(values[k] ?? ""));
 
-function TemplateForm({ server, template, onAttach }: { server: CatalogServer; template: CatalogServer["templates"][number]; onAttach: (a: Attached) => void }) {
+function TemplateForm({
+  server,
+  template,
+  onAttach,
+}: {
+  server: CatalogServer;
+  template: CatalogServer["templates"][number];
+  onAttach: (a: Attached) => void;
+}) {
   const vars = templateVars(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>({});
   const label = template.title ?? template.name;
@@ -59,7 +67,10 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
     requestAnimationFrame(() => content.current?.querySelector<HTMLElement>("button")?.focus());
   };
   // The whole composer (the trigger's form), so the popover opens above the message box.
-  const anchor = useMemo(() => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }), []);
+  const anchor = useMemo(
+    () => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }),
+    [],
+  );
   const attach = (a: Attached) => {
     onAttach(a);
     setOpen(false);
@@ -87,13 +98,21 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
             <Loader2 className="size-4 animate-spin" aria-hidden /> Loading resources…
           </p>
         )}
-        {catalog.error && <p role="alert" className="text-red-700 dark:text-red-400">{catalog.error}</p>}
+        {catalog.error && (
+          <p role="alert" className="text-red-700 dark:text-red-400">
+            {catalog.error}
+          </p>
+        )}
         {catalog.servers && !servers.length && <p className="text-zinc-600 dark:text-zinc-400">No server of your team offers resources.</p>}
         {!server &&
           servers.map((s) => (
             <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => show(s.id)}>
               {s.name}
-              {s.error ? <span className="text-xs text-red-700 dark:text-red-400"> (unavailable)</span> : <span className="text-xs text-zinc-600 dark:text-zinc-400"> {s.resources.length + s.templates.length}</span>}
+              {s.error ? (
+                <span className="text-xs text-red-700 dark:text-red-400"> (unavailable)</span>
+              ) : (
+                <span className="text-xs text-zinc-600 dark:text-zinc-400"> {s.resources.length + s.templates.length}</span>
+              )}
             </Button>
           ))}
         {server && (
@@ -104,7 +123,13 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
             <p className="px-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{server.name}</p>
             {server.error && <p className="text-xs text-red-700 dark:text-red-400">{server.error}</p>}
             {server.resources.map((r) => (
-              <Button key={r.uri} variant="ghost" size="sm" className="h-auto justify-start py-1 text-left whitespace-normal" onClick={() => attach({ serverId: server.id, serverName: server.name, uri: r.uri, label: r.title ?? r.name })}>
+              <Button
+                key={r.uri}
+                variant="ghost"
+                size="sm"
+                className="h-auto justify-start py-1 text-left whitespace-normal"
+                onClick={() => attach({ serverId: server.id, serverName: server.name, uri: r.uri, label: r.title ?? r.name })}
+              >
                 <FileText className="size-4 shrink-0" aria-hidden />
                 <span>
                   {r.title ?? r.name}
@@ -128,10 +153,19 @@ export function AttachedChips({ attached, onRemove }: { attached: Attached[]; on
   return (
     <ul className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2" aria-label="Attached resources">
       {attached.map((a, i) => (
-        <li key={`${a.serverId}:${a.uri}`} className="flex items-center gap-1 rounded-full border border-zinc-300 bg-zinc-50 py-0.5 pr-1 pl-2 text-xs dark:border-zinc-700 dark:bg-zinc-900" title={a.uri}>
+        <li
+          key={`${a.serverId}:${a.uri}`}
+          className="flex items-center gap-1 rounded-full border border-zinc-300 bg-zinc-50 py-0.5 pr-1 pl-2 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+          title={a.uri}
+        >
           <FileText className="size-3.5" aria-hidden />
           {a.serverName} · {a.label}
-          <button type="button" aria-label={`Remove ${a.label}`} onClick={() => onRemove(i)} className="rounded-full p-0.5 hover:bg-zinc-200 focus-visible:outline-2 dark:hover:bg-zinc-800">
+          <button
+            type="button"
+            aria-label={`Remove ${a.label}`}
+            onClick={() => onRemove(i)}
+            className="rounded-full p-0.5 hover:bg-zinc-200 focus-visible:outline-2 dark:hover:bg-zinc-800"
+          >
             <X className="size-3" aria-hidden />
           </button>
         </li>

@@ -13,7 +13,11 @@ describe("withNewestPage", () => {
     const older = msg("o1", "older");
     const kept = msg("q1", "question");
     const shown = [older, kept, msg("local-id", "new question"), msg("a2", "answer", "assistant")];
-    const page = { messages: [msg("q1", "question"), msg("q2", "new question"), { ...msg("a2", "answer", "assistant"), metadata: { versions: { index: 2, count: 2 } } }], hasMore: true, firstSeq: 7 };
+    const page = {
+      messages: [msg("q1", "question"), msg("q2", "new question"), { ...msg("a2", "answer", "assistant"), metadata: { versions: { index: 2, count: 2 } } }],
+      hasMore: true,
+      firstSeq: 7,
+    };
     const merged = withNewestPage(shown, page);
     expect(merged.messages.map((m) => m.id)).toEqual(["o1", "q1", "q2", "a2"]);
     expect(merged.messages[0]).toBe(older);
@@ -38,7 +42,10 @@ describe("the live question takes its stored id when its answer starts", () => {
     const renamed = [older, { ...live, id: "q2" }, answer];
     expect(questionRename(renamed)).toBeUndefined();
     // After the turn the stored page keeps the renamed question's object: nothing of it re-renders.
-    const merged = withNewestPage(renamed, { messages: [msg("q1", "question"), msg("q2", "new question"), { ...answer, metadata: { status: "done" } }], hasMore: false });
+    const merged = withNewestPage(renamed, {
+      messages: [msg("q1", "question"), msg("q2", "new question"), { ...answer, metadata: { status: "done" } }],
+      hasMore: false,
+    });
     expect(merged.messages[1]).toBe(renamed[1]);
     // An answer that follows no new question (Continue, decisions, regenerate) renames nothing.
     expect(questionRename([older, msg("a1", "answer", "assistant")])).toBeUndefined();

@@ -68,7 +68,15 @@ export function ChatHeader({ projectId }: { projectId: string | null }) {
               <MoveToProjectButton chatId={chatId} projectId={projectId} />
               <ExportMenu chatId={chatId} />
               <Tooltip content="Rename chat">
-                <Button size="sm" variant="ghost" aria-label="Rename chat" onClick={() => { setDraft(title); setMode("rename"); }}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label="Rename chat"
+                  onClick={() => {
+                    setDraft(title);
+                    setMode("rename");
+                  }}
+                >
                   <Pencil className="size-4" aria-hidden />
                 </Button>
               </Tooltip>

@@ -10,7 +10,17 @@ type ChatTitleState = { chatId: string; title: string; stored: boolean; setTitle
 
 const ChatTitleContext = createContext<ChatTitleState | null>(null);
 
-export function ChatTitleProvider({ chatId, title: initial, stored: initiallyStored, children }: { chatId: string; title: string; stored: boolean; children: React.ReactNode }) {
+export function ChatTitleProvider({
+  chatId,
+  title: initial,
+  stored: initiallyStored,
+  children,
+}: {
+  chatId: string;
+  title: string;
+  stored: boolean;
+  children: React.ReactNode;
+}) {
   const [title, setTitle] = useState(initial);
   const [stored, setStoredState] = useState(initiallyStored);
   useEffect(() => onChats((c) => c.id === chatId && c.title && setTitle(c.title)), [chatId]);

@@ -23,7 +23,12 @@ export function decisionsOf(message: ParleyUIMessage | undefined, edited?: Edite
   return decided.length
     ? decided.map((p) => {
         const input = p.approval!.approved ? edited?.get(p.approval!.id) : undefined;
-        return { approvalId: p.approval!.id, approved: p.approval!.approved === true, ...(p.approval!.reason ? { reason: p.approval!.reason } : {}), ...(input ? { input } : {}) };
+        return {
+          approvalId: p.approval!.id,
+          approved: p.approval!.approved === true,
+          ...(p.approval!.reason ? { reason: p.approval!.reason } : {}),
+          ...(input ? { input } : {}),
+        };
       })
     : undefined;
 }
@@ -55,7 +60,9 @@ export function chatTransport(edited?: EditedInputs) {
                 : { id, trigger, ...messageWithAttachments(last), ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}) }),
           ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           ...(Array.isArray(body?.resources) ? { resources: body.resources } : {}),
-          ...(body?.newChat === true ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}), ...(typeof body.projectId === "string" ? { projectId: body.projectId } : {}) } : {}),
+          ...(body?.newChat === true
+            ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}), ...(typeof body.projectId === "string" ? { projectId: body.projectId } : {}) }
+            : {}),
         },
       };
     },

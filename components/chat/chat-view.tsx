@@ -53,7 +53,9 @@ function waitsForAdmin(m: ParleyUIMessage): boolean {
  * the answer has not gone on yet: the turn continues in a moment, so the page keeps looking.
  */
 function approvedNotRun(m: ParleyUIMessage): boolean {
-  return m.metadata?.status !== "streaming" && (m.parts as Decided[]).some((p) => p.state === "approval-responded" && p.approval?.approved && p.approval.decidedAt);
+  return (
+    m.metadata?.status !== "streaming" && (m.parts as Decided[]).some((p) => p.state === "approval-responded" && p.approval?.approved && p.approval.decidedAt)
+  );
 }
 
 /** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
@@ -105,7 +107,18 @@ function errorMessage(err: Error | undefined): string | undefined {
   return err.message || "Something went wrong.";
 }
 
-export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, firstSeq: initialFirstSeq, resume, maxChars, models, supersededFaces, emptyState, project }: ChatViewProps) {
+export function ChatView({
+  chatId,
+  initialMessages,
+  hasMore: initialHasMore,
+  firstSeq: initialFirstSeq,
+  resume,
+  maxChars,
+  models,
+  supersededFaces,
+  emptyState,
+  project,
+}: ChatViewProps) {
   const [modelId, setModelId] = useState(models?.selected ?? "");
   const { stored, setStored, setTitle } = useChatTitle();
   const draftTools = useRef<ToolSelection | undefined>(undefined);
@@ -151,7 +164,8 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   const [waitTick, setWaitTick] = useState(0);
   const decide = useCallback(
     async (d: ApprovalDecision) => {
-      const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => undefined);
+      const post = (url: string, body: unknown) =>
+        fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => undefined);
       if (d.alwaysAllowToolId) await post("/api/tools/preferences", { toolId: d.alwaysAllowToolId, alwaysAllow: true });
       if (d.allowForChatToolId) await post(`/api/chat/${chatId}/allowed-tools`, { toolId: d.allowForChatToolId });
       if (d.input) edited.set(d.approvalId, d.input);
@@ -163,7 +177,18 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       decidedHere.current.set(d.approvalId, d);
       const mine = waitingForMember(answer.parts);
       setMessages((current) =>
-        current.map((m) => (m.id !== answer.id ? m : { ...m, parts: m.parts.map((p) => ((p as Decided).approval?.id === d.approvalId ? ({ ...p, state: "approval-responded", approval: { ...(p as Decided).approval!, approved: d.approved, reason: d.reason } } as typeof p) : p)) })),
+        current.map((m) =>
+          m.id !== answer.id
+            ? m
+            : {
+                ...m,
+                parts: m.parts.map((p) =>
+                  (p as Decided).approval?.id === d.approvalId
+                    ? ({ ...p, state: "approval-responded", approval: { ...(p as Decided).approval!, approved: d.approved, reason: d.reason } } as typeof p)
+                    : p,
+                ),
+              },
+        ),
       );
       if (!mine.every((id) => decidedHere.current.has(id))) return;
       const approvals = mine.map((id) => {
@@ -182,7 +207,8 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   // decided and the answer goes on; then the poll for a streaming answer below takes over.
   // An admin's approval is stored a moment before the answer goes on: between the two the page shows the
   // decision and keeps looking (approvedNotRun), for at most APPROVED_LOOKS looks.
-  const adminWaitId = (status === "ready" || status === "error") && last?.role === "assistant" && (waitsForAdmin(last) || approvedNotRun(last)) ? last.id : undefined;
+  const adminWaitId =
+    (status === "ready" || status === "error") && last?.role === "assistant" && (waitsForAdmin(last) || approvedNotRun(last)) ? last.id : undefined;
   useEffect(() => {
     if (!adminWaitId) return;
     let timer: ReturnType<typeof setTimeout>;
@@ -219,7 +245,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
           ? ({ ...p, state: "output-error", errorText: supersededFaces.aborted } as Decided)
           : { ...p, state: "output-denied" };
     setMessages((current) =>
-      current.map((m) => (m.role === "assistant" && (m.parts as Decided[]).some(open) ? { ...m, parts: m.parts.map((p) => (open(p as Decided) ? (end(p as Decided) as typeof p) : p)) } : m)),
+      current.map((m) =>
+        m.role === "assistant" && (m.parts as Decided[]).some(open)
+          ? { ...m, parts: m.parts.map((p) => (open(p as Decided) ? (end(p as Decided) as typeof p) : p)) }
+          : m,
+      ),
     );
   }, [setMessages, supersededFaces]);
   // Decisions the server refused show what the server holds, never a guess: the stored answer replaces
@@ -227,7 +257,8 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   // with the error below. Decided elsewhere (another tab won): the error says so and the card shows that
   // decision, then its result as it is stored (the poll below). No answer from the server: the cards go
   // back to their pending face. Either way no card claims "Running…" for a decision that was not taken.
-  const refusedId = status === "error" && last?.role === "assistant" && (last.parts as Decided[]).some((p) => p.state === "approval-responded") ? last.id : undefined;
+  const refusedId =
+    status === "error" && last?.role === "assistant" && (last.parts as Decided[]).some((p) => p.state === "approval-responded") ? last.id : undefined;
   useEffect(() => {
     if (!refusedId) return;
     let cancelled = false;
@@ -237,7 +268,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
         current.map((m) => {
           if (m.id !== refusedId) return m;
           if (fresh) return fresh;
-          const parts = m.parts.map((p) => ((p as Decided).state === "approval-responded" ? ({ ...p, state: "approval-requested", approval: { id: (p as Decided).approval!.id } } as typeof p) : p));
+          const parts = m.parts.map((p) =>
+            (p as Decided).state === "approval-responded"
+              ? ({ ...p, state: "approval-requested", approval: { id: (p as Decided).approval!.id } } as typeof p)
+              : p,
+          );
           return { ...m, parts };
         }),
       );
@@ -246,7 +281,11 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
       cancelled = true;
     };
   }, [refusedId, chatId, setMessages]);
-  const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({ hasMore: initialHasMore, firstSeq: initialFirstSeq, loading: false });
+  const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({
+    hasMore: initialHasMore,
+    firstSeq: initialFirstSeq,
+    loading: false,
+  });
   const busy = status === "submitted" || status === "streaming";
   const { scrollRef, contentRef, isAtBottom, scrollToBottom, keepPlace } = useChatScroll();
   const branches = useBranches({ chatId, setMessages, setOlder, requestsSent });
@@ -305,7 +344,10 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
   // that wrote it stopped and handed it to another): the stored answer is read again until it ends,
   // each read shown as it is. A handed-over answer is interrupted until the other instance takes it.
   const awaitingHandover = last?.metadata?.status === "interrupted" && last.metadata.handedOver !== undefined;
-  const staleId = (status === "ready" || status === "error") && last?.role === "assistant" && (last.metadata?.status === "streaming" || awaitingHandover) ? last.id : undefined;
+  const staleId =
+    (status === "ready" || status === "error") && last?.role === "assistant" && (last.metadata?.status === "streaming" || awaitingHandover)
+      ? last.id
+      : undefined;
   useEffect(() => {
     if (!staleId) return;
     let tries = 0;
@@ -333,82 +375,93 @@ export function ChatView({ chatId, initialMessages, hasMore: initialHasMore, fir
 
   return (
     <ApprovalContext.Provider value={decide}>
-    <AppHostContext.Provider value={appHost}>
-    <div className="flex h-full flex-col">
-      <div className="relative min-h-0 flex-1">
-      <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={busy}>
-        <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
-          {older.hasMore && (
-            <Button variant="secondary" size="sm" onClick={loadEarlier} disabled={older.loading} className="self-center">
-              {older.loading ? "Loading…" : "Load earlier messages"}
-            </Button>
-          )}
-          {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>)}
-          {messages.map((m) => (
-            <MessageItem
-              key={m.id}
-              message={m}
-              busy={busy && m === last && m.role === "assistant"}
-              onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
-              actions={actions}
-              canContinue={m === last && continuable(m)}
-              focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
-            />
-          ))}
-          {!busy && <ChatUsageTotal messages={messages} />}
-          {status === "submitted" && (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
-              Waiting for the model…
-            </p>
-          )}
-          {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
-          <FormMessage message={branches.error} />
-          <FormMessage message={decisionError} />
+      <AppHostContext.Provider value={appHost}>
+        <div className="flex h-full flex-col">
+          <div className="relative min-h-0 flex-1">
+            <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={busy}>
+              <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-14 md:pt-6">
+                {older.hasMore && (
+                  <Button variant="secondary" size="sm" onClick={loadEarlier} disabled={older.loading} className="self-center">
+                    {older.loading ? "Loading…" : "Load earlier messages"}
+                  </Button>
+                )}
+                {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>)}
+                {messages.map((m) => (
+                  <MessageItem
+                    key={m.id}
+                    message={m}
+                    busy={busy && m === last && m.role === "assistant"}
+                    onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
+                    actions={actions}
+                    canContinue={m === last && continuable(m)}
+                    focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
+                  />
+                ))}
+                {!busy && <ChatUsageTotal messages={messages} />}
+                {status === "submitted" && (
+                  <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
+                    Waiting for the model…
+                  </p>
+                )}
+                {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
+                <FormMessage message={branches.error} />
+                <FormMessage message={decisionError} />
+              </div>
+            </div>
+            {!isAtBottom && <JumpToLatest onJump={() => void scrollToBottom()} />}
+          </div>
+          <Composer
+            busy={busy}
+            maxChars={maxChars}
+            onStop={stop}
+            onFiles={attach.add}
+            holdSend={attach.uploading}
+            above={<PendingFiles files={attach.files} onRemove={attach.remove} />}
+            onSend={(text, attached) => {
+              supersede();
+              void scrollToBottom();
+              const files = attach.parts;
+              const pending = attach.files;
+              attach.clear();
+              // Attached MCP resources show as chips at once; the server reads them (resources in the body).
+              const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
+              const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
+              const id = generateId();
+              // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
+              // A new chat's choice goes with its first message instead.
+              const sent = toolChoiceSaved(chatId)
+                .then(() =>
+                  sendMessage(
+                    { id, parts: [{ type: "text", text }, ...files, ...chips] },
+                    { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } },
+                  ),
+                )
+                .then(() => !lastRefused());
+              // Refused (a budget, the rate limit, a turn still running): nothing was stored, so the message
+              // leaves the list and goes back to the box with its files, to be sent when it can be.
+              void sent.then((accepted) => {
+                if (accepted) return;
+                setMessages((current) => current.filter((m) => m.id !== id));
+                attach.restore(pending);
+              });
+              return sent;
+            }}
+            toolbar={
+              <>
+                <AddFilesButton onFiles={attach.add} disabled={busy} />
+                {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
+                <ToolPicker
+                  chatId={chatId}
+                  disabled={busy}
+                  draft={!stored}
+                  onDraft={(selection) => (draftTools.current = selection)}
+                  start={project?.tools ?? undefined}
+                />
+              </>
+            }
+          />
         </div>
-      </div>
-      {!isAtBottom && <JumpToLatest onJump={() => void scrollToBottom()} />}
-      </div>
-      <Composer
-        busy={busy}
-        maxChars={maxChars}
-        onStop={stop}
-        onFiles={attach.add}
-        holdSend={attach.uploading}
-        above={<PendingFiles files={attach.files} onRemove={attach.remove} />}
-        onSend={(text, attached) => {
-          supersede();
-          void scrollToBottom();
-          const files = attach.parts;
-          const pending = attach.files;
-          attach.clear();
-          // Attached MCP resources show as chips at once; the server reads them (resources in the body).
-          const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
-          const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
-          const id = generateId();
-          // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
-          // A new chat's choice goes with its first message instead.
-          const sent = toolChoiceSaved(chatId)
-            .then(() => sendMessage({ id, parts: [{ type: "text", text }, ...files, ...chips] }, { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } }))
-            .then(() => !lastRefused());
-          // Refused (a budget, the rate limit, a turn still running): nothing was stored, so the message
-          // leaves the list and goes back to the box with its files, to be sent when it can be.
-          void sent.then((accepted) => {
-            if (accepted) return;
-            setMessages((current) => current.filter((m) => m.id !== id));
-            attach.restore(pending);
-          });
-          return sent;
-        }}
-        toolbar={
-          <>
-            <AddFilesButton onFiles={attach.add} disabled={busy} />
-            {models && <ModelPicker groups={models.groups} value={modelId} onChange={setModelId} disabled={busy} />}
-            <ToolPicker chatId={chatId} disabled={busy} draft={!stored} onDraft={(selection) => (draftTools.current = selection)} start={project?.tools ?? undefined} />
-          </>
-        }
-      />
-    </div>
-    </AppHostContext.Provider>
+      </AppHostContext.Provider>
     </ApprovalContext.Provider>
   );
 }

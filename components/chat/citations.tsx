@@ -75,7 +75,12 @@ export function SourcesList({ citations }: { citations: CitationView[] }) {
         {citations.map((c) => (
           <li key={c.n} className="flex gap-1.5">
             <span className="w-4 shrink-0 text-right tabular-nums">{c.n}.</span>
-            <a href={c.url} target="_blank" rel="noreferrer" className="min-w-0 truncate underline decoration-zinc-300 hover:text-zinc-900 dark:hover:text-zinc-100">
+            <a
+              href={c.url}
+              target="_blank"
+              rel="noreferrer"
+              className="min-w-0 truncate underline decoration-zinc-300 hover:text-zinc-900 dark:hover:text-zinc-100"
+            >
               {c.title ?? c.url}
             </a>
             <span className="shrink-0 text-zinc-600 dark:text-zinc-400">{domainOf(c.url)}</span>

@@ -82,71 +82,75 @@ export function Composer({
   return (
     <div ref={box} className="border-t border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-950">
       {prompts.popover}
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        send();
-      }}
-      onPaste={(e) => {
-        if (!onFiles || !e.clipboardData.files.length) return;
-        e.preventDefault();
-        onFiles([...e.clipboardData.files]);
-      }}
-      onDragOver={(e) => onFiles && e.dataTransfer.types.includes("Files") && e.preventDefault()}
-      onDrop={(e) => {
-        if (!onFiles || !e.dataTransfer.files.length) return;
-        e.preventDefault();
-        onFiles([...e.dataTransfer.files]);
-      }}
-    >
-      {above}
-      <AttachedChips attached={attached} onRemove={(i) => setAttached((a) => a.filter((_, j) => j !== i))} />
-      <div className="mx-auto flex max-w-3xl items-end gap-2">
-        <AttachMenu catalog={catalog} disabled={busy || attached.length >= 5} onAttach={(a) => setAttached((old) => (old.some((o) => o.serverId === a.serverId && o.uri === a.uri) ? old : [...old, a]))} />
-        <label htmlFor="composer" className="sr-only">
-          Message
-        </label>
-        <Textarea
-          id={COMPOSER_ID}
-          ref={ref}
-          value={text}
-          rows={1}
-          placeholder="Message"
-          aria-invalid={tooLong || undefined}
-          aria-describedby={tooLong ? "composer-too-long" : undefined}
-          {...prompts.inputProps}
-          onChange={(e) => {
-            setText(e.target.value);
-            if (e.target.value === "/") setPromptsClosed(false);
-            // Typed or pasted whole ("/rev"): the list needs the catalog either way (loaded once).
-            if (/^\/\S*$/.test(e.target.value)) catalog.load();
-          }}
-          onKeyDown={(e) => {
-            if (prompts.onKeyDown(e)) return;
-            if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              send();
-            }
-          }}
-          className="max-h-48 min-h-10 flex-1 resize-none rounded-xl [field-sizing:content]"
-        />
-        {busy ? (
-          <Button variant="inverted" onClick={onStop} className="gap-1 rounded-xl px-3">
-            <Square className="size-3 fill-current" aria-hidden /> Stop
-          </Button>
-        ) : (
-          <Button type="submit" disabled={!canSend} className="gap-1 rounded-xl px-3">
-            <ArrowUp className="size-4" aria-hidden /> Send
-          </Button>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          send();
+        }}
+        onPaste={(e) => {
+          if (!onFiles || !e.clipboardData.files.length) return;
+          e.preventDefault();
+          onFiles([...e.clipboardData.files]);
+        }}
+        onDragOver={(e) => onFiles && e.dataTransfer.types.includes("Files") && e.preventDefault()}
+        onDrop={(e) => {
+          if (!onFiles || !e.dataTransfer.files.length) return;
+          e.preventDefault();
+          onFiles([...e.dataTransfer.files]);
+        }}
+      >
+        {above}
+        <AttachedChips attached={attached} onRemove={(i) => setAttached((a) => a.filter((_, j) => j !== i))} />
+        <div className="mx-auto flex max-w-3xl items-end gap-2">
+          <AttachMenu
+            catalog={catalog}
+            disabled={busy || attached.length >= 5}
+            onAttach={(a) => setAttached((old) => (old.some((o) => o.serverId === a.serverId && o.uri === a.uri) ? old : [...old, a]))}
+          />
+          <label htmlFor="composer" className="sr-only">
+            Message
+          </label>
+          <Textarea
+            id={COMPOSER_ID}
+            ref={ref}
+            value={text}
+            rows={1}
+            placeholder="Message"
+            aria-invalid={tooLong || undefined}
+            aria-describedby={tooLong ? "composer-too-long" : undefined}
+            {...prompts.inputProps}
+            onChange={(e) => {
+              setText(e.target.value);
+              if (e.target.value === "/") setPromptsClosed(false);
+              // Typed or pasted whole ("/rev"): the list needs the catalog either way (loaded once).
+              if (/^\/\S*$/.test(e.target.value)) catalog.load();
+            }}
+            onKeyDown={(e) => {
+              if (prompts.onKeyDown(e)) return;
+              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                send();
+              }
+            }}
+            className="max-h-48 min-h-10 flex-1 resize-none rounded-xl [field-sizing:content]"
+          />
+          {busy ? (
+            <Button variant="inverted" onClick={onStop} className="gap-1 rounded-xl px-3">
+              <Square className="size-3 fill-current" aria-hidden /> Stop
+            </Button>
+          ) : (
+            <Button type="submit" disabled={!canSend} className="gap-1 rounded-xl px-3">
+              <ArrowUp className="size-4" aria-hidden /> Send
+            </Button>
+          )}
+        </div>
+        {toolbar && <div className="mx-auto mt-2 flex max-w-3xl flex-wrap items-center gap-3">{toolbar}</div>}
+        {tooLong && (
+          <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-red-700 dark:text-red-400">
+            The message is {text.length.toLocaleString()} characters; the limit is {maxChars.toLocaleString()}.
+          </p>
         )}
-      </div>
-      {toolbar && <div className="mx-auto mt-2 flex max-w-3xl flex-wrap items-center gap-3">{toolbar}</div>}
-      {tooLong && (
-        <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-red-700 dark:text-red-400">
-          The message is {text.length.toLocaleString()} characters; the limit is {maxChars.toLocaleString()}.
-        </p>
-      )}
-    </form>
+      </form>
     </div>
   );
 }

@@ -5,7 +5,19 @@ import { useState } from "react";
 import { Button } from "../ui/button";
 import { Textarea } from "../ui/input";
 
-export function EditQuestion({ id, text, maxChars, onSend, onCancel }: { id: string; text: string; maxChars: number; onSend: (text: string) => void; onCancel: () => void }) {
+export function EditQuestion({
+  id,
+  text,
+  maxChars,
+  onSend,
+  onCancel,
+}: {
+  id: string;
+  text: string;
+  maxChars: number;
+  onSend: (text: string) => void;
+  onCancel: () => void;
+}) {
   const [value, setValue] = useState(text);
   const trimmed = value.trim();
   const tooLong = value.length > maxChars;

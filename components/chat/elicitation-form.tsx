@@ -93,7 +93,12 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
     <FormField label={label} hint={hint} error={error}>
       {(control) =>
         field.kind === "enum" ? (
-          <select {...control} value={String(value)} onChange={(e) => onChange(e.target.value)} className="h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900">
+          <select
+            {...control}
+            value={String(value)}
+            onChange={(e) => onChange(e.target.value)}
+            className="h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
             {!field.required && <option value="">—</option>}
             {field.options.map((o) => (
               <option key={o.value} value={o.value}>
@@ -144,7 +149,11 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
     setBusy(true);
     setProblem(undefined);
     try {
-      const res = await fetch(`/api/elicitations/${encodeURIComponent(view.id)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(a) });
+      const res = await fetch(`/api/elicitations/${encodeURIComponent(view.id)}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(a),
+      });
       if (res.ok) {
         typed.delete(view.id);
         return setSent(a.action);
@@ -162,7 +171,13 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
   if (sent) {
     return (
       <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
-        {sent === "accept" ? (view.mode === "url" ? "Opened. Waiting for the server…" : "Answer sent. Waiting for the server…") : sent === "decline" ? "Declined." : "Cancelled."}
+        {sent === "accept"
+          ? view.mode === "url"
+            ? "Opened. Waiting for the server…"
+            : "Answer sent. Waiting for the server…"
+          : sent === "decline"
+            ? "Declined."
+            : "Cancelled."}
       </p>
     );
   }
@@ -177,7 +192,12 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
     </>
   );
   return (
-    <div role="group" aria-label="The server asks" className="flex flex-col gap-3 rounded-md border border-sky-200 bg-sky-50 p-3 dark:border-sky-900 dark:bg-sky-950" data-elicitation={view.mode}>
+    <div
+      role="group"
+      aria-label="The server asks"
+      className="flex flex-col gap-3 rounded-md border border-sky-200 bg-sky-50 p-3 dark:border-sky-900 dark:bg-sky-950"
+      data-elicitation={view.mode}
+    >
       <p className="flex items-start gap-1.5 text-sm font-medium text-sky-950 dark:text-sky-100">
         <MessageCircleQuestion className="mt-0.5 size-4 shrink-0" aria-hidden />
         <span>
@@ -222,7 +242,9 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
               {f.secretLike && <SecretWarning />}
             </div>
           ))}
-          {view.unsupported?.length ? <p className="text-xs text-zinc-600 dark:text-zinc-400">Not shown (Parley cannot ask for these): {view.unsupported.join(", ")}</p> : null}
+          {view.unsupported?.length ? (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">Not shown (Parley cannot ask for these): {view.unsupported.join(", ")}</p>
+          ) : null}
           <div className="flex flex-wrap gap-2">
             <Button type="submit" size="sm" disabled={busy}>
               Submit

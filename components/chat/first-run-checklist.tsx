@@ -21,7 +21,11 @@ export function FirstRunChecklist({ steps }: { steps: FirstRunSteps }) {
           const done = steps[step.key];
           return (
             <li key={step.key} className="flex items-start gap-3" data-done={done}>
-              {done ? <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-700 dark:text-green-400" aria-hidden /> : <Circle className="mt-0.5 size-5 shrink-0 text-zinc-500 dark:text-zinc-400" aria-hidden />}
+              {done ? (
+                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-700 dark:text-green-400" aria-hidden />
+              ) : (
+                <Circle className="mt-0.5 size-5 shrink-0 text-zinc-500 dark:text-zinc-400" aria-hidden />
+              )}
               <div className="min-w-0">
                 <Link href={step.href} className="text-sm font-medium text-accent-text underline underline-offset-2">
                   {step.label}

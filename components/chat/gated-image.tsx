@@ -31,7 +31,11 @@ function hostOf(src: string): string {
 
 export function GatedImage({ src, alt, className }: { src?: string | Blob; alt?: string; className?: string }) {
   // The origin is known only in the browser; the server renders the placeholder for absolute URLs.
-  const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => null);
+  const origin = useSyncExternalStore(
+    noSubscribe,
+    () => window.location.origin,
+    () => null,
+  );
   const [asked, setAsked] = useState(false);
   if (typeof src !== "string" || !src) return null;
   if (asked || loadsWithoutAsking(src, origin)) {
@@ -40,7 +44,10 @@ export function GatedImage({ src, alt, className }: { src?: string | Blob; alt?:
   }
   const host = hostOf(src);
   return (
-    <span className="my-1 inline-flex flex-wrap items-center gap-2 rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-700 dark:text-zinc-300" data-gated-image={host}>
+    <span
+      className="my-1 inline-flex flex-wrap items-center gap-2 rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+      data-gated-image={host}
+    >
       <ImageOff className="size-4 shrink-0" aria-hidden />
       <span>
         Image{alt ? ` “${alt}”` : ""} from <span className="font-mono">{host}</span>, not loaded

@@ -38,7 +38,14 @@ export function LargeText({ text, label = "Long text" }: { text: string; label?:
       </div>
       {open && (
         <>
-          <pre tabIndex={0} role="region" aria-label={label} className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-zinc-200 p-3 text-xs dark:border-zinc-800">{text.slice(0, SHOWN_CHARS)}</pre>
+          <pre
+            tabIndex={0}
+            role="region"
+            aria-label={label}
+            className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-zinc-200 p-3 text-xs dark:border-zinc-800"
+          >
+            {text.slice(0, SHOWN_CHARS)}
+          </pre>
           {text.length > SHOWN_CHARS && <p className="px-3 pb-2 text-xs text-zinc-600 dark:text-zinc-400">The first {formatSize(SHOWN_CHARS)} are shown.</p>}
         </>
       )}
@@ -57,7 +64,9 @@ export function Json({ value, label, open = false }: { value: unknown; label: st
           <LargeText text={text} label={label} />
         </div>
       ) : (
-        <pre tabIndex={0} role="region" aria-label={label} className="mt-1 max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{text}</pre>
+        <pre tabIndex={0} role="region" aria-label={label} className="mt-1 max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
+          {text}
+        </pre>
       )}
     </details>
   );

@@ -47,7 +47,17 @@ function CopyButton({ text }: { text: string }) {
 }
 
 /** "2 / 3" with Previous version / Next version; `focus` puts the keyboard on it (after a switch). */
-export function VersionSwitcher({ versions, disabled, onSwitch, focus }: { versions: { index: number; count: number }; disabled: boolean; onSwitch: (d: Direction) => void; focus?: Direction }) {
+export function VersionSwitcher({
+  versions,
+  disabled,
+  onSwitch,
+  focus,
+}: {
+  versions: { index: number; count: number };
+  disabled: boolean;
+  onSwitch: (d: Direction) => void;
+  focus?: Direction;
+}) {
   const previous = useRef<HTMLButtonElement>(null);
   const next = useRef<HTMLButtonElement>(null);
   const atFirst = versions.index <= 1;
@@ -75,7 +85,19 @@ export function VersionSwitcher({ versions, disabled, onSwitch, focus }: { versi
 const ROW = "flex flex-wrap items-center gap-1 opacity-70 group-hover:opacity-100 group-focus-within:opacity-100";
 
 /** Under an answer: copy, regenerate (unless its error block offers it), continue after a stop, versions. */
-export function AnswerActions({ message, text, actions, canContinue, focus }: { message: ParleyUIMessage; text: string; actions: MessageActions; canContinue: boolean; focus?: Direction }) {
+export function AnswerActions({
+  message,
+  text,
+  actions,
+  canContinue,
+  focus,
+}: {
+  message: ParleyUIMessage;
+  text: string;
+  actions: MessageActions;
+  canContinue: boolean;
+  focus?: Direction;
+}) {
   const versions = message.metadata?.versions;
   const failed = message.parts.some((p) => p.type === "data-error");
   return (
@@ -97,7 +119,19 @@ export function AnswerActions({ message, text, actions, canContinue, focus }: { 
 }
 
 /** Under a question: edit (and resend), versions. */
-export function QuestionActions({ message, actions, onEdit, focus, editRef }: { message: ParleyUIMessage; actions: MessageActions; onEdit: () => void; focus?: Direction; editRef: React.Ref<HTMLButtonElement> }) {
+export function QuestionActions({
+  message,
+  actions,
+  onEdit,
+  focus,
+  editRef,
+}: {
+  message: ParleyUIMessage;
+  actions: MessageActions;
+  onEdit: () => void;
+  focus?: Direction;
+  editRef: React.Ref<HTMLButtonElement>;
+}) {
   const versions = message.metadata?.versions;
   return (
     <div className={ROW}>

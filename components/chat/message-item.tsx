@@ -45,9 +45,13 @@ export const MessageItem = memo(function MessageItem({
   // Numbered citations from the server; URL sources without numbers (older messages) number in order.
   const citations =
     message.metadata?.citations ??
-    message.parts.flatMap((p, i, all) =>
-      p.type === "source-url" && all.findIndex((q) => q.type === "source-url" && q.url === p.url) === i ? [{ url: p.url, title: p.title, origin: "provider_search" as const }] : [],
-    ).map((c, i) => ({ ...c, n: i + 1 }));
+    message.parts
+      .flatMap((p, i, all) =>
+        p.type === "source-url" && all.findIndex((q) => q.type === "source-url" && q.url === p.url) === i
+          ? [{ url: p.url, title: p.title, origin: "provider_search" as const }]
+          : [],
+      )
+      .map((c, i) => ({ ...c, n: i + 1 }));
   const status = message.metadata?.status;
   const text = plainText(message);
   const closeEditor = () => {
@@ -75,11 +79,17 @@ export const MessageItem = memo(function MessageItem({
       ) : (
         <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
           {!isUser && <BatchDecisions approvalIds={waitingForMember(message.parts)} />}
-          {isUser
-            ? <>{text}<AttachedFiles parts={message.parts} /><AttachedResources parts={message.parts} /></>
-            : message.parts.map((part, i) => (
-                <PartView key={i} part={part} citations={message.metadata?.citations} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />
-              ))}
+          {isUser ? (
+            <>
+              {text}
+              <AttachedFiles parts={message.parts} />
+              <AttachedResources parts={message.parts} />
+            </>
+          ) : (
+            message.parts.map((part, i) => (
+              <PartView key={i} part={part} citations={message.metadata?.citations} onRegenerate={onRegenerate ? () => onRegenerate(message.id) : undefined} />
+            ))
+          )}
         </div>
       )}
       <SourcesList citations={citations} />
@@ -87,11 +97,14 @@ export const MessageItem = memo(function MessageItem({
         <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
       )}
       {!isUser && !busy && <AnswerUsage usage={message.metadata?.usage} />}
-      {actions && !busy && !editing && (isUser ? (
-        <QuestionActions message={message} actions={actions} onEdit={() => setEditing(true)} focus={focusVersion} editRef={editButton} />
-      ) : (
-        <AnswerActions message={message} text={text} actions={actions} canContinue={canContinue} focus={focusVersion} />
-      ))}
+      {actions &&
+        !busy &&
+        !editing &&
+        (isUser ? (
+          <QuestionActions message={message} actions={actions} onEdit={() => setEditing(true)} focus={focusVersion} editRef={editButton} />
+        ) : (
+          <AnswerActions message={message} text={text} actions={actions} canContinue={canContinue} focus={focusVersion} />
+        ))}
     </article>
   );
 });

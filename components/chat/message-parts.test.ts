@@ -18,8 +18,22 @@ describe("a message with 20 million characters in each part", () => {
       parts: [
         { type: "reasoning", text: twentyMb, state: "done" },
         { type: "text", text: twentyMb, state: "done" },
-        { type: "dynamic-tool", toolName: "big__huge", toolCallId: "c1", state: "output-available", input: { chars: 20_000_000 }, output: { content: [{ type: "text", text: twentyMb }] } },
-        { type: "dynamic-tool", toolName: "big__json", toolCallId: "c2", state: "output-available", input: {}, output: { rows: Array.from({ length: 200_000 }, (_, i) => ({ i, v: "value" })) } },
+        {
+          type: "dynamic-tool",
+          toolName: "big__huge",
+          toolCallId: "c1",
+          state: "output-available",
+          input: { chars: 20_000_000 },
+          output: { content: [{ type: "text", text: twentyMb }] },
+        },
+        {
+          type: "dynamic-tool",
+          toolName: "big__json",
+          toolCallId: "c2",
+          state: "output-available",
+          input: {},
+          output: { rows: Array.from({ length: 200_000 }, (_, i) => ({ i, v: "value" })) },
+        },
       ],
     };
     const html = renderToString(createElement(MessageItem, { message })).replaceAll("<!-- -->", "");
@@ -31,7 +45,12 @@ describe("a message with 20 million characters in each part", () => {
   });
 
   it("still renders ordinary text as markdown", () => {
-    const message: ParleyUIMessage = { id: "m2", role: "assistant", metadata: { status: "done" }, parts: [{ type: "text", text: "Some **bold** words.", state: "done" }] };
+    const message: ParleyUIMessage = {
+      id: "m2",
+      role: "assistant",
+      metadata: { status: "done" },
+      parts: [{ type: "text", text: "Some **bold** words.", state: "done" }],
+    };
     const html = renderToString(createElement(MessageItem, { message }));
     // Streamdown's strong element: the markdown was parsed, not printed as typed.
     expect(html).toMatch(/<span[^>]*data-streamdown="strong"[^>]*>bold<\/span>/);

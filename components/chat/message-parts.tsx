@@ -61,9 +61,7 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
     case "reasoning":
       return (
         <details className="group rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-          <summary className="cursor-pointer select-none text-zinc-600 dark:text-zinc-400">
-            {part.state === "streaming" ? "Thinking…" : "Reasoning"}
-          </summary>
+          <summary className="cursor-pointer select-none text-zinc-600 dark:text-zinc-400">{part.state === "streaming" ? "Thinking…" : "Reasoning"}</summary>
           {part.text.length > MARKDOWN_MAX_CHARS ? (
             <div className="mt-2">
               <LargeText text={part.text} label="Long reasoning" />
@@ -75,7 +73,10 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
       );
     case "data-error":
       return (
-        <div role="alert" className="flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100">
+        <div
+          role="alert"
+          className="flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
+        >
           <p className="flex items-start gap-2">
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
             <span>

@@ -5,7 +5,17 @@ import type { PickerGroup } from "@/lib/providers/models";
 import { Label } from "../ui/label";
 import { OptionSelect } from "../ui/select";
 
-export function ModelPicker({ groups, value, onChange, disabled }: { groups: PickerGroup[]; value: string; onChange: (id: string) => void; disabled?: boolean }) {
+export function ModelPicker({
+  groups,
+  value,
+  onChange,
+  disabled,
+}: {
+  groups: PickerGroup[];
+  value: string;
+  onChange: (id: string) => void;
+  disabled?: boolean;
+}) {
   if (!groups.length) return null;
   return (
     <div className="flex items-center gap-1.5">
@@ -19,7 +29,10 @@ export function ModelPicker({ groups, value, onChange, disabled }: { groups: Pic
         value={value}
         disabled={disabled}
         onValueChange={onChange}
-        options={groups.map((g) => ({ label: g.provider, options: g.models.map((m) => ({ value: m.id, label: `${m.name}${m.webSearch ? " · web search" : ""}` })) }))}
+        options={groups.map((g) => ({
+          label: g.provider,
+          options: g.models.map((m) => ({ value: m.id, label: `${m.name}${m.webSearch ? " · web search" : ""}` })),
+        }))}
       />
     </div>
   );

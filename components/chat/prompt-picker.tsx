@@ -26,7 +26,11 @@ export function promptsFor(catalog: Catalog, query: string): Prompt[] {
 
 /** The prompt's messages as text, with these arguments (an error's message when the server refuses). */
 async function loadPrompt(prompt: Prompt, args: Record<string, string>): Promise<string> {
-  const res = await fetch(`/api/mcp/servers/${encodeURIComponent(prompt.serverId)}/prompt`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: prompt.name, arguments: args }) });
+  const res = await fetch(`/api/mcp/servers/${encodeURIComponent(prompt.serverId)}/prompt`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: prompt.name, arguments: args }),
+  });
   const body = (await res.json().catch(() => null)) as { messages?: { role: string; text: string }[]; error?: { message?: string } } | null;
   if (!res.ok || !body?.messages) throw new Error(body?.error?.message ?? "The prompt could not be loaded.");
   return body.messages.map((m) => m.text).join("\n\n");
@@ -64,10 +68,20 @@ function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (te
           {a.name}
           {a.required ? " (required)" : ""}
           {a.description && <span className="text-zinc-600 dark:text-zinc-400">{a.description}</span>}
-          <Input size="sm" autoFocus={i === 0} required={a.required} value={values[a.name] ?? ""} onChange={(e) => setValues((o) => ({ ...o, [a.name]: e.target.value }))} />
+          <Input
+            size="sm"
+            autoFocus={i === 0}
+            required={a.required}
+            value={values[a.name] ?? ""}
+            onChange={(e) => setValues((o) => ({ ...o, [a.name]: e.target.value }))}
+          />
         </label>
       ))}
-      {problem && <p role="alert" className="text-xs text-red-700 dark:text-red-400">{problem}</p>}
+      {problem && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+          {problem}
+        </p>
+      )}
       <div className="flex gap-2">
         <Button type="submit" size="xs" disabled={busy}>
           {busy && <Loader2 className="size-3 animate-spin" aria-hidden />} Insert prompt
@@ -84,7 +98,19 @@ function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (te
  * The "/" combobox's state, for the message box: `inputProps` go on the box, `onKeyDown` runs first
  * in its key handler (true: the key was the list's), `popover` is rendered beside the composer.
  */
-export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }: { catalog: Catalog; query: string | undefined; anchor: React.RefObject<HTMLElement | null>; onInsert: (text: string) => void; onClose: () => void }) {
+export function usePromptCombobox({
+  catalog,
+  query,
+  anchor,
+  onInsert,
+  onClose,
+}: {
+  catalog: Catalog;
+  query: string | undefined;
+  anchor: React.RefObject<HTMLElement | null>;
+  onInsert: (text: string) => void;
+  onClose: () => void;
+}) {
   const id = useId();
   const [active, setActive] = useState(-1);
   const [chosen, setChosen] = useState<Prompt>();
@@ -160,7 +186,8 @@ export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }:
           anchor.current?.querySelector("textarea")?.focus();
         }}
         onInteractOutside={(e) => {
-          if (inComposer(e.target)) e.preventDefault(); // typing on in the box keeps the list
+          if (inComposer(e.target))
+            e.preventDefault(); // typing on in the box keeps the list
           else close();
         }}
       >
@@ -180,8 +207,16 @@ export function usePromptCombobox({ catalog, query, anchor, onInsert, onClose }:
                 <Loader2 className="size-4 animate-spin" aria-hidden /> Loading prompts…
               </p>
             )}
-            {catalog.error && <p role="alert" className="text-red-700 dark:text-red-400">{catalog.error}</p>}
-            {problem && <p role="alert" className="text-red-700 dark:text-red-400">{problem}</p>}
+            {catalog.error && (
+              <p role="alert" className="text-red-700 dark:text-red-400">
+                {catalog.error}
+              </p>
+            )}
+            {problem && (
+              <p role="alert" className="text-red-700 dark:text-red-400">
+                {problem}
+              </p>
+            )}
             {catalog.servers && !shown.length && <p className="text-zinc-600 dark:text-zinc-400">No prompt matches “/{query}”.</p>}
             <ul role="listbox" id={listId} aria-label="Prompts" className="flex flex-col gap-0.5">
               {shown.map((p, i) => (

@@ -18,10 +18,19 @@ function Content({ r }: { r: ResourceData }) {
   if (r.text === undefined) return <p className="text-xs text-zinc-600 dark:text-zinc-400">Sent with the message.</p>;
   return (
     <>
-      <pre tabIndex={0} role="region" aria-label={`Resource ${r.uri}`} className="max-h-60 overflow-auto rounded bg-white p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950">{r.text.slice(0, SHOWN)}</pre>
+      <pre
+        tabIndex={0}
+        role="region"
+        aria-label={`Resource ${r.uri}`}
+        className="max-h-60 overflow-auto rounded bg-white p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950"
+      >
+        {r.text.slice(0, SHOWN)}
+      </pre>
       {(r.text.length > SHOWN || r.truncatedFrom) && (
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          {r.truncatedFrom ? `Cut: the resource has ${r.truncatedFrom.toLocaleString()} characters; the model received the first ${r.text.length.toLocaleString()}.` : `The first ${SHOWN.toLocaleString()} characters are shown.`}
+          {r.truncatedFrom
+            ? `Cut: the resource has ${r.truncatedFrom.toLocaleString()} characters; the model received the first ${r.text.length.toLocaleString()}.`
+            : `The first ${SHOWN.toLocaleString()} characters are shown.`}
         </p>
       )}
     </>
@@ -64,14 +73,22 @@ export function OpenResource({ serverId, uri, label }: { serverId?: string; uri:
         aria-label={`Open ${label}`}
         onClick={async () => {
           setState({ busy: true });
-          const res = await fetch(`/api/mcp/servers/${encodeURIComponent(serverId)}/resource`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uri }) }).catch(() => undefined);
+          const res = await fetch(`/api/mcp/servers/${encodeURIComponent(serverId)}/resource`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ uri }),
+          }).catch(() => undefined);
           const body = (await res?.json().catch(() => null)) as { resource?: ResourceData; error?: { message?: string } } | null;
           setState(res?.ok && body?.resource ? { resource: body.resource } : { error: body?.error?.message ?? "The resource could not be read." });
         }}
       >
         {state.busy && <Loader2 className="size-3 animate-spin" aria-hidden />} Open
       </Button>
-      {state.error && <span role="alert" className="text-xs text-red-700 dark:text-red-400">{state.error}</span>}
+      {state.error && (
+        <span role="alert" className="text-xs text-red-700 dark:text-red-400">
+          {state.error}
+        </span>
+      )}
     </span>
   );
 }

@@ -52,7 +52,9 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
       const b = block as { data: string; mimeType: string };
       // At its own size, up to the column (self-start: the block's flex column would stretch it).
       // eslint-disable-next-line @next/next/no-img-element -- tool output, a data URL
-      return <img src={`data:${b.mimeType};base64,${b.data}`} alt="Image returned by the tool" className="h-auto max-h-80 w-auto max-w-full self-start rounded-md" />;
+      return (
+        <img src={`data:${b.mimeType};base64,${b.data}`} alt="Image returned by the tool" className="h-auto max-h-80 w-auto max-w-full self-start rounded-md" />
+      );
     }
     case "audio": {
       const b = block as { data: string; mimeType: string };
@@ -71,7 +73,8 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
               </a>
             ) : (
               <span title={b.uri} className="font-medium">
-                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span> <OpenResource serverId={serverId} uri={b.uri} label={label} />
+                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span>{" "}
+                <OpenResource serverId={serverId} uri={b.uri} label={label} />
               </span>
             )}
             {b.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{b.description}</span>}
@@ -86,7 +89,18 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
           <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.uri}</p>
           {r.text !== undefined && r.text.length > MARKDOWN_MAX_CHARS ? (
             <LargeText text={r.text} label="Long resource" />
-          ) : r.text !== undefined ? <pre tabIndex={0} role="region" aria-label={`Resource ${r.uri}`} className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">{r.text}</pre> : <p className="text-xs text-zinc-600 dark:text-zinc-400">Binary resource ({r.mimeType ?? "unknown type"})</p>}
+          ) : r.text !== undefined ? (
+            <pre
+              tabIndex={0}
+              role="region"
+              aria-label={`Resource ${r.uri}`}
+              className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900"
+            >
+              {r.text}
+            </pre>
+          ) : (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">Binary resource ({r.mimeType ?? "unknown type"})</p>
+          )}
         </div>
       );
     }
@@ -97,13 +111,22 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
 
 /** What was cut from a result too large to keep, and what the model received. */
 function TruncatedNote({ t }: { t: Truncation }) {
-  const left = [t.droppedBlocks ? `${t.droppedBlocks} more content block${t.droppedBlocks === 1 ? "" : "s"}` : "", t.droppedStructured ? "the structured content" : ""].filter(Boolean).join(" and ");
+  const left = [
+    t.droppedBlocks ? `${t.droppedBlocks} more content block${t.droppedBlocks === 1 ? "" : "s"}` : "",
+    t.droppedStructured ? "the structured content" : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
   return (
-    <p role="note" data-truncated className="flex items-start gap-1.5 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+    <p
+      role="note"
+      data-truncated
+      className="flex items-start gap-1.5 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
       <Scissors className="mt-0.5 size-3.5 shrink-0" aria-hidden />
       <span>
-        Truncated: the tool returned {formatSize(t.receivedChars)}; the first {formatSize(t.keptChars)} are shown and stored{left ? ` (${left} left out)` : ""}. The model
-        received this first part with a note that the result was cut.
+        Truncated: the tool returned {formatSize(t.receivedChars)}; the first {formatSize(t.keptChars)} are shown and stored{left ? ` (${left} left out)` : ""}.
+        The model received this first part with a note that the result was cut.
       </span>
     </p>
   );
@@ -135,7 +158,10 @@ function ProgressView({ progress }: { progress?: Running["progress"] }) {
         aria-valuetext={progress ? (total ? `${progress.progress} of ${total}` : String(progress.progress)) : "Working"}
         className="h-1.5 w-full overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
       >
-        <div className={`h-full bg-accent transition-[width] ${pct === undefined ? "w-1/3 animate-pulse" : ""}`} style={pct === undefined ? undefined : { width: `${pct}%` }} />
+        <div
+          className={`h-full bg-accent transition-[width] ${pct === undefined ? "w-1/3 animate-pulse" : ""}`}
+          style={pct === undefined ? undefined : { width: `${pct}%` }}
+        />
       </div>
       {progress && (
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
@@ -154,7 +180,10 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const details = (part as { approval?: ApprovalDetails }).approval;
   const autoRule = (part as { autoRule?: string }).autoRule;
   const running =
-    part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded" || (part.state === "output-available" && part.preliminary === true);
+    part.state === "input-streaming" ||
+    part.state === "input-available" ||
+    part.state === "approval-responded" ||
+    (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
   const asking = isRunning(live) ? live.elicitation : undefined;
   const coded = part.state === "output-error" ? codedError(part.errorText) : undefined;
@@ -162,7 +191,11 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const aborted = coded?.code === "Aborted" ? coded.message : undefined;
   const error = aborted ? undefined : coded;
   return (
-    <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-tool-state={running ? "running" : aborted ? "aborted" : part.state} data-tool-name={name}>
+    <div
+      className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800"
+      data-tool-state={running ? "running" : aborted ? "aborted" : part.state}
+      data-tool-name={name}
+    >
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <Wrench className="size-4 text-zinc-600 dark:text-zinc-400" aria-hidden />
         {meta?.source === "mcp" ? (
@@ -178,32 +211,56 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
           {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-700 dark:text-red-400" aria-hidden />}
           {aborted && <CircleSlash className="size-3 text-zinc-600 dark:text-zinc-400" aria-hidden />}
-          {running ? (part.state === "input-streaming" ? "Preparing" : asking ? "Waiting for your answer" : "Running") : aborted ? abortedLabel(aborted) : labelOf(part.state)}
+          {running
+            ? part.state === "input-streaming"
+              ? "Preparing"
+              : asking
+                ? "Waiting for your answer"
+                : "Running"
+            : aborted
+              ? abortedLabel(aborted)
+              : labelOf(part.state)}
         </span>
       </div>
       <div className="flex flex-col gap-2 px-3 py-2">
         {part.input !== undefined && <Json value={part.input} label="Input" open={part.state === "approval-requested"} />}
         {running && part.state !== "input-streaming" && <ProgressView progress={isRunning(live) ? live.progress : undefined} />}
         {running && asking && <ElicitationForm key={asking.id} view={asking} serverName={meta?.serverName} />}
-        {part.state === "output-available" && !running && (isMcpResult(part.output) ? <McpResultView result={part.output} serverId={(meta as { serverId?: string } | undefined)?.serverId} /> : <Json value={part.output} label="Result" open />)}
+        {part.state === "output-available" &&
+          !running &&
+          (isMcpResult(part.output) ? (
+            <McpResultView result={part.output} serverId={(meta as { serverId?: string } | undefined)?.serverId} />
+          ) : (
+            <Json value={part.output} label="Result" open />
+          ))}
         {part.state === "output-available" && !running && meta?.source === "mcp" && meta.appUri && isMcpResult(part.output) && (
           <AppView toolCallId={part.toolCallId} title={(part as { title?: string }).title ?? meta.toolName ?? name} input={part.input} output={part.output} />
         )}
-        {aborted && <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">{aborted}</p>}
+        {aborted && (
+          <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">
+            {aborted}
+          </p>
+        )}
         {error && (
           <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>
             {error.code && <span className="mr-1 rounded bg-red-100 px-1.5 py-0.5 font-mono text-xs dark:bg-red-900">{error.code}</span>}
             {error.message}
           </p>
         )}
-        {part.state === "approval-requested" && <ApprovalCard approvalId={part.approval.id} toolLabel={label} toolId={meta?.toolId} input={part.input} details={details} />}
+        {part.state === "approval-requested" && (
+          <ApprovalCard approvalId={part.approval.id} toolLabel={label} toolId={meta?.toolId} input={part.input} details={details} />
+        )}
         {part.state === "approval-responded" && (
           <p className="text-zinc-600 dark:text-zinc-400">
             {decisionText(part.approval.approved === true, details)} {part.approval.approved ? "Running…" : "Telling the model…"}
           </p>
         )}
         {details?.original !== undefined && part.state !== "approval-requested" && <InputDiff original={details.original} edited={part.input} />}
-        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && <p className="text-xs text-zinc-600 dark:text-zinc-400" data-decision>{decisionText(true, details)}</p>}
+        {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && (
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-decision>
+            {decisionText(true, details)}
+          </p>
+        )}
         {part.state === "output-denied" && (
           <p className="text-zinc-600 dark:text-zinc-400" data-decision>
             {decisionText(false, details)}

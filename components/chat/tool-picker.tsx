@@ -37,7 +37,10 @@ function withTool(sel: ToolSelection, s: PickerServer, toolId: string, on: boole
 function AsksFirst({ id, tool }: { id: string; tool: PickerTool }) {
   const label = tool.approver === "admin" ? (tool.rules ? "an admin may approve" : "an admin approves") : tool.rules ? "may ask first" : "asks first";
   return (
-    <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+    <span
+      id={id}
+      className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
       <Hand className="size-3" aria-hidden /> {label}
     </span>
   );
@@ -50,19 +53,38 @@ function ConnectToUse({ server }: { server: PickerServer }) {
   return (
     <p className="mt-1 ml-6 flex items-center gap-2 text-xs text-zinc-700 dark:text-zinc-300" data-connect={server.name}>
       <span>Connect to use</span>
-      <a href={href} className="rounded font-medium text-accent-text underline focus-visible:outline-2 focus-visible:outline-offset-2" aria-label={`Connect ${server.name}`}>
+      <a
+        href={href}
+        className="rounded font-medium text-accent-text underline focus-visible:outline-2 focus-visible:outline-offset-2"
+        aria-label={`Connect ${server.name}`}
+      >
         Connect
       </a>
     </p>
   );
 }
 
-export function ToolPicker({ chatId, disabled, draft, onDraft, start }: { chatId: string; disabled?: boolean; draft?: boolean; onDraft?: (selection: ToolSelection) => void; start?: ToolSelection }) {
+export function ToolPicker({
+  chatId,
+  disabled,
+  draft,
+  onDraft,
+  start,
+}: {
+  chatId: string;
+  disabled?: boolean;
+  draft?: boolean;
+  onDraft?: (selection: ToolSelection) => void;
+  start?: ToolSelection;
+}) {
   const { servers, selection: sel, error, load, change } = useToolChoice(chatId, draft, onDraft, start);
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   // The whole composer (the trigger's form), so the popover opens above the message box.
-  const anchor = useMemo(() => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }), []);
+  const anchor = useMemo(
+    () => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }),
+    [],
+  );
 
   useEffect(() => void load(), [load]);
   useEffect(() => {
@@ -117,7 +139,9 @@ export function ToolPicker({ chatId, disabled, draft, onDraft, start }: { chatId
                   <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <span className="font-medium">{s.name}</span>
                     <McpStatusBadge status={s.status} detailed />
-                    {!s.tools.length && s.enabled && !s.needsConnect && <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools to offer yet.</span>}
+                    {!s.tools.length && s.enabled && !s.needsConnect && (
+                      <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools to offer yet.</span>
+                    )}
                   </span>
                 </label>
                 {s.enabled && s.needsConnect && <ConnectToUse server={s} />}

@@ -16,7 +16,11 @@ export function useMcpCatalog(): Catalog {
     setError(undefined);
     fetch("/api/mcp/catalog")
       .then(async (res) => {
-        if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? "Could not load the servers' resources and prompts.");
+        if (!res.ok)
+          throw new Error(
+            ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
+              "Could not load the servers' resources and prompts.",
+          );
         setServers(((await res.json()) as { servers: CatalogServer[] }).servers);
       })
       .catch((err: Error) => setError(err.message))

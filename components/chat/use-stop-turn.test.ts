@@ -45,7 +45,17 @@ describe("askToStop", () => {
   });
 
   it("stops at once when the server has the turn, and gives up on an unusable answer", async () => {
-    expect(await askToStop(async () => ({ stopped: true }), () => true)).toBe(true);
-    expect(await askToStop(async () => undefined, () => true)).toBe(false);
+    expect(
+      await askToStop(
+        async () => ({ stopped: true }),
+        () => true,
+      ),
+    ).toBe(true);
+    expect(
+      await askToStop(
+        async () => undefined,
+        () => true,
+      ),
+    ).toBe(false);
   });
 });

@@ -16,8 +16,12 @@ export type StopAnswer = { stopped?: boolean } | undefined;
  * Asks `ask` until a turn is stopped, the page no longer waits (`waiting`), an answer is unusable, or
  * `limitMs` has passed; true when a turn was stopped.
  */
-export async function askToStop(ask: () => Promise<StopAnswer>, waiting: () => boolean, { limitMs = STOP_LIMIT_MS, everyMs = STOP_RETRY_MS } = {}): Promise<boolean> {
-  for (const until = Date.now() + limitMs; ; ) {
+export async function askToStop(
+  ask: () => Promise<StopAnswer>,
+  waiting: () => boolean,
+  { limitMs = STOP_LIMIT_MS, everyMs = STOP_RETRY_MS } = {},
+): Promise<boolean> {
+  for (const until = Date.now() + limitMs; ;) {
     const answer = await ask();
     if (answer?.stopped) return true;
     if (!answer || !waiting() || Date.now() + everyMs > until) return false;

@@ -34,7 +34,11 @@ export function MoveToProjectButton({ chatId, projectId }: { chatId: string; pro
     e.preventDefault();
     setPending(true);
     setError(undefined);
-    const res = await fetch(`/api/chat/${chatId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ projectId: choice === NONE ? null : choice }) }).catch(() => undefined);
+    const res = await fetch(`/api/chat/${chatId}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ projectId: choice === NONE ? null : choice }),
+    }).catch(() => undefined);
     setPending(false);
     if (!res?.ok) return setError("Could not move the chat. Try again.");
     setOpen(false);
@@ -57,7 +61,9 @@ export function MoveToProjectButton({ chatId, projectId }: { chatId: string; pro
       </DialogTrigger>
       <DialogContent>
         <DialogTitle>Move to project</DialogTitle>
-        <DialogDescription>A chat in a project gets the project&apos;s instructions. In a shared project, everyone in the team sees it, read-only.</DialogDescription>
+        <DialogDescription>
+          A chat in a project gets the project&apos;s instructions. In a shared project, everyone in the team sees it, read-only.
+        </DialogDescription>
         {!projects && !error && (
           <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
             Loading…
@@ -67,7 +73,12 @@ export function MoveToProjectButton({ chatId, projectId }: { chatId: string; pro
           <form onSubmit={save} className="flex flex-col gap-3">
             <div className="flex flex-col gap-1">
               <Label htmlFor="move-project">Project</Label>
-              <OptionSelect id="move-project" value={choice} onValueChange={setChoice} options={[{ value: NONE, label: "No project" }, ...projects.map((p) => ({ value: p.id, label: p.shared ? `${p.name} (shared)` : p.name }))]} />
+              <OptionSelect
+                id="move-project"
+                value={choice}
+                onValueChange={setChoice}
+                options={[{ value: NONE, label: "No project" }, ...projects.map((p) => ({ value: p.id, label: p.shared ? `${p.name} (shared)` : p.name }))]}
+              />
             </div>
             <div className="flex justify-end gap-2">
               <DialogClose asChild>

@@ -18,7 +18,17 @@ type Failure = { error?: { message?: string; fields?: Record<string, string> } }
 
 const MEMBER_DEFAULT = "member-default";
 
-export function ProjectForm({ projectId, initial, models, servers }: { projectId?: string; initial?: ProjectValues; models: PickerGroup[]; servers: FormServer[] }) {
+export function ProjectForm({
+  projectId,
+  initial,
+  models,
+  servers,
+}: {
+  projectId?: string;
+  initial?: ProjectValues;
+  models: PickerGroup[];
+  servers: FormServer[];
+}) {
   const router = useRouter();
   const [name, setName] = useState(initial?.name ?? "");
   const [instructions, setInstructions] = useState(initial?.instructions ?? "");
@@ -59,10 +69,22 @@ export function ProjectForm({ projectId, initial, models, servers }: { projectId
     router.refresh();
   }
 
-  const modelOptions = [{ value: MEMBER_DEFAULT, label: "Each member's default" }, ...models.map((g) => ({ label: g.provider, options: g.models.map((m) => ({ value: m.id, label: m.name })) }))];
+  const modelOptions = [
+    { value: MEMBER_DEFAULT, label: "Each member's default" },
+    ...models.map((g) => ({ label: g.provider, options: g.models.map((m) => ({ value: m.id, label: m.name })) })),
+  ];
   return (
     <form onSubmit={submit} className="flex max-w-xl flex-col gap-4" aria-busy={pending}>
-      <Field label="Name" name="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={failure?.fields?.name} autoFocus={!projectId} />
+      <Field
+        label="Name"
+        name="name"
+        required
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={failure?.fields?.name}
+        autoFocus={!projectId}
+      />
       <TextareaField
         label="Instructions"
         name="instructions"
@@ -78,7 +100,9 @@ export function ProjectForm({ projectId, initial, models, servers }: { projectId
       </FormField>
       <fieldset className="flex flex-col gap-2">
         <legend className="text-sm font-medium">Default tools</legend>
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">New chats in this project start with these tools on. None ticked: each member&apos;s own choice.</p>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          New chats in this project start with these tools on. None ticked: each member&apos;s own choice.
+        </p>
         {servers.length === 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">The team has no MCP servers yet.</p>}
         {servers.map((s) => (
           <fieldset key={s.id} className="flex flex-col gap-1 pl-2">
@@ -89,8 +113,14 @@ export function ProjectForm({ projectId, initial, models, servers }: { projectId
           </fieldset>
         ))}
       </fieldset>
-      <CheckboxField label="Shared with the team (everyone in the team sees it and its chats, read-only)" checked={shared} onChange={(e) => setShared(e.currentTarget.checked)} />
-      <FormMessage message={failure?.message && failure.message !== "Invalid request." ? failure.message : failure ? "Please correct the highlighted fields." : undefined} />
+      <CheckboxField
+        label="Shared with the team (everyone in the team sees it and its chats, read-only)"
+        checked={shared}
+        onChange={(e) => setShared(e.currentTarget.checked)}
+      />
+      <FormMessage
+        message={failure?.message && failure.message !== "Invalid request." ? failure.message : failure ? "Please correct the highlighted fields." : undefined}
+      />
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : projectId ? "Save project" : "Create project"}

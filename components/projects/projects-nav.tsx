@@ -31,7 +31,10 @@ export function ProjectsNav() {
         <h2 id="projects-heading" className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
           Projects
         </h2>
-        <Link href="/projects/new" className="flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-zinc-700 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800">
+        <Link
+          href="/projects/new"
+          className="flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-zinc-700 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800"
+        >
           <FolderPlus className="size-3" aria-hidden /> New project
         </Link>
       </div>
@@ -48,7 +51,14 @@ export function ProjectsNav() {
             const current = pathname === href;
             return (
               <li key={p.id}>
-                <Link href={href} aria-current={current ? "page" : undefined} className={cn("flex items-center gap-2 truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 font-medium dark:bg-zinc-800")}>
+                <Link
+                  href={href}
+                  aria-current={current ? "page" : undefined}
+                  className={cn(
+                    "flex items-center gap-2 truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800",
+                    current && "bg-zinc-200 font-medium dark:bg-zinc-800",
+                  )}
+                >
                   {p.shared ? <Users className="size-3.5 shrink-0" aria-hidden /> : <Folder className="size-3.5 shrink-0" aria-hidden />}
                   <span className="truncate">{p.name}</span>
                   {p.shared && <span className="sr-only">(shared with the team)</span>}

@@ -82,7 +82,12 @@ export function ShareButton({ chatId }: { chatId: string }) {
           >
             <div className="flex flex-col gap-1">
               <Label htmlFor="share-with">Share with</Label>
-              <OptionSelect id="share-with" value={who} onValueChange={setWho} options={[{ value: TEAM, label: "Everyone in the team" }, ...data.members.map((m) => ({ value: m.id, label: m.name }))]} />
+              <OptionSelect
+                id="share-with"
+                value={who}
+                onValueChange={setWho}
+                options={[{ value: TEAM, label: "Everyone in the team" }, ...data.members.map((m) => ({ value: m.id, label: m.name }))]}
+              />
             </div>
             <div className="flex flex-col gap-1">
               <Label htmlFor="share-mode">Access</Label>
@@ -116,7 +121,13 @@ export function ShareButton({ chatId }: { chatId: string }) {
                     <span className="min-w-0 flex-1 truncate">
                       {s.name} · {s.canContinue ? "can continue" : "read only"}
                     </span>
-                    <Button size="xs" variant="ghost" disabled={pending} aria-label={`Stop sharing with ${s.name}`} onClick={() => void call(`/api/chat/${chatId}/shares/${s.id}`, { method: "DELETE" })}>
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      disabled={pending}
+                      aria-label={`Stop sharing with ${s.name}`}
+                      onClick={() => void call(`/api/chat/${chatId}/shares/${s.id}`, { method: "DELETE" })}
+                    >
                       <X className="size-3" aria-hidden /> Stop sharing
                     </Button>
                   </li>

@@ -26,7 +26,19 @@ async function storedMessages(chatId: string): Promise<ParleyUIMessage[] | undef
   return ((await res.json()) as { messages: ParleyUIMessage[] }).messages;
 }
 
-export function SharedChatView({ chatId, title, owner, canContinue, initialMessages }: { chatId: string; title: string; owner: string; canContinue: boolean; initialMessages: ParleyUIMessage[] }) {
+export function SharedChatView({
+  chatId,
+  title,
+  owner,
+  canContinue,
+  initialMessages,
+}: {
+  chatId: string;
+  title: string;
+  owner: string;
+  canContinue: boolean;
+  initialMessages: ParleyUIMessage[];
+}) {
   // MCP Apps views show here too, read only (a message a view asks to send is refused).
   const appHost = useMemo(() => ({ chatId }), [chatId]);
   const [messages, setMessages] = useState(initialMessages);
@@ -53,7 +65,9 @@ export function SharedChatView({ chatId, title, owner, canContinue, initialMessa
         try {
           for await (const message of readUIMessageStream<ParleyUIMessage>({ stream })) {
             if (stopped) return;
-            setMessages((current) => (current.some((m) => m.id === message.id) ? current.map((m) => (m.id === message.id ? message : m)) : [...current, message]));
+            setMessages((current) =>
+              current.some((m) => m.id === message.id) ? current.map((m) => (m.id === message.id ? message : m)) : [...current, message],
+            );
           }
         } catch {
           /* the stream broke off: the stored messages below tell how it ended */
@@ -103,28 +117,28 @@ export function SharedChatView({ chatId, title, owner, canContinue, initialMessa
         )}
       </header>
       <div className="relative min-h-0 flex-1">
-      <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={live}>
-        <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-6">
-          {gone && (
-            <p role="alert" className="rounded-md border border-zinc-300 p-3 text-sm dark:border-zinc-700">
-              This chat is no longer shared with you.
-            </p>
-          )}
-          {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">No messages yet.</p>}
-          <AppHostContext.Provider value={appHost}>
-            {messages.map((m, i) => (
-              <MessageItem key={m.id} message={m} busy={live && i === messages.length - 1 && m.role === "assistant"} />
-            ))}
-          </AppHostContext.Provider>
-          {live && (
-            <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-              {owner} is chatting: following live…
-            </p>
-          )}
-          <FormMessage message={error} />
+        <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={live}>
+          <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-6">
+            {gone && (
+              <p role="alert" className="rounded-md border border-zinc-300 p-3 text-sm dark:border-zinc-700">
+                This chat is no longer shared with you.
+              </p>
+            )}
+            {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">No messages yet.</p>}
+            <AppHostContext.Provider value={appHost}>
+              {messages.map((m, i) => (
+                <MessageItem key={m.id} message={m} busy={live && i === messages.length - 1 && m.role === "assistant"} />
+              ))}
+            </AppHostContext.Provider>
+            {live && (
+              <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+                {owner} is chatting: following live…
+              </p>
+            )}
+            <FormMessage message={error} />
+          </div>
         </div>
-      </div>
-      {!isAtBottom && <JumpToLatest onJump={() => void scrollToBottom()} />}
+        {!isAtBottom && <JumpToLatest onJump={() => void scrollToBottom()} />}
       </div>
     </div>
   );

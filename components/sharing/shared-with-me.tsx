@@ -38,7 +38,14 @@ export function SharedWithMe() {
           const current = pathname === href;
           return (
             <li key={c.id}>
-              <Link href={href} aria-current={current ? "page" : undefined} className={cn("block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 font-medium dark:bg-zinc-800")}>
+              <Link
+                href={href}
+                aria-current={current ? "page" : undefined}
+                className={cn(
+                  "block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800",
+                  current && "bg-zinc-200 font-medium dark:bg-zinc-800",
+                )}
+              >
                 {c.title || "Untitled chat"} <span className="text-xs text-zinc-600 dark:text-zinc-400">· {c.owner}</span>
               </Link>
             </li>

@@ -36,7 +36,10 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           <div className="px-4 py-2">
             <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />
             {ctx.teams.some((t) => t.role === "admin") && (
-              <Link href="/teams/new" className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
+              <Link
+                href="/teams/new"
+                className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+              >
                 Create a team
               </Link>
             )}

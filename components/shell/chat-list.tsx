@@ -41,7 +41,11 @@ export function ChatList() {
     document.querySelector<HTMLElement>(`[data-chat-menu="${id}"]`)?.focus();
   }, [page]);
   const groups = grouped(page.chats);
-  const empty = q.trim() ? `No ${view === "archived" ? "archived " : ""}chats match “${q.trim()}”.` : view === "archived" ? "No archived chats." : "No chats yet.";
+  const empty = q.trim()
+    ? `No ${view === "archived" ? "archived " : ""}chats match “${q.trim()}”.`
+    : view === "archived"
+      ? "No archived chats."
+      : "No chats yet.";
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -51,10 +55,23 @@ export function ChatList() {
         </label>
         <div className="relative">
           <Search className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-zinc-500" aria-hidden />
-          <Input id="chat-search" ref={searchRef} type="search" size="sm" placeholder="Search chats" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} className="w-full pl-8" />
+          <Input
+            id="chat-search"
+            ref={searchRef}
+            type="search"
+            size="sm"
+            placeholder="Search chats"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            maxLength={200}
+            className="w-full pl-8"
+          />
         </div>
         {q.trim() && (
-          <Link href={`/search?${new URLSearchParams({ q: q.trim() })}`} className="mt-1 block truncate rounded px-1 text-xs text-accent-text underline-offset-2 hover:underline focus-visible:outline-2">
+          <Link
+            href={`/search?${new URLSearchParams({ q: q.trim() })}`}
+            className="mt-1 block truncate rounded px-1 text-xs text-accent-text underline-offset-2 hover:underline focus-visible:outline-2"
+          >
             Search messages for “{q.trim()}”
           </Link>
         )}
@@ -92,8 +109,16 @@ export function ChatList() {
                 const href = `/chat/${c.id}`;
                 const current = pathname === href;
                 return (
-                  <li key={c.id} className={cn("group flex items-center rounded-md hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 dark:bg-zinc-800")}>
-                    <Link id={`chat-link-${c.id}`} href={href} aria-current={current ? "page" : undefined} className={cn("min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-sm", current && "font-medium")}>
+                  <li
+                    key={c.id}
+                    className={cn("group flex items-center rounded-md hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 dark:bg-zinc-800")}
+                  >
+                    <Link
+                      id={`chat-link-${c.id}`}
+                      href={href}
+                      aria-current={current ? "page" : undefined}
+                      className={cn("min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-sm", current && "font-medium")}
+                    >
                       {c.title || "Untitled chat"}
                     </Link>
                     <ChatMenu chat={c} current={current} onGone={focusSearch} onMoved={(id) => (moved.current = id)} />

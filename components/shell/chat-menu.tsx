@@ -53,7 +53,14 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
     <>
       <DropdownMenu modal={false}>
         <DropdownMenuTrigger asChild>
-          <Button ref={trigger} data-chat-menu={chat.id} size="icon" variant="ghost" className="size-7 shrink-0 text-zinc-600 dark:text-zinc-300" aria-label={`Chat options for ${title}`}>
+          <Button
+            ref={trigger}
+            data-chat-menu={chat.id}
+            size="icon"
+            variant="ghost"
+            className="size-7 shrink-0 text-zinc-600 dark:text-zinc-300"
+            aria-label={`Chat options for ${title}`}
+          >
             <MoreHorizontal className="size-4" aria-hidden />
           </Button>
         </DropdownMenuTrigger>
@@ -83,7 +90,8 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
               void change({ archived: !chat.archived });
             }}
           >
-            {chat.archived ? <ArchiveRestore className="size-4" aria-hidden /> : <Archive className="size-4" aria-hidden />} {chat.archived ? "Unarchive" : "Archive"}
+            {chat.archived ? <ArchiveRestore className="size-4" aria-hidden /> : <Archive className="size-4" aria-hidden />}{" "}
+            {chat.archived ? "Unarchive" : "Archive"}
           </DropdownMenuItem>
           <DropdownMenuSeparator />
           <DropdownMenuItem
@@ -112,7 +120,15 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
             <label htmlFor={`rename-${chat.id}`} className="text-sm font-medium">
               Chat title
             </label>
-            <Input id={`rename-${chat.id}`} autoFocus value={draft} maxLength={120} onChange={(e) => setDraft(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `rename-error-${chat.id}` : undefined} />
+            <Input
+              id={`rename-${chat.id}`}
+              autoFocus
+              value={draft}
+              maxLength={120}
+              onChange={(e) => setDraft(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `rename-error-${chat.id}` : undefined}
+            />
             {error && (
               <p id={`rename-error-${chat.id}`} role="alert" className="text-sm text-red-700 dark:text-red-400">
                 {error}

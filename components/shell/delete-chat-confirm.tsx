@@ -4,7 +4,19 @@
 import { Button } from "../ui/button";
 import { AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle } from "../ui/dialog";
 
-export function DeleteChatConfirm({ heading, error, pending, onDelete, onCloseAutoFocus }: { heading: string; error?: string; pending: boolean; onDelete: () => void; onCloseAutoFocus?: (e: Event) => void }) {
+export function DeleteChatConfirm({
+  heading,
+  error,
+  pending,
+  onDelete,
+  onCloseAutoFocus,
+}: {
+  heading: string;
+  error?: string;
+  pending: boolean;
+  onDelete: () => void;
+  onCloseAutoFocus?: (e: Event) => void;
+}) {
   return (
     <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
       <AlertDialogTitle>{heading}</AlertDialogTitle>

@@ -49,13 +49,19 @@ export function TextareaField({ label, error, hint, className, id, ...textarea }
 export function CheckboxField({ label, className, ...input }: { label: React.ReactNode } & Omit<React.ComponentProps<"input">, "type">) {
   return (
     <label className={cn("flex items-center gap-2 text-sm", className)}>
-      <input type="checkbox" className="size-4 accent-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring" {...input} /> {label}
+      <input type="checkbox" className="size-4 accent-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring" {...input} />{" "}
+      {label}
     </label>
   );
 }
 
 /** An action's outcome: a status when `ok`, else an alert (both live regions); nothing without a message. */
-export function FormMessage({ message, ok, className, ...rest }: { message?: string; ok?: boolean } & Omit<React.HTMLAttributes<HTMLParagraphElement>, "role" | "children">) {
+export function FormMessage({
+  message,
+  ok,
+  className,
+  ...rest
+}: { message?: string; ok?: boolean } & Omit<React.HTMLAttributes<HTMLParagraphElement>, "role" | "children">) {
   if (!message) return null;
   return (
     <p

@@ -43,7 +43,20 @@ type OptionSelectProps = {
 
 const values = (options: (Option | OptionGroup)[]) => options.flatMap((o) => ("options" in o ? o.options : [o])).map((o) => o.value);
 
-export function OptionSelect({ options, value, defaultValue, onValueChange, name, submitOnChange, disabled, id, className, size, placeholder, ...aria }: OptionSelectProps) {
+export function OptionSelect({
+  options,
+  value,
+  defaultValue,
+  onValueChange,
+  name,
+  submitOnChange,
+  disabled,
+  id,
+  className,
+  size,
+  placeholder,
+  ...aria
+}: OptionSelectProps) {
   const [own, setOwn] = useState(defaultValue ?? "");
   const current = value ?? own;
   const unset = !values(options).includes(current);

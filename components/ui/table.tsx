@@ -11,7 +11,9 @@ export function Table({ className, label, ...props }: React.ComponentProps<"tabl
 }
 
 export function TableHeader({ className, ...props }: React.ComponentProps<"thead">) {
-  return <thead className={cn("bg-zinc-50 text-left text-xs tracking-wide text-zinc-600 uppercase dark:bg-zinc-900 dark:text-zinc-400", className)} {...props} />;
+  return (
+    <thead className={cn("bg-zinc-50 text-left text-xs tracking-wide text-zinc-600 uppercase dark:bg-zinc-900 dark:text-zinc-400", className)} {...props} />
+  );
 }
 
 export function TableBody(props: React.ComponentProps<"tbody">) {

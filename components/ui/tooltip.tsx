@@ -4,7 +4,17 @@
 import { Tooltip as TooltipPrimitive } from "radix-ui";
 import { cn } from "./cn";
 
-export function Tooltip({ content, children, side = "top", className }: { content: React.ReactNode; children: React.ReactElement; side?: "top" | "bottom" | "left" | "right"; className?: string }) {
+export function Tooltip({
+  content,
+  children,
+  side = "top",
+  className,
+}: {
+  content: React.ReactNode;
+  children: React.ReactElement;
+  side?: "top" | "bottom" | "left" | "right";
+  className?: string;
+}) {
   return (
     <TooltipPrimitive.Provider delayDuration={300}>
       <TooltipPrimitive.Root>
@@ -13,7 +23,10 @@ export function Tooltip({ content, children, side = "top", className }: { conten
           <TooltipPrimitive.Content
             side={side}
             sideOffset={4}
-            className={cn("z-50 max-w-64 rounded-md border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow-md dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100", className)}
+            className={cn(
+              "z-50 max-w-64 rounded-md border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow-md dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100",
+              className,
+            )}
           >
             {content}
           </TooltipPrimitive.Content>

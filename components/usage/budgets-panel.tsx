@@ -14,7 +14,19 @@ type Choice = { id: string; label: string };
 
 const amount = (metric: BudgetView["metric"], v: number) => (metric === "cost" ? formatCost(v) : `${formatTokens(Math.round(v))} tokens`);
 
-export function BudgetsPanel({ budgets, members, models, save, remove }: { budgets: BudgetView[]; members: Choice[]; models: Choice[]; save: FormAction; remove: FormAction }) {
+export function BudgetsPanel({
+  budgets,
+  members,
+  models,
+  save,
+  remove,
+}: {
+  budgets: BudgetView[];
+  members: Choice[];
+  models: Choice[];
+  save: FormAction;
+  remove: FormAction;
+}) {
   const [scope, setScope] = useState("team");
   return (
     <div className="flex flex-col gap-4">
@@ -80,12 +92,28 @@ export function BudgetsPanel({ budgets, members, models, save, remove }: { budge
               </FormField>
               {scope === "member" && (
                 <FormField label="Member" error={f.userId}>
-                  {(control) => <OptionSelect {...control} name="userId" defaultValue="" placeholder="Choose a member" options={members.map((m) => ({ value: m.id, label: m.label }))} />}
+                  {(control) => (
+                    <OptionSelect
+                      {...control}
+                      name="userId"
+                      defaultValue=""
+                      placeholder="Choose a member"
+                      options={members.map((m) => ({ value: m.id, label: m.label }))}
+                    />
+                  )}
                 </FormField>
               )}
               {scope === "model" && (
                 <FormField label="Model" error={f.modelRowId}>
-                  {(control) => <OptionSelect {...control} name="modelRowId" defaultValue="" placeholder="Choose a model" options={models.map((m) => ({ value: m.id, label: m.label }))} />}
+                  {(control) => (
+                    <OptionSelect
+                      {...control}
+                      name="modelRowId"
+                      defaultValue=""
+                      placeholder="Choose a model"
+                      options={models.map((m) => ({ value: m.id, label: m.label }))}
+                    />
+                  )}
                 </FormField>
               )}
               <FormField label="In" error={f.metric}>

@@ -45,7 +45,9 @@ export function UsageTable({ report, showMember = true }: { report: Pick<UsageRe
           <TableCell colSpan={4} className={num}>
             {formatTokens(report.total.tokens)} tokens
           </TableCell>
-          <TableCell className={num} data-testid="usage-total-cost">{formatCost(report.total.cost)}</TableCell>
+          <TableCell className={num} data-testid="usage-total-cost">
+            {formatCost(report.total.cost)}
+          </TableCell>
         </TableRow>
       </TableBody>
     </Table>
@@ -58,11 +60,21 @@ export function PeriodForm({ action, period, error }: { action: string; period: 
     <form method="get" action={action} className="flex flex-wrap items-end gap-3" aria-label="Period">
       <label className="flex flex-col text-sm">
         From
-        <input type="date" name="from" defaultValue={period.from} className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
+        <input
+          type="date"
+          name="from"
+          defaultValue={period.from}
+          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+        />
       </label>
       <label className="flex flex-col text-sm">
         To
-        <input type="date" name="to" defaultValue={period.to} className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
+        <input
+          type="date"
+          name="to"
+          defaultValue={period.to}
+          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+        />
       </label>
       <Button type="submit" variant="secondary">
         Show

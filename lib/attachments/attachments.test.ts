@@ -90,7 +90,15 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
       const d = await uploadAttachment(ctx, text(10));
       // Sending frees them too; a sent one cannot be deleted this way.
       await prisma.message.create({ data: { id: `m-${chat.id}`, chatId: chat.id, role: "user" } });
-      await prisma.$transaction((tx) => claimAttachments(tx, ctx, chat.id, `m-${chat.id}`, [b, c, d].map((x) => ({ type: "file" as const, mediaType: x.mediaType, url: x.url, filename: x.name }))));
+      await prisma.$transaction((tx) =>
+        claimAttachments(
+          tx,
+          ctx,
+          chat.id,
+          `m-${chat.id}`,
+          [b, c, d].map((x) => ({ type: "file" as const, mediaType: x.mediaType, url: x.url, filename: x.name })),
+        ),
+      );
       await expect(deleteUnsentAttachment(ctx, b.id)).rejects.toMatchObject({ status: 404 });
       const e = await uploadAttachment(ctx, text(10));
       // Unsent for over an hour: purged by the sweep, and not counted meanwhile.
@@ -112,10 +120,11 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     const prisma = await db();
     // ~700 KB of text arriving in uneven pieces, as a network hands them over.
     const text = Buffer.from("All work and no play makes Jack a dull boy.\n".repeat(16_000));
-    const pieces = (bytes: Buffer, at: number[]) => (async function* () {
-      let from = 0;
-      for (const to of [...at, bytes.length]) yield bytes.subarray(from, (from = to));
-    })();
+    const pieces = (bytes: Buffer, at: number[]) =>
+      (async function* () {
+        let from = 0;
+        for (const to of [...at, bytes.length]) yield bytes.subarray(from, (from = to));
+      })();
     const stored = await uploadAttachment(ctx, { name: "jack.txt", body: pieces(text, [1, 70_000, 333_333, 600_000]) });
     expect(stored).toMatchObject({ mediaType: "text/plain", size: text.length });
     const rows = await prisma.attachmentChunk.findMany({ where: { attachmentId: stored.id }, orderBy: { seq: "asc" } });
@@ -168,7 +177,9 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     await expect(questionFiles(reader, [image.id])).rejects.toMatchObject({ status: 404 });
 
     const done = storedTurn();
-    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "attach: what is in the picture", attachments: [image.id] }, { onStored: done.onStored }));
+    const chunks = await readChunks(
+      await runTurn(ctx, { chatId: chat.id, text: "attach: what is in the picture", attachments: [image.id] }, { onStored: done.onStored }),
+    );
     await done.promise;
     expect(textOf(chunks)).toBe("A single pixel.");
     expect(sentBody()).toContain(`data:image/png;base64,${PNG.toString("base64")}`);
@@ -198,7 +209,9 @@ describe.each(DATABASES)("attachments on $name", (driver) => {
     const pdf = await uploadAttachment(ctx, { name: "report.pdf", body: tinyPdf("Quarterly revenue grew by 12 percent") });
     expect(pdf.mediaType).toBe("application/pdf");
     const done = storedTurn();
-    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "attach: summarise the report", attachments: [pdf.id] }, { onStored: done.onStored }));
+    const chunks = await readChunks(
+      await runTurn(ctx, { chatId: chat.id, text: "attach: summarise the report", attachments: [pdf.id] }, { onStored: done.onStored }),
+    );
     await done.promise;
     expect(sentBody()).toContain("Quarterly revenue grew by 12 percent");
     expect(sentBody()).not.toContain("data:application/pdf");

@@ -21,7 +21,14 @@ describe("rechunk", () => {
   it("regroups pieces of any size into chunks of exactly the size (the last shorter), losing and adding nothing", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 12 }), fc.integer({ min: 1, max: 16 }), async (pieces, size) => {
-        const chunks = await collect(rechunk((async function* () { yield* pieces; })(), size));
+        const chunks = await collect(
+          rechunk(
+            (async function* () {
+              yield* pieces;
+            })(),
+            size,
+          ),
+        );
         const all = Buffer.concat(pieces);
         expect(Buffer.concat(chunks)).toEqual(all);
         expect(chunks.slice(0, -1).every((c) => c.length === size)).toBe(true);
@@ -57,12 +64,17 @@ describe("readMultipartFile", () => {
     const file = await readMultipartFile(upload(form), 2048);
     if (!file || file === "too-large") throw new Error("no file");
     expect(Buffer.concat(await collect(file.body)).length).toBe(2049);
-    expect(await readMultipartFile(upload("x", { "content-type": "multipart/form-data; boundary=b", "content-length": String(10 * 1024 * 1024) }), 2048)).toBe("too-large");
+    expect(await readMultipartFile(upload("x", { "content-type": "multipart/form-data; boundary=b", "content-length": String(10 * 1024 * 1024) }), 2048)).toBe(
+      "too-large",
+    );
   });
 
   it("a body cut off inside the file ends the file with a 400; a body with no file field, or no multipart at all, has no file", async () => {
     const head = '--b\r\nContent-Disposition: form-data; name="file"; filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\n';
-    const cut = await readMultipartFile(upload(Buffer.concat([Buffer.from(head), Buffer.alloc(100_000, 97)]), { "content-type": "multipart/form-data; boundary=b" }), 1024 * 1024);
+    const cut = await readMultipartFile(
+      upload(Buffer.concat([Buffer.from(head), Buffer.alloc(100_000, 97)]), { "content-type": "multipart/form-data; boundary=b" }),
+      1024 * 1024,
+    );
     if (!cut || cut === "too-large") throw new Error("no file");
     await expect(collect(cut.body)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/broke off/) });
 
@@ -83,12 +95,21 @@ describe("the migration to chunks", () => {
       await migratePGlite(pglite, all.slice(0, at));
       const bytes = Buffer.from(Array.from({ length: 600_000 }, (_, i) => i % 251));
       await pglite.exec(`SET session_replication_role = replica`); // no team or user rows needed for this one
-      await pglite.query(`INSERT INTO "Attachment" ("id", "teamId", "userId", "name", "mediaType", "size", "data") VALUES ('a1', 't', 'u', 'f.bin', 'image/png', $1, $2), ('a2', 't', 'u', 'e.txt', 'text/plain', 0, $3)`, [bytes.length, bytes, Buffer.alloc(0)]);
+      await pglite.query(
+        `INSERT INTO "Attachment" ("id", "teamId", "userId", "name", "mediaType", "size", "data") VALUES ('a1', 't', 'u', 'f.bin', 'image/png', $1, $2), ('a2', 't', 'u', 'e.txt', 'text/plain', 0, $3)`,
+        [bytes.length, bytes, Buffer.alloc(0)],
+      );
       await pglite.exec(`SET session_replication_role = DEFAULT`);
       await migratePGlite(pglite, all);
-      const rows = await pglite.query<{ attachmentId: string; seq: number; data: Uint8Array }>(`SELECT * FROM "AttachmentChunk" ORDER BY "attachmentId", "seq"`);
+      const rows = await pglite.query<{ attachmentId: string; seq: number; data: Uint8Array }>(
+        `SELECT * FROM "AttachmentChunk" ORDER BY "attachmentId", "seq"`,
+      );
       const a1 = rows.rows.filter((r) => r.attachmentId === "a1");
-      expect(a1.map((r) => [r.seq, r.data.length])).toEqual([[0, CHUNK_BYTES], [1, CHUNK_BYTES], [2, 600_000 - 2 * CHUNK_BYTES]]);
+      expect(a1.map((r) => [r.seq, r.data.length])).toEqual([
+        [0, CHUNK_BYTES],
+        [1, CHUNK_BYTES],
+        [2, 600_000 - 2 * CHUNK_BYTES],
+      ]);
       expect(Buffer.concat(a1.map((r) => r.data))).toEqual(bytes);
       expect(rows.rows.filter((r) => r.attachmentId === "a2").map((r) => r.data.length)).toEqual([0]);
       const complete = await pglite.query<{ complete: boolean }>(`SELECT "complete" FROM "Attachment"`);

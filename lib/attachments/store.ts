@@ -34,7 +34,10 @@ export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
 /** A file name without paths or control characters, at most 200 characters. */
 function cleanName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 200);
   return clean || "file";
 }
 
@@ -70,11 +73,18 @@ export async function uploadAttachment(ctx: Caller, file: { name: string; body: 
     if (!row || (row.type.kind === "text" && !text.end())) throw unsupported();
     const { id, type } = row;
     const extracted = boundText(type.kind === "text" ? text.text : type.kind === "pdf" ? await pdfText(await attachmentBytes(id)) : null);
-    const done = await prisma.$transaction(async (tx) => {
-      await withinUnsentLimits(tx, ctx.user.id, size);
-      return tx.attachment.update({ where: { id }, data: { size, text: extracted, complete: true }, select: { id: true, name: true, mediaType: true, size: true } });
-      // Uploads picked together finish together, and PGlite runs one transaction at a time: they queue.
-    }, { maxWait: 60_000, timeout: 60_000 });
+    const done = await prisma.$transaction(
+      async (tx) => {
+        await withinUnsentLimits(tx, ctx.user.id, size);
+        return tx.attachment.update({
+          where: { id },
+          data: { size, text: extracted, complete: true },
+          select: { id: true, name: true, mediaType: true, size: true },
+        });
+        // Uploads picked together finish together, and PGlite runs one transaction at a time: they queue.
+      },
+      { maxWait: 60_000, timeout: 60_000 },
+    );
     return { ...done, url: attachmentUrl(done.id) };
   } catch (e) {
     if (row) await prisma.attachment.deleteMany({ where: { id: row.id } }).catch(() => undefined);
@@ -83,7 +93,11 @@ export async function uploadAttachment(ctx: Caller, file: { name: string; body: 
 }
 
 const unsupported = () =>
-  new AppError("UnsupportedMediaType", 415, "This kind of file cannot be attached. Attach images (PNG, JPEG, GIF, WebP), PDF documents, or text and code files.");
+  new AppError(
+    "UnsupportedMediaType",
+    415,
+    "This kind of file cannot be attached. Attach images (PNG, JPEG, GIF, WebP), PDF documents, or text and code files.",
+  );
 
 type Query = Pick<Tx, "attachment">;
 
@@ -102,7 +116,8 @@ function refuseOverLimits(waiting: { files: number; bytes: number }, size: numbe
   const { PARLEY_MAX_UNSENT_ATTACHMENTS: maxFiles, PARLEY_MAX_UNSENT_ATTACHMENT_BYTES: maxBytes } = config();
   const then = "Send them, or remove some, before adding more.";
   if (waiting.files >= maxFiles) throw new AppError("TooManyUnsent", 409, `${maxFiles} files are waiting to be sent. ${then}`);
-  if (waiting.bytes + size > maxBytes) throw new AppError("TooLarge", 413, `The files waiting to be sent would add up to more than ${formatBytes(maxBytes)}. ${then}`);
+  if (waiting.bytes + size > maxBytes)
+    throw new AppError("TooLarge", 413, `The files waiting to be sent would add up to more than ${formatBytes(maxBytes)}. ${then}`);
 }
 
 /** In a transaction: the member's limits checked for an upload of `size` bytes, one upload of theirs at a time. */

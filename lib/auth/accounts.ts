@@ -58,7 +58,8 @@ export async function signIn(input: SignInInput, headers: Headers): Promise<{ us
       const retry = Number(new Headers(err.headers).get("retry-after")) || 60;
       throw TooMany(body(err).message ?? "Too many sign-in attempts. Wait a minute and try again.", retry);
     }
-    if (isAPIError(err) && body(err).code === "PASSWORD_SIGN_IN_OFF") throw new AppError("PasswordSignInOff", 403, body(err).message ?? "Password sign-in is turned off.");
+    if (isAPIError(err) && body(err).code === "PASSWORD_SIGN_IN_OFF")
+      throw new AppError("PasswordSignInOff", 403, body(err).message ?? "Password sign-in is turned off.");
     if (isAPIError(err) && err.statusCode < 500) throw Invalid("Wrong email or password.", { form: "Wrong email or password." });
     throw err;
   }

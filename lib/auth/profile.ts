@@ -17,7 +17,10 @@ export const changePasswordSchema = z.object({
   newPassword: passwordField,
 });
 export const instructionsSchema = z.object({
-  instructions: z.string().trim().max(MAX_INSTRUCTIONS_CHARS, `At most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en")} characters.`),
+  instructions: z
+    .string()
+    .trim()
+    .max(MAX_INSTRUCTIONS_CHARS, `At most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en")} characters.`),
 });
 
 export type Profile = { name: string; email: string; instructions: string };

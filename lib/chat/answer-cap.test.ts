@@ -25,7 +25,9 @@ describe("answerCap", () => {
     expect(out[0]).toEqual(delta("text-delta", "ghij"));
     expect(out[1]).toMatchObject({ type: "data-notice", data: { code: "AnswerTruncated" } });
     expect(out[2]).toEqual({ type: "text-end", id: "t" });
-    expect(cap([delta("text-delta", "more"), { type: "data-notice", data: { code: "Stopped", message: "Stopped." } }, { type: "abort" }])).toEqual([{ type: "abort" }]);
+    expect(cap([delta("text-delta", "more"), { type: "data-notice", data: { code: "Stopped", message: "Stopped." } }, { type: "abort" }])).toEqual([
+      { type: "abort" },
+    ]);
     expect(stopped).toBe(1);
   });
 

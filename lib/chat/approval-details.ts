@@ -18,7 +18,9 @@ export type ApprovalDetails = {
 
 export const DETAIL_KEYS = ["by", "rule", "deadline", "decidedBy", "decidedAt", "original"] as const;
 
-export type BlockWithDecider = Pick<Block, "approvalBy" | "approvalRule" | "approvalDeadline" | "decidedAt" | "originalInput"> & { decidedBy?: { name: string } | null };
+export type BlockWithDecider = Pick<Block, "approvalBy" | "approvalRule" | "approvalDeadline" | "decidedAt" | "originalInput"> & {
+  decidedBy?: { name: string } | null;
+};
 
 /** The key of a tool part that names the rule that let the call run without asking (from the block). */
 export const AUTO_RULE_KEY = "autoRule";

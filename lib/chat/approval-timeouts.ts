@@ -43,7 +43,15 @@ export async function expireApprovals(now = new Date(), continueAnswer: (chatId:
         action: "tool.deny",
         targetType: "tool-call",
         targetId: b.toolCallId ?? b.id,
-        data: { chatId: b.message.chatId, tool: b.toolName, inputHash: inputHash(b.input), reason, timedOut: true, ...(b.approvalBy ? { by: b.approvalBy } : {}), ...(b.approvalRule ? { rule: b.approvalRule } : {}) },
+        data: {
+          chatId: b.message.chatId,
+          tool: b.toolName,
+          inputHash: inputHash(b.input),
+          reason,
+          timedOut: true,
+          ...(b.approvalBy ? { by: b.approvalBy } : {}),
+          ...(b.approvalRule ? { rule: b.approvalRule } : {}),
+        },
       });
       return true;
     });

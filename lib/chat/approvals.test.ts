@@ -38,12 +38,17 @@ describe.each(DATABASES)("on $name", (driver) => {
       match: { userMessage: word, hasToolResult: false },
       response: { toolCalls: [{ name: "delete_file", arguments: JSON.stringify({ path: `/tmp/${word}.txt` }), id: `call_${word}` }] },
     });
-    mock.addFixture({ match: { userMessage: word, hasToolResult: true, toolResultContains: "[ERROR:Denied]" }, response: { content: `Understood, I did not delete ${word}.` } });
+    mock.addFixture({
+      match: { userMessage: word, hasToolResult: true, toolResultContains: "[ERROR:Denied]" },
+      response: { content: `Understood, I did not delete ${word}.` },
+    });
     mock.addFixture({ match: { userMessage: word, hasToolResult: true }, response: { content: `Deleted ${word}.` } });
     const setup = await teamWithProvider(mock.url, "openai_chat");
     const guard = guardedDelete();
     const done = stored();
-    const chunks = await readChunks(await runTurn(setup.ctx, { chatId: setup.chat.id, text: `please delete ${word}` }, { tools: guard.tools, onStored: done.onStored }));
+    const chunks = await readChunks(
+      await runTurn(setup.ctx, { chatId: setup.chat.id, text: `please delete ${word}` }, { tools: guard.tools, onStored: done.onStored }),
+    );
     await done.promise;
     const approval = chunks.find((c) => c.type === "tool-approval-request") as { approvalId: string } | undefined;
     return { ...setup, ...guard, approvalId: approval!.approvalId };
@@ -121,13 +126,28 @@ describe.each(DATABASES)("on $name", (driver) => {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       const runs: unknown[] = [];
-      const slow = { delete_file: tool({ description: "Deletes a file", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async (input) => (runs.push(input), await gate, { deleted: input.path }) }) };
+      const slow = {
+        delete_file: tool({
+          description: "Deletes a file",
+          inputSchema: z.object({ path: z.string() }),
+          needsApproval: true,
+          execute: async (input) => (runs.push(input), await gate, { deleted: input.path }),
+        }),
+      };
       const first = stored();
-      const winner = await runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true }] }, { tools: slow, onStored: first.onStored });
+      const winner = await runTurn(
+        s.ctx,
+        { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true }] },
+        { tools: slow, onStored: first.onStored },
+      );
       const reading = readChunks(winner);
       await expect.poll(() => runs.length).toBe(1);
       // The call runs (and would for minutes): the losing tab hears that it was decided, without waiting.
-      const lost = await runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: false, reason: "too late" }] }, { tools: slow }).catch((e: unknown) => e);
+      const lost = await runTurn(
+        s.ctx,
+        { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: false, reason: "too late" }] },
+        { tools: slow },
+      ).catch((e: unknown) => e);
       expect(lost).toMatchObject({ status: 409, message: "This tool call was already decided." });
       release();
       expect(textOf(await reading)).toBe("Deleted india.");
@@ -169,13 +189,20 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(chatRequestSchema.safeParse({ ...base, message: { role: "user", parts: [{ type: "text", text: "x" }] } }).success).toBe(false);
       // A tool without a stored input schema (this built-in one) cannot be edited: refused, nothing runs.
       const s = await pendingTurn("edit-me");
-      const refused = await runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true, input: { path: "/etc/passwd" } }] }, { tools: s.tools }).then(
+      const refused = await runTurn(
+        s.ctx,
+        { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved: true, input: { path: "/etc/passwd" } }] },
+        { tools: s.tools },
+      ).then(
         () => undefined,
         (err: { status?: number }) => err,
       );
       expect(refused).toMatchObject({ status: 400 });
       expect(s.runs).toEqual([]);
-      expect((await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "approval-requested", input: { path: "/tmp/edit-me.txt" } });
+      expect((await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({
+        status: "approval-requested",
+        input: { path: "/tmp/edit-me.txt" },
+      });
     });
 
     it("a restart between the request and the decision changes nothing", async () => {

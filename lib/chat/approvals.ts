@@ -27,7 +27,10 @@ export type Decision = z.infer<typeof decisionSchema>;
 type Client = PrismaClient | Prisma.TransactionClient;
 
 export function inputHash(input: unknown): string {
-  return crypto.createHash("sha256").update(JSON.stringify(input ?? null)).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify(input ?? null))
+    .digest("hex");
 }
 
 /** The newest message of the chat's branch if it is an answer with calls waiting for approval, with those calls. */
@@ -46,7 +49,9 @@ export const ALREADY_DECIDED = "This tool call was already decided.";
 /** Whether any of these approvals of the chat was decided already (by another tab, an admin, a time limit). */
 export async function anyDecidedAlready(chatId: string, decisions: Pick<Decision, "approvalId">[]): Promise<boolean> {
   const prisma = await db();
-  const decided = await prisma.block.count({ where: { approvalId: { in: decisions.map((d) => d.approvalId) }, message: { chatId }, status: { not: "approval-requested" } } });
+  const decided = await prisma.block.count({
+    where: { approvalId: { in: decisions.map((d) => d.approvalId) }, message: { chatId }, status: { not: "approval-requested" } },
+  });
   return decided > 0;
 }
 
@@ -89,7 +94,14 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
 type PendingBlock = Awaited<ReturnType<typeof pendingOf>>["pending"][number];
 
 /** Stores one decision on a waiting block (409 when someone decided it first) and audits it. */
-export async function storeDecision(tx: Prisma.TransactionClient, ctx: TeamContext, chatId: string, block: PendingBlock, d: Decision & { input?: Record<string, unknown> }, now: Date): Promise<void> {
+export async function storeDecision(
+  tx: Prisma.TransactionClient,
+  ctx: TeamContext,
+  chatId: string,
+  block: PendingBlock,
+  d: Decision & { input?: Record<string, unknown> },
+  now: Date,
+): Promise<void> {
   const edited = d.approved && d.input !== undefined;
   const res = await tx.block.updateMany({
     where: { id: block.id, status: "approval-requested" },
@@ -103,7 +115,13 @@ export async function storeDecision(tx: Prisma.TransactionClient, ctx: TeamConte
     },
   });
   if (res.count !== 1) throw Conflict(ALREADY_DECIDED);
-  const base = { chatId, tool: block.toolName, inputHash: inputHash(block.input), ...(block.approvalBy ? { by: block.approvalBy } : {}), ...(block.approvalRule ? { rule: block.approvalRule } : {}) };
+  const base = {
+    chatId,
+    tool: block.toolName,
+    inputHash: inputHash(block.input),
+    ...(block.approvalBy ? { by: block.approvalBy } : {}),
+    ...(block.approvalRule ? { rule: block.approvalRule } : {}),
+  };
   if (edited) {
     await audit(tx, {
       teamId: ctx.team.id,
@@ -133,7 +151,13 @@ export type AutoActor = { teamId: string; userId: string; chatId: string };
  * rule (approvalBy "auto", shown on the card) with a `tool.auto` audit event naming it, once per call.
  * Runs once the answer's blocks are stored.
  */
-export async function markApprovalRequests(prisma: PrismaClient, messageId: string, verdicts: ReadonlyMap<string, CallVerdict>, now = new Date(), actor?: AutoActor): Promise<void> {
+export async function markApprovalRequests(
+  prisma: PrismaClient,
+  messageId: string,
+  verdicts: ReadonlyMap<string, CallVerdict>,
+  now = new Date(),
+  actor?: AutoActor,
+): Promise<void> {
   for (const [toolCallId, v] of verdicts) {
     if (v.by === "auto") {
       await prisma.$transaction(async (tx) => {
@@ -164,7 +188,11 @@ export async function decidedAnswer(prisma: Client, chatId: string): Promise<str
   const last = await prisma.message.findFirst({
     where: { chatId, onBranch: true },
     orderBy: { seq: "desc" },
-    select: { id: true, role: true, blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, select: { status: true } } },
+    select: {
+      id: true,
+      role: true,
+      blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, select: { status: true } },
+    },
   });
   if (!last || last.role !== "assistant" || !last.blocks.length || last.blocks.some((b) => b.status === "approval-requested")) {
     throw Conflict("This answer has no decided calls to continue with.");
@@ -184,7 +212,11 @@ export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamCo
   const last = await tx.message.findFirst({
     where: { chatId, onBranch: true },
     orderBy: { seq: "desc" },
-    select: { id: true, role: true, blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, orderBy: { ordinal: "asc" } } },
+    select: {
+      id: true,
+      role: true,
+      blocks: { where: { kind: "tool", status: { in: ["approval-requested", "approval-responded"] } }, orderBy: { ordinal: "asc" } },
+    },
   });
   if (!last || last.role !== "assistant") return 0;
   const now = new Date();

@@ -91,9 +91,7 @@ const ESCAPED = new RegExp(`${ESC}(${ESC}|0|\\$|u[0-9a-f]{4})`, "g");
 const escapeString = (s: string) =>
   s.replace(TO_ESCAPE, (c) => (c === ESC ? ESC + ESC : c === "\u0000" ? `${ESC}0` : `${ESC}u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 const unescapeString = (s: string) =>
-  s.replace(ESCAPED, (_, e: string) =>
-    e === ESC ? ESC : e === "0" ? "\u0000" : e === "$" ? "$" : String.fromCharCode(parseInt(e.slice(1), 16)),
-  );
+  s.replace(ESCAPED, (_, e: string) => (e === ESC ? ESC : e === "0" ? "\u0000" : e === "$" ? "$" : String.fromCharCode(parseInt(e.slice(1), 16))));
 const escapeKey = (k: string) => (k === "$type" ? `${ESC}$type` : escapeString(k));
 
 /** Applies `value` to every string in a JSON value and `key` to every object key. */

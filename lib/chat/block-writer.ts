@@ -43,7 +43,9 @@ type Slot = {
 type BlockWriterStats = { writes: number; failures: number };
 
 const toolOf = (part: ParleyPart) =>
-  isToolPart(part) ? { state: toolStateOf(part as { type: string; state?: string }), preliminary: (part as { preliminary?: boolean }).preliminary === true } : undefined;
+  isToolPart(part)
+    ? { state: toolStateOf(part as { type: string; state?: string }), preliminary: (part as { preliminary?: boolean }).preliminary === true }
+    : undefined;
 
 /** Cheap change detection: text grows by appending, so its length and state tell whether it changed. */
 function signature(part: ParleyPart): string {

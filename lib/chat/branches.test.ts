@@ -42,7 +42,10 @@ describe.each(DATABASES)("on $name", (driver) => {
 
   /** The user and assistant texts of the model request that asked `marker`, in order. */
   function modelSaw(marker: string): string[] {
-    const req = mock.getRequests().filter((r) => JSON.stringify(r.body).includes(marker)).at(-1);
+    const req = mock
+      .getRequests()
+      .filter((r) => JSON.stringify(r.body).includes(marker))
+      .at(-1);
     const messages = (req?.body as { messages: { role: string; content: unknown }[] }).messages;
     return messages.filter((m) => m.role !== "system").map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
   }
@@ -79,7 +82,13 @@ describe.each(DATABASES)("on $name", (driver) => {
     // A new message follows the branch shown: the model reads it, not the other version.
     mock.onMessage("regen third", { content: "regen answer three" });
     await turn(ctx, { chatId: chat.id, text: "regen third" });
-    expect(modelSaw("regen third")).toEqual(["user: regen first", "assistant: regen answer one", "user: regen second", "assistant: regen answer two", "user: regen third"]);
+    expect(modelSaw("regen third")).toEqual([
+      "user: regen first",
+      "assistant: regen answer one",
+      "user: regen second",
+      "assistant: regen answer two",
+      "user: regen third",
+    ]);
     await switchVersion(ctx, chat.id, { messageId: ids[1], direction: "next" });
     expect((await branch(chat.id)).map((m) => m.text)).toEqual(["regen first", "regen answer one, again"]);
   });
@@ -91,7 +100,12 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(edited.text).toBe("edit answer to the rewording");
     expect(modelSaw("edit reworded second")).toEqual(["user: edit first", "assistant: edit answer one", "user: edit reworded second"]);
     const now = await branch(chat.id);
-    expect(now).toMatchObject([{ text: "edit first" }, { text: "edit answer one" }, { text: "edit reworded second", versions: "2 / 2" }, { text: "edit answer to the rewording", versions: undefined }]);
+    expect(now).toMatchObject([
+      { text: "edit first" },
+      { text: "edit answer one" },
+      { text: "edit reworded second", versions: "2 / 2" },
+      { text: "edit answer to the rewording", versions: undefined },
+    ]);
     await switchVersion(ctx, chat.id, { messageId: now[2].id, direction: "previous" });
     expect((await branch(chat.id)).map((m) => m.id)).toEqual(ids);
     // The chat's first question can be edited too: its versions have no parent.
@@ -144,9 +158,17 @@ describe.each(DATABASES)("on $name", (driver) => {
   it("a call waiting on a branch left behind ends as superseded and can no longer be approved", async () => {
     const runs: unknown[] = [];
     const tools = {
-      wipe: tool({ description: "Wipes a disk", inputSchema: z.object({ disk: z.string() }), needsApproval: true, execute: async (input) => (runs.push(input), { wiped: true }) }),
+      wipe: tool({
+        description: "Wipes a disk",
+        inputSchema: z.object({ disk: z.string() }),
+        needsApproval: true,
+        execute: async (input) => (runs.push(input), { wiped: true }),
+      }),
     };
-    mock.addFixture({ match: { userMessage: "wipe the disk", sequenceIndex: 0 }, response: { toolCalls: [{ name: "wipe", arguments: JSON.stringify({ disk: "d1" }), id: "call_wipe" }] } });
+    mock.addFixture({
+      match: { userMessage: "wipe the disk", sequenceIndex: 0 },
+      response: { toolCalls: [{ name: "wipe", arguments: JSON.stringify({ disk: "d1" }), id: "call_wipe" }] },
+    });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
     const asked = await turn(ctx, { chatId: chat.id, text: "wipe the disk" }, tools);
     const approvalId = (asked.chunks.find((c) => c.type === "tool-approval-request") as unknown as { approvalId: string }).approvalId;
@@ -174,7 +196,14 @@ describe.each(DATABASES)("on $name", (driver) => {
     // Forged ids, a question given as an answer, a message of another chat.
     await turn(stranger.ctx, { chatId: stranger.chat.id, text: "guard first" });
     const foreign = (await branch(stranger.chat.id))[1].id;
-    for (const request of [{ regenerate: "forged" }, { regenerate: ids[0] }, { regenerate: foreign }, { edit: ids[1], text: "x" }, { edit: "forged", text: "x" }, { continue: "forged" }]) {
+    for (const request of [
+      { regenerate: "forged" },
+      { regenerate: ids[0] },
+      { regenerate: foreign },
+      { edit: ids[1], text: "x" },
+      { edit: "forged", text: "x" },
+      { continue: "forged" },
+    ]) {
       await expect(runTurn(ctx, { chatId: chat.id, ...request })).rejects.toMatchObject({ status: 404 });
     }
     await expect(switchVersion(ctx, chat.id, { messageId: foreign, direction: "next" })).rejects.toMatchObject({ status: 404 });

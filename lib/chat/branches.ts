@@ -21,7 +21,10 @@ export async function branchTip(client: Client, chatId: string) {
 
 /** A message of the chat's branch with the given role, or 404 (unknown ids, other chats' messages, old branches). */
 export async function branchMessage(client: Client, chatId: string, id: string, role: "user" | "assistant") {
-  const message = await client.message.findFirst({ where: { id, chatId, onBranch: true, role }, select: { id: true, seq: true, parentId: true, status: true } });
+  const message = await client.message.findFirst({
+    where: { id, chatId, onBranch: true, role },
+    select: { id: true, seq: true, parentId: true, status: true },
+  });
   if (!message) throw NotFound(role === "user" ? "No such message in this chat." : "No such answer in this chat.");
   return message;
 }
@@ -57,7 +60,12 @@ export async function versionsOf(chatId: string, messages: { id: string; parentI
  * descendants; returns how many messages the branch now has from that version on. Runs inside the
  * caller's transaction (which ends pending calls of the branch it leaves first).
  */
-export async function switchBranch(tx: Client, chatId: string, messageId: string, direction: "previous" | "next"): Promise<{ versionId: string; length: number }> {
+export async function switchBranch(
+  tx: Client,
+  chatId: string,
+  messageId: string,
+  direction: "previous" | "next",
+): Promise<{ versionId: string; length: number }> {
   const message = await tx.message.findFirst({ where: { id: messageId, chatId, onBranch: true }, select: { id: true, seq: true, parentId: true } });
   if (!message) throw NotFound("No such message in this chat.");
   const versions = await tx.message.findMany({ where: { chatId, parentId: message.parentId }, select: { id: true, seq: true }, orderBy: { seq: "asc" } });

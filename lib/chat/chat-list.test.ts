@@ -38,7 +38,6 @@ describe.each(DATABASES)("the chat list on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-
   /** A chat of `ctx` titled `title`, last active at `at`. */
   async function chat(ctx: TeamContext, title: string, at: Date): Promise<string> {
     const prisma = await db();

@@ -37,7 +37,13 @@ const cursor = z
   .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z_[A-Za-z0-9_-]{1,64}$/, "Invalid cursor.");
 
 export const chatListQuerySchema = z.object({
-  q: z.string().trim().max(200, "At most 200 characters.").regex(/^[^\u0000]*$/, "The search has a character that is not allowed.").optional().default(""),
+  q: z
+    .string()
+    .trim()
+    .max(200, "At most 200 characters.")
+    .regex(/^[^\u0000]*$/, "The search has a character that is not allowed.")
+    .optional()
+    .default(""),
   view: z.enum(["active", "archived"]).optional().default("active"),
   cursor: cursor.optional(),
   tz: timeZone.optional().default("UTC"),

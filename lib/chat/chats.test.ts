@@ -18,7 +18,6 @@ describe.each(DATABASES)("on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-
   it("only the owner, in the chat's team, reads, renames, deletes or picks tools; others get 404 and change nothing", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);

@@ -13,9 +13,15 @@ import { runTurn, turnDeps, type TurnDeps, type TurnRequest } from "./turn";
 /** Runs `request` as the chat's owner; false when it cannot start now (a turn runs, nothing to continue). */
 async function runAsOwner(request: TurnRequest, what: string, deps: TurnDeps): Promise<boolean> {
   const prisma = await db();
-  const chat = await prisma.chat.findUnique({ where: { id: request.chatId }, select: { teamId: true, user: { select: { id: true, name: true, email: true } } } });
+  const chat = await prisma.chat.findUnique({
+    where: { id: request.chatId },
+    select: { teamId: true, user: { select: { id: true, name: true, email: true } } },
+  });
   if (!chat) return false;
-  const membership = await prisma.membership.findUnique({ where: { teamId_userId: { teamId: chat.teamId, userId: chat.user.id } }, include: { team: { select: { id: true, name: true } } } });
+  const membership = await prisma.membership.findUnique({
+    where: { teamId_userId: { teamId: chat.teamId, userId: chat.user.id } },
+    include: { team: { select: { id: true, name: true } } },
+  });
   if (!membership) return false;
   const team = { id: membership.team.id, name: membership.team.name, role: membership.role };
   const ctx: TeamContext = { user: chat.user, team, teams: [team] };
@@ -60,12 +66,13 @@ export async function continueHandedOver(chatId: string, messageId: string, deps
  */
 async function endedAndFree(chatId: string, messageId: string, deps: TurnDeps, ms: number): Promise<true | string> {
   const [prisma, registry] = await Promise.all([db(), deps.registry()]);
-  for (const deadline = Date.now() + ms; ; ) {
+  for (const deadline = Date.now() + ms; ;) {
     const row = await prisma.message.findUnique({ where: { id: messageId }, select: { status: true, chat: { select: { activeStreamId: true } } } });
     if (!row) return "the message is gone";
     const here = registry.local.has(chatId);
     if (row.status !== "streaming" && !row.chat.activeStreamId && !here) return true;
-    if (Date.now() > deadline) return `after ${ms / 1000} s the message is ${row.status}, the chat's stream ${row.chat.activeStreamId ?? "none"}, a turn here: ${here}`;
+    if (Date.now() > deadline)
+      return `after ${ms / 1000} s the message is ${row.status}, the chat's stream ${row.chat.activeStreamId ?? "none"}, a turn here: ${here}`;
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -16,7 +16,8 @@ type Upstream = Awaited<ReturnType<typeof startScripted>>;
 /** An OpenAI Chat Completions stream of `delta` chunks ending with `usage`. */
 function chatStream(res: http.ServerResponse, deltas: object[], finish: string, usage: object) {
   res.writeHead(200, { "content-type": "text/event-stream" });
-  const chunk = (choices: object[], extra = {}) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-test", choices, ...extra })}\n\n`;
+  const chunk = (choices: object[], extra = {}) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-test", choices, ...extra })}\n\n`;
   for (const delta of deltas) res.write(chunk([{ index: 0, delta, finish_reason: null }]));
   res.write(chunk([{ index: 0, delta: {}, finish_reason: finish }]));
   res.write(chunk([], { usage }));
@@ -31,7 +32,9 @@ beforeAll(async () => {
   upstream = await startScripted((req, res) => {
     const body = JSON.parse(req.body) as { messages: { role: string }[] };
     if (!body.messages.some((m) => m.role === "tool")) {
-      const call = { tool_calls: [{ index: 0, id: "call_usage", type: "function", function: { name: "delete_file", arguments: JSON.stringify({ path: "/tmp/u.txt" }) } }] };
+      const call = {
+        tool_calls: [{ index: 0, id: "call_usage", type: "function", function: { name: "delete_file", arguments: JSON.stringify({ path: "/tmp/u.txt" }) } }],
+      };
       return chatStream(res, [{ role: "assistant" }, call], "tool_calls", {
         prompt_tokens: 100,
         completion_tokens: 10,
@@ -56,7 +59,9 @@ async function approvedAnswer() {
   const before = await storedAnswer(chat.id);
   const approvalId = String((chunks.find((c) => c.type === "tool-approval-request") as { approvalId?: string }).approvalId);
   const went = storedTurn();
-  const after = await readChunks(await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { delete_file: del }, onStored: went.onStored }));
+  const after = await readChunks(
+    await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { delete_file: del }, onStored: went.onStored }),
+  );
   const turn = await went.promise;
   return { before, after: await storedAnswer(chat.id), chunks: after, turn };
 }

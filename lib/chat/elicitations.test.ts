@@ -32,7 +32,9 @@ afterAll(async () => {
 async function chatWithTools(over: { callTimeoutMs?: number } = {}) {
   const setup = await teamWithProvider(mock.url, "openai_chat");
   const prisma = await db();
-  const row = await prisma.mcpServer.create({ data: { teamId: setup.ctx.team.id, name: "t", transport: "http", url: server.url, defaultPolicy: "auto", ...over } });
+  const row = await prisma.mcpServer.create({
+    data: { teamId: setup.ctx.team.id, name: "t", transport: "http", url: server.url, defaultPolicy: "auto", ...over },
+  });
   await probeServer(setup.ctx, row.id);
   const tools = await prisma.mcpTool.findMany({ where: { serverId: row.id } });
   await prisma.chat.update({ where: { id: setup.chat.id }, data: { toolSelection: { servers: [row.id], tools: tools.map((t) => t.id) } } });
@@ -40,7 +42,10 @@ async function chatWithTools(over: { callTimeoutMs?: number } = {}) {
 }
 
 function script(prompt: string, tool: string, args: unknown = {}) {
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] } });
+  mock.addFixture({
+    match: { userMessage: prompt, hasToolResult: false },
+    response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] },
+  });
   mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
 }
 
@@ -69,7 +74,18 @@ describe("elicitation", () => {
     const { asked, rest, stored } = await startAsking(ctx, chat.id, "ask me");
     expect(asked).toMatchObject({ mode: "form", message: "Tell me about you." });
     expect(asked.fields?.map((f) => `${f.key}:${f.kind}`)).toEqual([
-      "name:string", "email:string", "site:string", "day:string", "when:string", "count:integer", "ratio:number", "agree:boolean", "colour:enum", "size:enum", "tags:multi", "password:string",
+      "name:string",
+      "email:string",
+      "site:string",
+      "day:string",
+      "when:string",
+      "count:integer",
+      "ratio:number",
+      "agree:boolean",
+      "colour:enum",
+      "size:enum",
+      "tags:multi",
+      "password:string",
     ]);
     expect(asked.fields?.find((f) => f.key === "password")?.secretLike).toBe(true);
     expect(asked.fields?.find((f) => f.key === "name")?.secretLike).toBe(false);
@@ -85,7 +101,9 @@ describe("elicitation", () => {
     // Another member of the same team cannot see or answer it.
     expect((await rejection(answerElicitation(await otherMember(ctx), asked.id, { action: "accept", content: { name: "Mallory" } }))).status).toBe(404);
     // Content that does not fit the schema is refused field by field, and nothing is stored.
-    const bad = await rejection(answerElicitation(ctx, asked.id, { action: "accept", content: { email: "not-an-email", count: 99, tags: ["a", "zzz"], extra: "x" } }));
+    const bad = await rejection(
+      answerElicitation(ctx, asked.id, { action: "accept", content: { email: "not-an-email", count: 99, tags: ["a", "zzz"], extra: "x" } }),
+    );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.fieldErrors ?? {}).sort()).toEqual(["count", "email", "extra", "name", "tags"]);
     expect((await prisma.elicitation.findUniqueOrThrow({ where: { id: asked.id } })).status).toBe("pending");

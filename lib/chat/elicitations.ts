@@ -93,7 +93,14 @@ async function waitForAnswer(id: string, signal: AbortSignal): Promise<Elicitati
 }
 
 /** The call whose server asks: where to store the question, how long it may wait, how to show it. */
-export type AskingCall = { chatId: string; messageId: string; toolCallId: string; serverId: string; expiresAt: Date; show: (view: ElicitationView | undefined) => void };
+export type AskingCall = {
+  chatId: string;
+  messageId: string;
+  toolCallId: string;
+  serverId: string;
+  expiresAt: Date;
+  show: (view: ElicitationView | undefined) => void;
+};
 
 /** The Elicit of one tool call: stores the question, shows it in the call's block, waits for the owner. */
 export function askOwner(call: AskingCall): Elicit {
@@ -131,7 +138,11 @@ export const answerSchema = z.object({
 });
 export type AnswerInput = z.infer<typeof answerSchema>;
 
-const hash = (v: unknown) => crypto.createHash("sha256").update(JSON.stringify(v ?? null)).digest("hex");
+const hash = (v: unknown) =>
+  crypto
+    .createHash("sha256")
+    .update(JSON.stringify(v ?? null))
+    .digest("hex");
 
 /**
  * The owner's answer to a waiting question: 404 for a question of another member or team, 409 once

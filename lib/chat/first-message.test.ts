@@ -45,10 +45,14 @@ describe.each(DATABASES)("a chat's first message on $name", (driver) => {
     mock.onMessage("Plan a tidepool walk for Saturday morning", { content: "Go at low tide, wear boots." });
     mock.on({ systemMessage: [TITLE_INSTRUCTION, "Plan a tidepool walk for Saturday morning"] }, { content: "Saturday Tidepool Walk" });
     const id = draftChatId();
-    const chunks = await readChunks(await runTurn(ctx, { chatId: id, text: "Plan a tidepool walk for Saturday morning", newChat: { tools: { servers: [], tools: [] } } }, { titles: true }));
+    const chunks = await readChunks(
+      await runTurn(ctx, { chatId: id, text: "Plan a tidepool walk for Saturday morning", newChat: { tools: { servers: [], tools: [] } } }, { titles: true }),
+    );
     expect(titlesOf(chunks)).toEqual(["Plan a tidepool walk for Saturday morning", "Saturday Tidepool Walk"]);
     // The model's title comes before the turn ends.
-    expect(chunks.findIndex((c) => c.type === "data-title" && (c.data as { title: string }).title === "Saturday Tidepool Walk")).toBeLessThan(chunks.findIndex((c) => c.type === "finish"));
+    expect(chunks.findIndex((c) => c.type === "data-title" && (c.data as { title: string }).title === "Saturday Tidepool Walk")).toBeLessThan(
+      chunks.findIndex((c) => c.type === "finish"),
+    );
     const prisma = await db();
     const chat = await prisma.chat.findUniqueOrThrow({ where: { id }, include: { messages: true } });
     expect(chat).toMatchObject({ userId: ctx.user.id, teamId: ctx.team.id, title: "Saturday Tidepool Walk", toolSelection: { servers: [], tools: [] } });
@@ -90,7 +94,9 @@ describe.each(DATABASES)("a chat's first message on $name", (driver) => {
     await prisma.membership.create({ data: { teamId: ctx.team.id, userId: user.id, role: "member" } });
     const neighbour: TeamContext = { ...ctx, user: { id: user.id, name: user.name, email: user.email } };
     const other = await teamWithProvider(mock.url);
-    const [foreignServer] = await Promise.all([prisma.mcpServer.create({ data: { teamId: other.ctx.team.id, name: "theirs", transport: "http", url: "http://127.0.0.1:9/mcp" } })]);
+    const [foreignServer] = await Promise.all([
+      prisma.mcpServer.create({ data: { teamId: other.ctx.team.id, name: "theirs", transport: "http", url: "http://127.0.0.1:9/mcp" } }),
+    ]);
     const chats = await prisma.chat.count();
     const refused = (request: Parameters<typeof runTurn>[1]) => expect(runTurn(neighbour, request)).rejects.toMatchObject({ status: 404 });
     await refused({ chatId: theirs.id, text: "mine now", newChat: {} });

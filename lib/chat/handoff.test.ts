@@ -44,7 +44,12 @@ describe.each(DATABASES)("on $name", (driver) => {
     const answer = await storedAnswer(chat.id);
     expect(answer.id).toBe(running.messageId);
     expect(answer.status).toBe("done");
-    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^Number 1\. Number 2\..* Number 60\. That is all\.$/);
+    expect(
+      answer.blocks
+        .filter((b) => b.kind === "text")
+        .map((b) => b.text)
+        .join(""),
+    ).toMatch(/^Number 1\. Number 2\..* Number 60\. That is all\.$/);
   });
 
   it("an answer another instance is still storing is continued once its status says it ended", async () => {
@@ -63,7 +68,12 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(await continued).toBe(true);
     const answer = await storedAnswer(chat.id);
     expect(answer.status).toBe("done");
-    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^One\. Two\. Three\. .*That is all\.$/); // the continuation went on after what was stored
+    expect(
+      answer.blocks
+        .filter((b) => b.kind === "text")
+        .map((b) => b.text)
+        .join(""),
+    ).toMatch(/^One\. Two\. Three\. .*That is all\.$/); // the continuation went on after what was stored
   });
   it("an answer stored as interrupted is continued once the stopping side has also freed its chat", async () => {
     mock.addFixture({ match: { userMessage: "count again" }, response: { content: "One. Two. Three." } });
@@ -84,10 +94,20 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(await continued).toBe(true);
     const answer = await storedAnswer(chat.id);
     expect(answer.status).toBe("done");
-    expect(answer.blocks.filter((b) => b.kind === "text").map((b) => b.text).join("")).toMatch(/^One\. Two\. Three\. .*That is all\.$/);
+    expect(
+      answer.blocks
+        .filter((b) => b.kind === "text")
+        .map((b) => b.text)
+        .join(""),
+    ).toMatch(/^One\. Two\. Three\. .*That is all\.$/);
   });
   it("an answer handed over reads back as handed over, so a page that reloads it keeps looking until it goes on", async () => {
-    mock.addFixture({ match: { userMessage: "count for the page" }, response: { content: "One. Two. Three. Four. Five. Six. Seven." }, chunkSize: 4, streamingProfile: { ttft: 20, tps: 20 } });
+    mock.addFixture({
+      match: { userMessage: "count for the page" },
+      response: { content: "One. Two. Three. Four. Five. Six. Seven." },
+      chunkSize: 4,
+      streamingProfile: { ttft: 20, tps: 20 },
+    });
     const { ctx, chat } = await teamWithProvider(mock.url);
     const first = storedTurn();
     const res = await runTurn(ctx, { chatId: chat.id, text: "count for the page" }, { onStored: first.onStored });

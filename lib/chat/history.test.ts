@@ -48,7 +48,22 @@ describe.each(DATABASES)("history on $name", (driver) => {
     const { chat } = await chatWith(4);
     const prisma = await db();
     await prisma.message.create({
-      data: { id: `${chat.id}-err`, chatId: chat.id, role: "assistant", status: "error", blocks: { create: { ordinal: 0, kind: "error", status: "done", errorCode: "ProviderError", errorText: "boom", data: { code: "ProviderError", message: "boom" } } } },
+      data: {
+        id: `${chat.id}-err`,
+        chatId: chat.id,
+        role: "assistant",
+        status: "error",
+        blocks: {
+          create: {
+            ordinal: 0,
+            kind: "error",
+            status: "done",
+            errorCode: "ProviderError",
+            errorText: "boom",
+            data: { code: "ProviderError", message: "boom" },
+          },
+        },
+      },
     });
     const loaded = await loadHistory(chat.id);
     expect(loaded.cut).toBe(false);
@@ -71,7 +86,20 @@ describe.each(DATABASES)("history on $name", (driver) => {
     const decider = await makeUser("Dana Decider");
     const answer = ids[21];
     await prisma.block.create({
-      data: { messageId: answer, ordinal: 1, kind: "tool", status: "output-available", toolCallId: "call-1", toolName: "search", input: { q: "x" }, output: { hits: 1 }, approvalId: `${chat.id}-ap`, approved: true, decidedById: decider.id, decidedAt: new Date() },
+      data: {
+        messageId: answer,
+        ordinal: 1,
+        kind: "tool",
+        status: "output-available",
+        toolCallId: "call-1",
+        toolName: "search",
+        input: { q: "x" },
+        output: { hits: 1 },
+        approvalId: `${chat.id}-ap`,
+        approved: true,
+        decidedById: decider.id,
+        decidedAt: new Date(),
+      },
     });
     await prisma.citation.create({ data: { messageId: answer, ordinal: 1, url: "https://example.com/source", title: "Source", origin: "provider_search" } });
     // A message inside the second batch's seq range that a newer version took off the branch: neither it nor its blocks are read.

@@ -37,7 +37,10 @@ function toUIMessage(m: MessageWithBlocks, versions?: Versions): ParleyUIMessage
   return { id: m.id, role: m.role, metadata, parts: blocksToParts(m.blocks).map((p, i) => withApprovalDetails(p, m.blocks[i])) };
 }
 
-const withBlocks = { blocks: { orderBy: { ordinal: "asc" as const }, include: { decidedBy: { select: { name: true } } } }, citations: { orderBy: { ordinal: "asc" as const } } };
+const withBlocks = {
+  blocks: { orderBy: { ordinal: "asc" as const }, include: { decidedBy: { select: { name: true } } } },
+  citations: { orderBy: { ordinal: "asc" as const } },
+};
 
 /** A page of the branch's messages, oldest first, ending just before `beforeSeq` (or at the newest). */
 export async function loadMessagePage(chatId: string, opts: { beforeSeq?: number; limit?: number } = {}) {
@@ -117,7 +120,10 @@ export async function loadHistory(chatId: string, opts: { exclude?: string[]; ma
  * range, side by side, and the deciders' names only for blocks that have one: joined or by a list of
  * ids, a batch of 650 messages took twice as long (npm run bench, the long chat).
  */
-async function readBatch(chatId: string, opts: { exclude?: string[]; beforeSeq?: number; take: number }): Promise<{ batch: MessageWithBlocks[]; more: boolean }> {
+async function readBatch(
+  chatId: string,
+  opts: { exclude?: string[]; beforeSeq?: number; take: number },
+): Promise<{ batch: MessageWithBlocks[]; more: boolean }> {
   const prisma = await db();
   const rows = await prisma.message.findMany({
     where: {
@@ -137,7 +143,11 @@ async function readBatch(chatId: string, opts: { exclude?: string[]; beforeSeq?:
     prisma.citation.findMany({ where: { message: inBatch }, orderBy: { ordinal: "asc" } }),
   ]);
   const deciderIds = [...new Set(blocks.flatMap((b) => (b.decidedById ? [b.decidedById] : [])))];
-  const deciders = new Map(deciderIds.length ? (await prisma.user.findMany({ where: { id: { in: deciderIds } }, select: { id: true, name: true } })).map((u) => [u.id, { name: u.name }]) : []);
+  const deciders = new Map(
+    deciderIds.length
+      ? (await prisma.user.findMany({ where: { id: { in: deciderIds } }, select: { id: true, name: true } })).map((u) => [u.id, { name: u.name }])
+      : [],
+  );
   const blocksOf = groupBy(
     blocks.map((b) => (b.decidedById ? { ...b, decidedBy: deciders.get(b.decidedById) ?? null } : b)),
     (b) => b.messageId,
@@ -227,7 +237,10 @@ function mcpOutputs(ui: ParleyUIMessage[], images: ImageHandling): ToolSet {
   for (const m of ui) {
     for (const p of m.parts) {
       if (!isToolUIPart(p) || p.state !== "output-available" || !isMcpResult(p.output)) continue;
-      tools[getToolName(p)] ??= { inputSchema: undefined as never, toModelOutput: ({ output }: { output: unknown }) => (isMcpResult(output) ? resultModelOutput(output, images) : { type: "json", value: output ?? null }) } as unknown as ToolSet[string];
+      tools[getToolName(p)] ??= {
+        inputSchema: undefined as never,
+        toModelOutput: ({ output }: { output: unknown }) => (isMcpResult(output) ? resultModelOutput(output, images) : { type: "json", value: output ?? null }),
+      } as unknown as ToolSet[string];
     }
   }
   return tools;
@@ -251,7 +264,11 @@ function explainDenials(m: ParleyUIMessage): ParleyUIMessage {
       if (!approval || approval.approved !== false) return p;
       const who = (approval as { by?: string }).by === "admin" ? "An admin" : "The user";
       const timedOut = !(approval as { decidedBy?: string }).decidedBy && /^no decision within /.test(approval.reason ?? "");
-      const why = timedOut ? `Nobody decided in time: ${approval.reason}.` : approval.reason ? `${who} denied this call: ${approval.reason}` : `${who} denied this call.`;
+      const why = timedOut
+        ? `Nobody decided in time: ${approval.reason}.`
+        : approval.reason
+          ? `${who} denied this call: ${approval.reason}`
+          : `${who} denied this call.`;
       return { ...p, approval: { ...approval, reason: formatToolError("Denied", why) } } as typeof p;
     }),
   };

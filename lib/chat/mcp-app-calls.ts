@@ -47,18 +47,26 @@ export async function appToolCall(ctx: TeamContext, chatId: string, toolCallId: 
   if (!decision.offer) throw new AppError("Denied", 403, `Your team's policy does not allow “${call.name}”.`);
   const callId = `app_${randomUUID()}`;
   const asks =
-    typeof decision.needsApproval === "function" ? await decision.needsApproval(call.arguments, { toolCallId: callId, messages: [] } as never) : !!decision.needsApproval;
+    typeof decision.needsApproval === "function"
+      ? await decision.needsApproval(call.arguments, { toolCallId: callId, messages: [] } as never)
+      : !!decision.needsApproval;
   const verdict = asks ? (verdicts.get(callId) ?? { by: "member" }) : undefined;
   if (verdict?.by === "admin") {
-    throw new AppError("ApprovalRequired", 403, `“${call.name}” waits for an admin's approval${verdict.rule ? ` (the rule “${verdict.rule}”)` : ""}, so an app cannot run it. Ask for it in the chat instead.`);
+    throw new AppError(
+      "ApprovalRequired",
+      403,
+      `“${call.name}” waits for an admin's approval${verdict.rule ? ` (the rule “${verdict.rule}”)` : ""}, so an app cannot run it. Ask for it in the chat instead.`,
+    );
   }
   if (verdict && !call.approved) throw new AppError("ApprovalNeeded", 409, `“${call.name}” asks for your approval before it runs.`);
 
-  const result = await callTool(config, row.name, call.arguments, { timeoutMs: config.callTimeoutMs, signal: AbortSignal.timeout(config.callTimeoutMs) }).catch((err) => {
-    const failure = classifyFailure(err);
-    if (failure.rpcCode === -32602) throw Invalid(failure.detail);
-    throw unavailable(server.name, failure.message);
-  });
+  const result = await callTool(config, row.name, call.arguments, { timeoutMs: config.callTimeoutMs, signal: AbortSignal.timeout(config.callTimeoutMs) }).catch(
+    (err) => {
+      const failure = classifyFailure(err);
+      if (failure.rpcCode === -32602) throw Invalid(failure.detail);
+      throw unavailable(server.name, failure.message);
+    },
+  );
   // SDK servers answer arguments that do not fit the schema with an error result: the view's mistake.
   if (result.isError && /-32602|Input validation error|Invalid arguments/i.test(errorText(result))) throw Invalid(errorText(result));
   await audit(prisma, {

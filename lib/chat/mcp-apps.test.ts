@@ -133,7 +133,9 @@ describe("tool calls from a view", () => {
     const result = await appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "from the app" } });
     expect(result.content).toEqual([{ type: "text", text: "Stamped: from the app" }]);
     const prisma = await db();
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: "mcp.tool.call", targetId: serverId, actorId: ctx.user.id, data: { path: ["via"], equals: "app" } } });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { action: "mcp.tool.call", targetId: serverId, actorId: ctx.user.id, data: { path: ["via"], equals: "app" } },
+    });
     expect(event.data).toMatchObject({ tool: "card_stamp", appOf: id, chatId: chat.id });
     // Bad arguments are the view's error (400); a tool the server does not have is 404.
     expect((await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: 5 } }))).status).toBe(400);
@@ -152,13 +154,18 @@ describe("tool calls from a view", () => {
     const id = await callTool(ctx, chat.id, "t__show_card", { text: "x" });
     await prisma.mcpServer.update({ where: { id: serverId }, data: { defaultPolicy: "ask" } });
     // The member is asked first (409); nothing ran.
-    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).toMatchObject({ status: 409, code: "ApprovalNeeded" });
+    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).toMatchObject({
+      status: 409,
+      code: "ApprovalNeeded",
+    });
     const audited = () => prisma.auditEvent.count({ where: { action: "mcp.tool.call", targetId: serverId, data: { path: ["tool"], equals: "card_stamp" } } });
     expect(await audited()).toBe(0);
     // Once they said yes, it runs, and the audit log says who approved it.
     const result = await appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "yes" }, approved: true });
     expect(result.content).toEqual([{ type: "text", text: "Stamped: yes" }]);
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: "mcp.tool.call", targetId: serverId, data: { path: ["tool"], equals: "card_stamp" } } });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { action: "mcp.tool.call", targetId: serverId, data: { path: ["tool"], equals: "card_stamp" } },
+    });
     expect(event.data).toMatchObject({ via: "app", approvedBy: "member" });
     // A rule that sends the call to an admin: the member's yes does not lift it.
     const rules = [{ field: "note", op: "matches", value: "^secret", then: "admin", label: "Secret notes" }];
@@ -167,7 +174,10 @@ describe("tool calls from a view", () => {
     expect(admin).toMatchObject({ status: 403, code: "ApprovalRequired" });
     expect(admin.message).toContain("an admin's approval");
     await prisma.mcpTool.updateMany({ where: { serverId, name: "card_stamp" }, data: { policy: "deny" } });
-    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" }, approved: true }))).toMatchObject({ status: 403, code: "Denied" });
+    expect(await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" }, approved: true }))).toMatchObject({
+      status: 403,
+      code: "Denied",
+    });
     await prisma.mcpTool.updateMany({ where: { serverId, name: "card_stamp" }, data: { enabled: false } });
     expect((await rejection(appToolCall(ctx, chat.id, id, { name: "card_stamp", arguments: { note: "x" } }))).status).toBe(404);
   });

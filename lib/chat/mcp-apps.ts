@@ -67,7 +67,8 @@ export async function appPage(ctx: TeamContext, chatId: string, toolCallId: stri
   const limit = settings().PARLEY_MAX_TOOL_RESULT_CHARS;
   // A blob is base64: its decoded size is about three quarters of its length.
   const size = typeof page.text === "string" ? page.text.length : typeof page.blob === "string" ? Math.floor((page.blob.length * 3) / 4) : 0;
-  if (size > limit) throw new AppError("AppTooLarge", 422, `The app's page is too large (${size.toLocaleString("en")} characters; at most ${limit.toLocaleString("en")}).`);
+  if (size > limit)
+    throw new AppError("AppTooLarge", 422, `The app's page is too large (${size.toLocaleString("en")} characters; at most ${limit.toLocaleString("en")}).`);
   const html = typeof page.text === "string" ? page.text : typeof page.blob === "string" ? Buffer.from(page.blob, "base64").toString("utf8") : undefined;
   if (html === undefined || !html.trim()) throw new AppError("NotAnApp", 422, `${uri} is empty.`);
   return { html, csp: appContentSecurityPolicy(page._meta?.ui?.csp), uri };

@@ -51,7 +51,9 @@ describe("MCP resources and prompts", () => {
 
   it("a prompt with arguments gives its messages; missing arguments are the member's error (400)", async () => {
     const { ctx, oursRow } = await team();
-    expect(await promptMessages(ctx, oursRow.id, "review", { language: "Go", focus: "errors" })).toEqual({ messages: [{ role: "user", text: "Review this Go code, focusing on errors." }] });
+    expect(await promptMessages(ctx, oursRow.id, "review", { language: "Go", focus: "errors" })).toEqual({
+      messages: [{ role: "user", text: "Review this Go code, focusing on errors." }],
+    });
     expect((await rejection(promptMessages(ctx, oursRow.id, "review", {}))).status).toBe(400);
   });
 
@@ -77,13 +79,17 @@ describe("server-everything's elicitation", () => {
     try {
       expect(conn.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation"]));
       let asked: ElicitationRequest | undefined;
-      const result = await conn.callTool("trigger-elicitation-request", {}, {
-        timeoutMs: 10_000,
-        elicit: async (request) => {
-          asked = request;
-          return { action: "decline" };
+      const result = await conn.callTool(
+        "trigger-elicitation-request",
+        {},
+        {
+          timeoutMs: 10_000,
+          elicit: async (request) => {
+            asked = request;
+            return { action: "decline" };
+          },
         },
-      });
+      );
       expect(JSON.stringify(result.content)).toMatch(/decline/i);
       expect(asked?.mode).toBe("form");
       const kinds = new Set(formOf(asked?.mode === "form" ? asked.requestedSchema : {}).fields.map((f) => f.kind));

@@ -54,8 +54,13 @@ export async function teamCatalog(ctx: TeamContext): Promise<CatalogServer[]> {
           conn.catalog.has("prompts") ? conn.catalog.listPrompts(signal) : undefined,
         ]);
         // MCP Apps views (ui://) are pages for tool blocks, not something to attach.
-        out.resources = (res?.resources ?? []).filter((r) => !r.uri.startsWith("ui://")).slice(0, LIST_MAX).map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }));
-        out.templates = (res?.templates ?? []).slice(0, LIST_MAX).map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description }));
+        out.resources = (res?.resources ?? [])
+          .filter((r) => !r.uri.startsWith("ui://"))
+          .slice(0, LIST_MAX)
+          .map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }));
+        out.templates = (res?.templates ?? [])
+          .slice(0, LIST_MAX)
+          .map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description }));
         out.prompts = (prompts ?? []).slice(0, LIST_MAX).map((p) => ({
           name: p.name,
           title: p.title,
@@ -71,7 +76,12 @@ export async function teamCatalog(ctx: TeamContext): Promise<CatalogServer[]> {
 }
 
 /** A prompt's messages as text, ready for the composer. */
-export async function promptMessages(ctx: TeamContext, serverId: string, name: string, args: Record<string, string>): Promise<{ messages: { role: string; text: string }[] }> {
+export async function promptMessages(
+  ctx: TeamContext,
+  serverId: string,
+  name: string,
+  args: Record<string, string>,
+): Promise<{ messages: { role: string; text: string }[] }> {
   const { config } = await teamServer(ctx, serverId);
   const unavailable = (err: Error) => new AppError("ServerUnavailable", 502, `“${config.name}” could not give this prompt: ${err.message}`);
   const { conn, signal } = await session(config).catch((err: Error) => {
@@ -84,7 +94,12 @@ export async function promptMessages(ctx: TeamContext, serverId: string, name: s
   return {
     messages: res.messages.map((m) => {
       const c = m.content as { type: string; text?: string; resource?: { uri: string; text?: string }; mimeType?: string };
-      const text = c.type === "text" ? (c.text ?? "") : c.type === "resource" ? (c.resource?.text ?? `[resource ${c.resource?.uri}]`) : `[${c.type}${c.mimeType ? ` ${c.mimeType}` : ""}]`;
+      const text =
+        c.type === "text"
+          ? (c.text ?? "")
+          : c.type === "resource"
+            ? (c.resource?.text ?? `[resource ${c.resource?.uri}]`)
+            : `[${c.type}${c.mimeType ? ` ${c.mimeType}` : ""}]`;
       return { role: m.role, text };
     }),
   };

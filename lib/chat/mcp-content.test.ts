@@ -40,12 +40,19 @@ async function chatWithTools(over: { kind?: ProviderKind; vision?: boolean } = {
 }
 
 function script(prompt: string, tool: string, args: unknown = {}) {
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] } });
+  mock.addFixture({
+    match: { userMessage: prompt, hasToolResult: false },
+    response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] },
+  });
   mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
 }
 
 const DOT = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==";
-const bodiesFor = (prompt: string) => mock.getRequests().filter((r) => JSON.stringify(r.body).includes(prompt)).map((r) => r.body as Record<string, unknown>);
+const bodiesFor = (prompt: string) =>
+  mock
+    .getRequests()
+    .filter((r) => JSON.stringify(r.body).includes(prompt))
+    .map((r) => r.body as Record<string, unknown>);
 
 async function imageTurn(prompt: string, over: { kind?: ProviderKind; vision?: boolean }) {
   const { ctx, chat } = await chatWithTools(over);
@@ -90,7 +97,10 @@ describe("images from tools", () => {
     const toolCount = (req: { messages: { role: string }[] }) => req.messages.filter((m) => m.role === "tool").length;
     const mine = (req: { messages: { role: string; content: unknown }[] }) => JSON.stringify(req.messages).includes(prompt);
     for (const n of [0, 1]) {
-      mock.addFixture({ match: { predicate: (req) => mine(req) && toolCount(req) === n }, response: { toolCalls: [{ name: "t__image", arguments: "{}", id: `call_two_${n}` }] } });
+      mock.addFixture({
+        match: { predicate: (req) => mine(req) && toolCount(req) === n },
+        response: { toolCalls: [{ name: "t__image", arguments: "{}", id: `call_two_${n}` }] },
+      });
     }
     mock.addFixture({ match: { predicate: (req) => mine(req) && toolCount(req) === 2 }, response: { content: "Two dots." } });
     const { ctx, chat } = await chatWithTools({ vision: true });
@@ -98,7 +108,8 @@ describe("images from tools", () => {
     await (await runTurn(ctx, { chatId: chat.id, text: prompt }, { onStored: done.onStored })).text();
     expect((await done.promise).status).toBe("done");
     const [, second, third] = bodiesFor(prompt).map((b) => b.messages as { role: string; content: unknown }[]);
-    const imageMessages = (messages: { role: string; content: unknown }[]) => messages.filter((m) => m.role === "user" && JSON.stringify(m.content).includes(DOT));
+    const imageMessages = (messages: { role: string; content: unknown }[]) =>
+      messages.filter((m) => m.role === "user" && JSON.stringify(m.content).includes(DOT));
     expect(imageMessages(second)).toHaveLength(1);
     expect(imageMessages(third)).toHaveLength(2);
     for (const m of third.filter((m) => m.role === "tool")) {
@@ -111,7 +122,10 @@ describe("images from tools", () => {
     const { after } = await imageTurn("dot for vision responses", { vision: true, kind: "openai_responses" });
     // aimock's journal shows a Responses request in its chat form: the function_call_output is the tool message.
     const tool = (after.messages as { role: string; content: unknown }[]).find((m) => m.role === "tool")!;
-    expect(tool.content).toEqual([{ type: "input_text", text: "A red dot.\n\n[image image/png, attached]" }, { type: "input_image", image_url: `data:image/png;base64,${DOT}` }]);
+    expect(tool.content).toEqual([
+      { type: "input_text", text: "A red dot.\n\n[image image/png, attached]" },
+      { type: "input_image", image_url: `data:image/png;base64,${DOT}` },
+    ]);
   });
 });
 

@@ -21,7 +21,8 @@ const OUTPUT_STATES = new Set(["output-available", "output-error"]);
 /** The SDK's metadata merge: plain objects merge key by key; anything else (arrays too) replaces. */
 function merge(base: unknown, over: unknown): unknown {
   if (over === undefined) return base;
-  const plain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof RegExp);
+  const plain = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof RegExp);
   if (!plain(base) || !plain(over)) return over;
   const out: Record<string, unknown> = { ...base };
   for (const key of Object.keys(over)) {
@@ -63,7 +64,11 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
   }
 
   /** The SDK's updateToolPart / updateDynamicToolPart: updates the call's part, or adds it. */
-  function updateCall(o: Record<string, unknown> & { toolCallId: string; toolName: string; state: string }, dynamic: boolean, existing?: Part & ToolPart): Folded {
+  function updateCall(
+    o: Record<string, unknown> & { toolCallId: string; toolName: string; state: string },
+    dynamic: boolean,
+    existing?: Part & ToolPart,
+  ): Folded {
     let part = existing;
     if (!part) {
       for (let i = stepStart(); i < parts.length; i++) {
@@ -154,16 +159,48 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
       }
       case "file":
       case "reasoning-file":
-        return pushed({ type: c.type, mediaType: c.mediaType, url: c.url, ...(c.providerMetadata != null ? { providerMetadata: c.providerMetadata } : {}) } as Part);
+        return pushed({
+          type: c.type,
+          mediaType: c.mediaType,
+          url: c.url,
+          ...(c.providerMetadata != null ? { providerMetadata: c.providerMetadata } : {}),
+        } as Part);
       case "source-url":
         return pushed({ type: "source-url", sourceId: c.sourceId, url: c.url, title: c.title, providerMetadata: c.providerMetadata } as Part);
       case "source-document":
-        return pushed({ type: "source-document", sourceId: c.sourceId, mediaType: c.mediaType, title: c.title, filename: c.filename, providerMetadata: c.providerMetadata } as Part);
+        return pushed({
+          type: "source-document",
+          sourceId: c.sourceId,
+          mediaType: c.mediaType,
+          title: c.title,
+          filename: c.filename,
+          providerMetadata: c.providerMetadata,
+        } as Part);
       case "tool-input-start": {
         const id = c.toolCallId as string;
-        partial.set(id, { text: "", toolName: c.toolName as string, dynamic: c.dynamic as boolean, inputEncoding: c.inputEncoding as string, title: c.title as string, toolMetadata: c.toolMetadata });
+        partial.set(id, {
+          text: "",
+          toolName: c.toolName as string,
+          dynamic: c.dynamic as boolean,
+          inputEncoding: c.inputEncoding as string,
+          title: c.title as string,
+          toolMetadata: c.toolMetadata,
+        });
         const { toolName, inputEncoding, providerExecuted, title, toolMetadata, providerMetadata } = c as Record<string, unknown>;
-        return updateCall({ toolCallId: id, toolName: toolName as string, state: "input-streaming", inputEncoding, input: undefined, providerExecuted, title, toolMetadata, providerMetadata }, !!c.dynamic);
+        return updateCall(
+          {
+            toolCallId: id,
+            toolName: toolName as string,
+            state: "input-streaming",
+            inputEncoding,
+            input: undefined,
+            providerExecuted,
+            title,
+            toolMetadata,
+            providerMetadata,
+          },
+          !!c.dynamic,
+        );
       }
       case "tool-input-delta": {
         const call = partial.get(c.toolCallId as string);
@@ -171,7 +208,16 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
         call.text += c.inputTextDelta as string;
         const update = (input: unknown) =>
           updateCall(
-            { toolCallId: c.toolCallId as string, toolName: call.toolName, state: "input-streaming", inputEncoding: call.inputEncoding, input, rawInput: call.text, title: call.title, toolMetadata: call.toolMetadata },
+            {
+              toolCallId: c.toolCallId as string,
+              toolName: call.toolName,
+              state: "input-streaming",
+              inputEncoding: call.inputEncoding,
+              input,
+              rawInput: call.text,
+              title: call.title,
+              toolMetadata: call.toolMetadata,
+            },
             !!call.dynamic,
           );
         if (call.inputEncoding === "text") return update(call.text);
@@ -179,7 +225,19 @@ export function messageFold(id: string, start?: ParleyUIMessage) {
       }
       case "tool-input-available": {
         const { toolName, input, providerExecuted, providerMetadata, title, toolMetadata } = c as Record<string, unknown>;
-        return updateCall({ toolCallId: c.toolCallId as string, toolName: toolName as string, state: "input-available", input, providerExecuted, providerMetadata, title, toolMetadata }, !!c.dynamic);
+        return updateCall(
+          {
+            toolCallId: c.toolCallId as string,
+            toolName: toolName as string,
+            state: "input-available",
+            input,
+            providerExecuted,
+            providerMetadata,
+            title,
+            toolMetadata,
+          },
+          !!c.dynamic,
+        );
       }
       case "tool-input-error": {
         const id = c.toolCallId as string;

@@ -11,7 +11,13 @@ export type ParleyMetadata = {
   status?: "streaming" | "done" | "stopped" | "interrupted" | "error";
   model?: string;
   finishReason?: string;
-  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; reasoningTokens?: number; /** US dollars (lib/usage/cost.ts); absent when unknown. */ cost?: number };
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cachedInputTokens?: number;
+    reasoningTokens?: number;
+    /** US dollars (lib/usage/cost.ts); absent when unknown. */ cost?: number;
+  };
   createdAt?: string;
   /** Numbered citations (lib/chat/citations.ts): sent while the turn streams, rebuilt from rows on reload. */
   citations?: CitationView[];

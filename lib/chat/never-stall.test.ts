@@ -46,8 +46,14 @@ describe.each(DATABASES)("on $name", (driver) => {
   describe("never stall", () => {
     it("invalid JSON arguments get one re-ask for the same tool, then it runs", async () => {
       // The re-ask carries the validation error back as an InvalidArgs tool result.
-      mock.addFixture({ match: { userMessage: "weather in parsi", toolResultContains: "[ERROR:InvalidArgs]" }, response: { toolCalls: [{ name: "lookup", arguments: JSON.stringify({ city: "Paris" }), id: "c_fixed" }] } });
-      mock.addFixture({ match: { userMessage: "weather in parsi", hasToolResult: false }, response: { toolCalls: [{ name: "lookup", arguments: "{city: Paris", id: "c_bad" }] } });
+      mock.addFixture({
+        match: { userMessage: "weather in parsi", toolResultContains: "[ERROR:InvalidArgs]" },
+        response: { toolCalls: [{ name: "lookup", arguments: JSON.stringify({ city: "Paris" }), id: "c_fixed" }] },
+      });
+      mock.addFixture({
+        match: { userMessage: "weather in parsi", hasToolResult: false },
+        response: { toolCalls: [{ name: "lookup", arguments: "{city: Paris", id: "c_bad" }] },
+      });
       mock.addFixture({ match: { userMessage: "weather in parsi", hasToolResult: true }, response: { content: "Found Paris." } });
       const before = calls.length;
       const log = vi.spyOn(console, "log");
@@ -60,23 +66,35 @@ describe.each(DATABASES)("on $name", (driver) => {
     });
 
     it("an unknown tool is not repaired into another: a visible NoSuchTool error the model sees, then text", async () => {
-      mock.addFixture({ match: { userMessage: "use the teleporter", hasToolResult: false }, response: { toolCalls: [{ name: "teleport", arguments: "{}", id: "c_tp" }] } });
+      mock.addFixture({
+        match: { userMessage: "use the teleporter", hasToolResult: false },
+        response: { toolCalls: [{ name: "teleport", arguments: "{}", id: "c_tp" }] },
+      });
       mock.addFixture({ match: { userMessage: "use the teleporter", hasToolResult: true }, response: { content: "I cannot teleport." } });
       const before = calls.length;
       const { chunks, answer } = await turn("use the teleporter");
       expect(calls.length).toBe(before);
       // The call's error (a tool-input-error chunk in AI SDK 7, an output error before) is the one the card shows: not aborted after.
-      const errors = chunks.filter((c) => (c.type === "tool-input-error" || c.type === "tool-output-error") && c.toolCallId === "c_tp") as unknown as { errorText: string }[];
+      const errors = chunks.filter((c) => (c.type === "tool-input-error" || c.type === "tool-output-error") && c.toolCallId === "c_tp") as unknown as {
+        errorText: string;
+      }[];
       expect(errors.map((e) => e.errorText)).toEqual([expect.stringMatching(/^\[ERROR:NoSuchTool\] The model called "teleport"/)]);
       // The model's next request carries the failure as the call's result, with the tools it may use.
       const toolResult = (mock.getRequests().at(-1)?.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === "tool");
       expect(toolResult?.content).toMatch(/unavailable tool 'teleport'.*lookup, explode/);
       expect(textOf(chunks)).toBe("I cannot teleport.");
-      expect(answer.blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", toolName: "teleport", errorText: expect.stringMatching(/^\[ERROR:NoSuchTool\]/) });
+      expect(answer.blocks.find((b) => b.kind === "tool")).toMatchObject({
+        status: "output-error",
+        toolName: "teleport",
+        errorText: expect.stringMatching(/^\[ERROR:NoSuchTool\]/),
+      });
     });
 
     it("a tool that throws ends as a visible tool error and the model answers", async () => {
-      mock.addFixture({ match: { userMessage: "blow it up", hasToolResult: false }, response: { toolCalls: [{ name: "explode", arguments: "{}", id: "c_ex" }] } });
+      mock.addFixture({
+        match: { userMessage: "blow it up", hasToolResult: false },
+        response: { toolCalls: [{ name: "explode", arguments: "{}", id: "c_ex" }] },
+      });
       mock.addFixture({ match: { userMessage: "blow it up", hasToolResult: true }, response: { content: "The tool failed, sorry." } });
       const { chunks } = await turn("blow it up");
       expect(chunks.find((c) => c.type === "tool-output-error")).toBeDefined();

@@ -35,7 +35,24 @@ const ALPHABET = Array.from(
   ].join(""),
 );
 // Strings that mean something to some layer: Prisma's null sentinels, JSON words, our own markers.
-const TRICKY = ["DbNull", "JsonNull", "AnyNull", "null", "undefined", "true", "0", "[]", "{}", "unset", "nulls", "$type", "\uE000", "\uE0000", "\uE000u0000", "\ufeffBOM"];
+const TRICKY = [
+  "DbNull",
+  "JsonNull",
+  "AnyNull",
+  "null",
+  "undefined",
+  "true",
+  "0",
+  "[]",
+  "{}",
+  "unset",
+  "nulls",
+  "$type",
+  "\uE000",
+  "\uE0000",
+  "\uE000u0000",
+  "\ufeffBOM",
+];
 // What PostgreSQL refuses or changes: U+0000 and unpaired surrogates.
 const UNSTORABLE_CHARS = ["\u0000", "\ud800", "\udbff", "\udc00", "\udfff"];
 
@@ -55,11 +72,26 @@ const number = fc
   .oneof(
     fc.integer({ min: -1000, max: 1000 }),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.constantFrom(0, 1, -1, 0.1, 0.36772752297110856, 1e21, 2 ** 60, 5e-324, 1.7976931348623157e308, -1.5e-300, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+    fc.constantFrom(
+      0,
+      1,
+      -1,
+      0.1,
+      0.36772752297110856,
+      1e21,
+      2 ** 60,
+      5e-324,
+      1.7976931348623157e308,
+      -1.5e-300,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+    ),
   )
   .map((n) => (n === 0 ? 0 : n)); // JSON has no -0
 
-const key = fc.oneof({ arbitrary: fc.constantFrom("$type", "value", "nulls", "id", "", "type"), weight: 1 }, { arbitrary: text(12, false), weight: 9 }).filter((k) => k !== "__proto__");
+const key = fc
+  .oneof({ arbitrary: fc.constantFrom("$type", "value", "nulls", "id", "", "type"), weight: 1 }, { arbitrary: text(12, false), weight: 9 })
+  .filter((k) => k !== "__proto__");
 
 const { json } = fc.letrec<{ json: Json }>((tie) => ({
   json: fc.oneof(
@@ -90,7 +122,10 @@ const PART_STATES = TOOL_STATES.filter((s): s is PartState => s !== "aborted");
 
 const textPart = (type: "text" | "reasoning") =>
   part(
-    { type: fc.constant(type), text: fc.oneof({ arbitrary: text(200), weight: 19 }, { arbitrary: fc.tuple(text(), text(), text()).map((t) => t.join("")), weight: 1 }) },
+    {
+      type: fc.constant(type),
+      text: fc.oneof({ arbitrary: text(200), weight: 19 }, { arbitrary: fc.tuple(text(), text(), text()).map((t) => t.join("")), weight: 1 }),
+    },
     { ...(type === "reasoning" ? { id: id("rs") } : {}), state: fc.constantFrom("streaming", "done"), providerMetadata },
   );
 
@@ -98,23 +133,51 @@ const filePart = part(
   {
     type: fc.constantFrom("file", "reasoning-file"),
     mediaType: fc.oneof(fc.constantFrom("image/png", "application/pdf", "text/plain; charset=utf-8", ""), text(20)),
-    url: fc.oneof(fc.integer({ min: 1, max: 50 }).map((n) => `data:image/png;base64,${"iVBORw0KGgo".repeat(n)}`), text().map((t) => `https://example.com/${t}`)),
+    url: fc.oneof(
+      fc.integer({ min: 1, max: 50 }).map((n) => `data:image/png;base64,${"iVBORw0KGgo".repeat(n)}`),
+      text().map((t) => `https://example.com/${t}`),
+    ),
   },
   { filename: text(), providerMetadata },
 );
 
 const sourcePart = (type: "source-url" | "source-document") =>
   type === "source-url"
-    ? part({ type: fc.constant(type), sourceId: id("src"), url: fc.oneof({ arbitrary: text().map((t) => `https://example.com/${t}`), weight: 9 }, { arbitrary: text(), weight: 1 }) }, { title: text(), providerMetadata })
-    : part({ type: fc.constant(type), sourceId: id("src"), mediaType: fc.oneof(fc.constantFrom("application/pdf", "text/plain"), text()), title: text() }, { filename: text(), providerMetadata });
+    ? part(
+        {
+          type: fc.constant(type),
+          sourceId: id("src"),
+          url: fc.oneof({ arbitrary: text().map((t) => `https://example.com/${t}`), weight: 9 }, { arbitrary: text(), weight: 1 }),
+        },
+        { title: text(), providerMetadata },
+      )
+    : part(
+        { type: fc.constant(type), sourceId: id("src"), mediaType: fc.oneof(fc.constantFrom("application/pdf", "text/plain"), text()), title: text() },
+        { filename: text(), providerMetadata },
+      );
 
 const dataPart = (name: "error" | "notice" | "other") =>
   name === "other"
-    ? part({ type: fc.oneof(fc.constantFrom("usage", "progress", "x", "", "citation"), text(12, false)).map((n) => `data-${n}`), data: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: json, weight: 9 }) }, { id: id("d") })
-    : part({ type: fc.constant(`data-${name}`), data: fc.record({ code: fc.oneof(fc.constantFrom("Timeout", "ToolFailed", "Aborted", "StepLimit"), text(10)), message: text(200) }) }, { id: id("d") });
+    ? part(
+        {
+          type: fc.oneof(fc.constantFrom("usage", "progress", "x", "", "citation"), text(12, false)).map((n) => `data-${n}`),
+          data: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: json, weight: 9 }),
+        },
+        { id: id("d") },
+      )
+    : part(
+        {
+          type: fc.constant(`data-${name}`),
+          data: fc.record({ code: fc.oneof(fc.constantFrom("Timeout", "ToolFailed", "Aborted", "StepLimit"), text(10)), message: text(200) }),
+        },
+        { id: id("d") },
+      );
 
 const approval = (approved?: boolean) =>
-  part({ id: id("appr"), ...(approved === undefined ? {} : { approved: fc.constant(approved) }) }, { ...(approved === undefined ? {} : { reason: text(100) }), signature: text(64), descriptor: json, inputSchemaInput: json });
+  part(
+    { id: id("appr"), ...(approved === undefined ? {} : { approved: fc.constant(approved) }) },
+    { ...(approved === undefined ? {} : { reason: text(100) }), signature: text(64), descriptor: json, inputSchemaInput: json },
+  );
 
 /** The fields of a tool part in `state`. */
 function toolStateFields(state: PartState): fc.Arbitrary<Obj> {
@@ -135,7 +198,10 @@ function toolStateFields(state: PartState): fc.Arbitrary<Obj> {
         {
           ...s,
           input: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: json, weight: 7 }),
-          errorText: fc.oneof(fc.tuple(fc.constantFrom("Timeout", "InvalidArgs", "NoSuchTool", "Aborted"), text(200)).map(([c, t]) => `[ERROR:${c}] ${t}`), text(200)),
+          errorText: fc.oneof(
+            fc.tuple(fc.constantFrom("Timeout", "InvalidArgs", "NoSuchTool", "Aborted"), text(200)).map(([c, t]) => `[ERROR:${c}] ${t}`),
+            text(200),
+          ),
         },
         { rawInput: json, resultProviderMetadata: providerMetadata, approval: approval(true) },
       );
@@ -149,10 +215,24 @@ const toolPart = (dynamic: boolean) =>
     .tuple(
       fc.oneof(fc.constantFrom("search", "get_weather", "fs.read", "mcp__github__create_issue", ""), text(16, false)),
       id("call"),
-      part({}, { title: text(), providerExecuted: fc.boolean(), toolMetadata: object, callProviderMetadata: providerMetadata, ...(dynamic ? { dynamic: fc.constant(false) } : {}) }),
+      part(
+        {},
+        {
+          title: text(),
+          providerExecuted: fc.boolean(),
+          toolMetadata: object,
+          callProviderMetadata: providerMetadata,
+          ...(dynamic ? { dynamic: fc.constant(false) } : {}),
+        },
+      ),
       fc.constantFrom(...PART_STATES).chain(toolStateFields),
     )
-    .map(([name, toolCallId, common, fields]) => ({ ...(dynamic ? { type: "dynamic-tool", toolName: name } : { type: `tool-${name}` }), toolCallId, ...common, ...fields }));
+    .map(([name, toolCallId, common, fields]) => ({
+      ...(dynamic ? { type: "dynamic-tool", toolName: name } : { type: `tool-${name}` }),
+      toolCallId,
+      ...common,
+      ...fields,
+    }));
 
 // Tool parts are drawn more often: they have the most states and fields.
 const KINDS: fc.Arbitrary<Obj>[] = [
@@ -229,29 +309,60 @@ const named: { name: string; part: ParleyPart }[] = [
   ...PART_STATES.map((state) => ({ name: `tool in state ${state}`, part: tool(TOOL_STATE_CASES[state]) })),
   ...PART_STATES.map((state) => ({
     name: `dynamic-tool in state ${state}`,
-    part: { type: "dynamic-tool", toolName: "mcp__fs__read", toolCallId: `call_d_${state}`, ...dynamicVariant(TOOL_STATE_CASES[state]) } as unknown as ParleyPart,
+    part: {
+      type: "dynamic-tool",
+      toolName: "mcp__fs__read",
+      toolCallId: `call_d_${state}`,
+      ...dynamicVariant(TOOL_STATE_CASES[state]),
+    } as unknown as ParleyPart,
   })),
-  { name: "dynamic-tool normalized from a static one (dynamic: false)", part: { type: "dynamic-tool", dynamic: false, toolName: "x", toolCallId: "call_nd", state: "input-available", input: {} } as unknown as ParleyPart },
+  {
+    name: "dynamic-tool normalized from a static one (dynamic: false)",
+    part: { type: "dynamic-tool", dynamic: false, toolName: "x", toolCallId: "call_nd", state: "input-available", input: {} } as unknown as ParleyPart,
+  },
   { name: "output: null", part: tool({ state: "output-available", input: { q: "x" }, output: null }) },
   { name: "input: null", part: tool({ state: "input-available", input: null }) },
   { name: "input: null and output: null", part: tool({ state: "output-available", input: null, output: null }) },
   { name: "output-error with no input", part: tool({ state: "output-error", input: undefined, errorText: "[ERROR:InvalidArgs] bad" }) },
   { name: "input-streaming with nothing yet", part: tool({ state: "input-streaming" }) },
-  { name: "an aborted call (stored as aborted)", part: tool({ state: "output-error", input: { path: "/tmp/a" }, errorText: "[ERROR:Aborted] Stopped before it ran." }) },
-  { name: "an aborted call that had been approved", part: tool({ state: "output-error", input: {}, errorText: "[ERROR:Aborted] Stopped while it ran; it may not have finished.", approval: { id: "appr_ab", approved: true } }) },
+  {
+    name: "an aborted call (stored as aborted)",
+    part: tool({ state: "output-error", input: { path: "/tmp/a" }, errorText: "[ERROR:Aborted] Stopped before it ran." }),
+  },
+  {
+    name: "an aborted call that had been approved",
+    part: tool({
+      state: "output-error",
+      input: {},
+      errorText: "[ERROR:Aborted] Stopped while it ran; it may not have finished.",
+      approval: { id: "appr_ab", approved: true },
+    }),
+  },
   { name: "an empty approval id", part: tool({ state: "approval-responded", input: {}, approval: { id: "", approved: false, reason: "" } }) },
   { name: "a data part whose data is null", part: { type: "data-usage", data: null } as unknown as ParleyPart },
   { name: "a data part whose data is JSON null inside", part: { type: "data-x", data: { a: null, b: [null], c: { d: null } } } as unknown as ParleyPart },
   { name: 'output is the string "DbNull"', part: tool({ state: "output-available", input: "JsonNull", output: "DbNull" }) },
   { name: 'data is the string "JsonNull"', part: { type: "data-x", data: "JsonNull" } as unknown as ParleyPart },
-  { name: "output with U+0000", part: tool({ state: "output-available", input: { path: "/bin/true" }, output: { bytes: "\u007fELF\u0002\u0001\u0001\u0000\u0000" } }) },
+  {
+    name: "output with U+0000",
+    part: tool({ state: "output-available", input: { path: "/bin/true" }, output: { bytes: "\u007fELF\u0002\u0001\u0001\u0000\u0000" } }),
+  },
   { name: "text with U+0000 and a lone surrogate", part: { type: "text", text: "a\u0000b\ud83dc\u0000", state: "done" } },
   { name: "text with the escape character only", part: { type: "text", text: "\uE000\uE0000\uE000u0000" } },
-  { name: "a text column starting with a BOM", part: tool({ state: "output-denied", input: {}, approval: { id: "appr_bom", approved: false, reason: "\ufeffno" } }) },
+  {
+    name: "a text column starting with a BOM",
+    part: tool({ state: "output-denied", input: {}, approval: { id: "appr_bom", approved: false, reason: "\ufeffno" } }),
+  },
   { name: "a whole JSON value that is a long float", part: tool({ state: "output-available", input: 0.36772752297110856, output: Number.MAX_VALUE }) },
   { name: "whole JSON values that are small numbers and booleans", part: tool({ state: "output-available", input: 0, output: false }) },
-  { name: 'an object inside a JSON value with "$type": ""', part: tool({ state: "output-available", input: [{ $type: "" }], output: { a: { $type: "", value: 1 }, $type: "x" } }) },
-  { name: 'objects inside a JSON value with a "$type" Prisma knows', part: { type: "data-x", data: { a: { $type: "BigInt", value: "1" }, b: [{ $type: "Json", value: "[]" }] } } as unknown as ParleyPart },
+  {
+    name: 'an object inside a JSON value with "$type": ""',
+    part: tool({ state: "output-available", input: [{ $type: "" }], output: { a: { $type: "", value: 1 }, $type: "x" } }),
+  },
+  {
+    name: 'objects inside a JSON value with a "$type" Prisma knows',
+    part: { type: "data-x", data: { a: { $type: "BigInt", value: "1" }, b: [{ $type: "Json", value: "[]" }] } } as unknown as ParleyPart,
+  },
   { name: "a JSON key with U+0000", part: { type: "data-x", data: { "k\u0000": "\udc00" } } as unknown as ParleyPart },
   { name: "empty text", part: { type: "text", text: "" } },
   { name: "step-start", part: { type: "step-start" } },
@@ -294,7 +405,6 @@ function asStored(f: BlockFields): StoredBlock {
   for (const k of JSON_COLUMNS) stored[k] = f[k] === undefined || f[k] === null ? null : JSON.parse(JSON.stringify(f[k]));
   return stored;
 }
-
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -375,11 +485,18 @@ describe.each(DRIVERS)("parts -> block rows -> parts on $name", (driver) => {
 
   it.skipIf(driver.skip)(`generated messages round-trip exactly (fast-check, seed ${SEED})`, async () => {
     // A message of 1-15 parts; some are first written as another part of the same kind, then updated.
-    const withPlaceholder = fc.integer({ min: 0, max: KINDS.length - 1 }).chain((kind) => fc.tuple(partOfKind(kind), fc.option(partOfKind(kind), { nil: undefined, freq: 2 })));
+    const withPlaceholder = fc
+      .integer({ min: 0, max: KINDS.length - 1 })
+      .chain((kind) => fc.tuple(partOfKind(kind), fc.option(partOfKind(kind), { nil: undefined, freq: 2 })));
     await fc.assert(
       fc.asyncProperty(fc.array(withPlaceholder, { minLength: 1, maxLength: 15 }), async (message) => {
         const parts = message.map(([p]) => p);
-        expect(await roundTrip(parts, message.map(([, placeholder]) => placeholder))).toEqual(parts);
+        expect(
+          await roundTrip(
+            parts,
+            message.map(([, placeholder]) => placeholder),
+          ),
+        ).toEqual(parts);
       }),
       { seed: SEED + 1, numRuns: 50 },
     );

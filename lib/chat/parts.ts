@@ -165,7 +165,14 @@ export function blockToPart(stored: StoredBlock): ParleyPart {
         ...extras,
       });
     case "file":
-      return withNulls({ type: b.status === "reasoning" ? "reasoning-file" : "file", mediaType: b.mediaType, url: b.url, ...meta("filename", b.name), ...meta("providerMetadata", b.providerMetadata), ...extras });
+      return withNulls({
+        type: b.status === "reasoning" ? "reasoning-file" : "file",
+        mediaType: b.mediaType,
+        url: b.url,
+        ...meta("filename", b.name),
+        ...meta("providerMetadata", b.providerMetadata),
+        ...extras,
+      });
     case "source":
       return withNulls({
         type: b.status === "url" ? "source-url" : "source-document",

@@ -29,26 +29,33 @@ const OPEN_TOOL: Prisma.BlockWhereInput = {
  * Closes what the messages left open: tool calls aborted (as interrupted unless told why; `neverRan` when
  * no call can have started), streaming text final.
  */
-export async function closeBlocks(prisma: PrismaClient | Prisma.TransactionClient, messageIds: string[], reason: AbortReason = "interrupted", neverRan = false) {
+export async function closeBlocks(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  messageIds: string[],
+  reason: AbortReason = "interrupted",
+  neverRan = false,
+) {
   const now = new Date();
   const open = await prisma.block.findMany({ where: { messageId: { in: messageIds }, ...OPEN_TOOL }, select: { id: true, status: true, approved: true } });
   for (const b of open) {
-    const started = !neverRan && (b.status === "input-available" || b.status === "output-available" || (b.status === "approval-responded" && b.approved === true));
+    const started =
+      !neverRan && (b.status === "input-available" || b.status === "output-available" || (b.status === "approval-responded" && b.approved === true));
     await prisma.block.update({
       where: { id: b.id },
       data: { status: "aborted", errorCode: "Aborted", errorText: abortedText(reason, started), finishedAt: now },
     });
   }
-  await prisma.block.updateMany({ where: { messageId: { in: messageIds }, kind: { in: ["text", "reasoning"] }, status: "streaming" }, data: { status: "done" } });
+  await prisma.block.updateMany({
+    where: { messageId: { in: messageIds }, kind: { in: ["text", "reasoning"] }, status: "streaming" },
+    data: { status: "done" },
+  });
   // Questions of servers (elicitations.ts) that were waiting: their calls are gone.
   await prisma.elicitation.updateMany({ where: { messageId: { in: messageIds }, status: "pending" }, data: { status: "expired" } });
 }
 
 export async function markInterrupted(prisma: PrismaClient, opts: { exclusive: boolean; now?: Date }): Promise<number> {
   const now = opts.now ?? new Date();
-  const where = opts.exclusive
-    ? { status: "streaming" as const }
-    : { status: "streaming" as const, updatedAt: { lt: new Date(now.getTime() - staleMs()) } };
+  const where = opts.exclusive ? { status: "streaming" as const } : { status: "streaming" as const, updatedAt: { lt: new Date(now.getTime() - staleMs()) } };
   const stale = await prisma.message.findMany({ where, select: { id: true, chatId: true } });
   if (!stale.length) return 0;
   const ids = stale.map((m) => m.id);

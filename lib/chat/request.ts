@@ -74,14 +74,22 @@ export const chatRequestSchema = z
     /** With `message` (not an edit): ids of the caller's uploaded, unsent attachments (lib/attachments). */
     attachments: z.array(idField).min(1).max(10).optional(),
     /** MCP resources attached to the message (read on the server when it is sent). */
-    resources: z.array(z.object({ serverId: idField, uri: z.string().min(1).max(2000) }).strict()).max(5).optional(),
+    resources: z
+      .array(z.object({ serverId: idField, uri: z.string().min(1).max(2000) }).strict())
+      .max(5)
+      .optional(),
   })
   .refine(
     (b) =>
       b.trigger === "submit-message"
-        ? [b.message, b.approvals, b.continueOf].filter(Boolean).length === 1 && !b.messageId && (!b.editOf || !!b.message) && (!b.attachments || (!!b.message && !b.editOf))
+        ? [b.message, b.approvals, b.continueOf].filter(Boolean).length === 1 &&
+          !b.messageId &&
+          (!b.editOf || !!b.message) &&
+          (!b.attachments || (!!b.message && !b.editOf))
         : !!b.messageId && !b.approvals && !b.message && !b.editOf && !b.continueOf,
-    { message: "Send a message (or an edit of one), decisions on waiting tool calls, the id of the answer to regenerate, or of the stopped answer to continue." },
+    {
+      message: "Send a message (or an edit of one), decisions on waiting tool calls, the id of the answer to regenerate, or of the stopped answer to continue.",
+    },
   );
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
@@ -89,7 +97,10 @@ export type ChatRequest = z.infer<typeof chatRequestSchema>;
 /** The user's text, or a 413 when it is over the limit; 400 when empty. */
 export function messageText(req: ChatRequest): string | undefined {
   if (!req.message) return undefined;
-  const text = req.message.parts.map((p) => p.text).join("\n").trim();
+  const text = req.message.parts
+    .map((p) => p.text)
+    .join("\n")
+    .trim();
   const max = maxMessageChars();
   if (text.length > max) throw new AppError("TooLarge", 413, `The message is longer than ${max} characters.`);
   if (!text) throw new AppError("InvalidInput", 400, "The message is empty.");

@@ -19,7 +19,10 @@ const TEXT_EVENT = /"type":"(text|reasoning)-delta"/;
  * With `live`, every event is recorded as it is read, and the source is read to its end even when the
  * browser goes away: the turn belongs to the server, and others may be following it.
  */
-export function sseBytes(text: ReadableStream<string>, { windowMs = SSE_WINDOW_MS, live }: { windowMs?: number; live?: LiveRecord } = {}): ReadableStream<Uint8Array> {
+export function sseBytes(
+  text: ReadableStream<string>,
+  { windowMs = SSE_WINDOW_MS, live }: { windowMs?: number; live?: LiveRecord } = {},
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const reader = text.getReader();
   let buffered = "";

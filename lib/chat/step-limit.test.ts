@@ -32,10 +32,16 @@ describe.each(DATABASES)("on $name", (driver) => {
   }
 
   /** The call of the answer that waits for a person once the turn has ended (its card's Approve). */
-  const waiting = async (chatId: string) => (await storedAnswer(chatId)).blocks.find((b) => b.kind === "tool" && b.status === "approval-requested")?.approvalId ?? undefined;
-  const notices = (blocks: { kind: string; name: string | null; data: unknown }[]) => blocks.filter((b) => b.kind === "data" && b.name === "notice").map((b) => b.data as { code: string; message: string });
+  const waiting = async (chatId: string) =>
+    (await storedAnswer(chatId)).blocks.find((b) => b.kind === "tool" && b.status === "approval-requested")?.approvalId ?? undefined;
+  const notices = (blocks: { kind: string; name: string | null; data: unknown }[]) =>
+    blocks.filter((b) => b.kind === "data" && b.name === "notice").map((b) => b.data as { code: string; message: string });
 
-  async function turn(ctx: Awaited<ReturnType<typeof teamWithProvider>>["ctx"], request: Parameters<typeof runTurn>[1], tools: ReturnType<typeof askingTool>["tools"]) {
+  async function turn(
+    ctx: Awaited<ReturnType<typeof teamWithProvider>>["ctx"],
+    request: Parameters<typeof runTurn>[1],
+    tools: ReturnType<typeof askingTool>["tools"],
+  ) {
     const done = storedTurn();
     const chunks = await readChunks(await runTurn(ctx, request, { tools, stepLimit: LIMIT, onStored: done.onStored }));
     await done.promise;
@@ -65,7 +71,10 @@ describe.each(DATABASES)("on $name", (driver) => {
     const calls = answer.blocks.filter((b) => b.kind === "tool");
     expect(calls.map((b) => b.status)).toEqual([...Array<string>(LIMIT - 1).fill("output-available"), "aborted"]);
     expect(calls.at(-1)?.errorText).toBe("[ERROR:Aborted] Not run: the answer reached its step limit.");
-    expect(notices(answer.blocks).at(-1)).toMatchObject({ code: "StepLimit", message: expect.stringMatching(/^Step limit reached: the model used all 3 steps of this answer/) });
+    expect(notices(answer.blocks).at(-1)).toMatchObject({
+      code: "StepLimit",
+      message: expect.stringMatching(/^Step limit reached: the model used all 3 steps of this answer/),
+    });
     expect(chunks.some((c) => c.type === "data-notice" && (c.data as { code: string }).code === "StepLimit")).toBe(true);
     expect(answer.status).toBe("done");
 

@@ -23,7 +23,11 @@ export async function endTurns(registry: Registry, deadline: number): Promise<vo
   await Promise.race([allEnded(), until(deadline)]);
   if (!running.length) return;
   if (registry.kind !== "redis") return console.log(`[shutdown] ${running.length} running answer(s) kept as interrupted`);
-  await Promise.all(running.map((t) => registry.publishHandoff(t.chatId, t.messageId).catch((err: unknown) => console.error(`[shutdown] chat ${t.chatId}: could not hand its answer over`, err))));
+  await Promise.all(
+    running.map((t) =>
+      registry.publishHandoff(t.chatId, t.messageId).catch((err: unknown) => console.error(`[shutdown] chat ${t.chatId}: could not hand its answer over`, err)),
+    ),
+  );
   console.log(`[shutdown] ${running.length} running answer(s) handed over to the other instances`);
 }
 

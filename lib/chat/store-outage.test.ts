@@ -50,7 +50,11 @@ describe.each(DATABASES)("on $name", (driver) => {
       const { ctx, chat } = await teamWithProvider(mock.url);
       const flaky = flakyDatabase(await db());
       const done = storedTurn();
-      const res = await runTurn(ctx, { chatId: chat.id, text: "outage short" }, { storeDb: flaky.client, retry: RETRY, throttleMs: 20, onStored: done.onStored });
+      const res = await runTurn(
+        ctx,
+        { chatId: chat.id, text: "outage short" },
+        { storeDb: flaky.client, retry: RETRY, throttleMs: 20, onStored: done.onStored },
+      );
       const { rest } = await readUntil(res, (c) => textOf(c).length > 40);
       // Down for two failed writes, then back.
       flaky.state.upAfter = 2;
@@ -72,7 +76,11 @@ describe.each(DATABASES)("on $name", (driver) => {
       const { ctx, chat } = await teamWithProvider(mock.url);
       const flaky = flakyDatabase(await db());
       const done = storedTurn();
-      const res = await runTurn(ctx, { chatId: chat.id, text: "outage long" }, { storeDb: flaky.client, retry: RETRY, throttleMs: 20, onStored: done.onStored });
+      const res = await runTurn(
+        ctx,
+        { chatId: chat.id, text: "outage long" },
+        { storeDb: flaky.client, retry: RETRY, throttleMs: 20, onStored: done.onStored },
+      );
       const { rest } = await readUntil(res, (c) => textOf(c).length > 40);
       flaky.state.down = true;
       const chunks = await rest;

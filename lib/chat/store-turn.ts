@@ -106,7 +106,10 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     markNotSaved(deps.db, t.assistantId, t.chatId, t.streamId, deps.retry);
     return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved };
   }
-  if (t.afterBlocks) await withRetry(deps.retry, () => t.afterBlocks!(prisma)).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store who decides its calls`, err));
+  if (t.afterBlocks)
+    await withRetry(deps.retry, () => t.afterBlocks!(prisma)).catch((err) =>
+      console.error(`[turn] chat ${t.chatId}: could not store who decides its calls`, err),
+    );
   if (meta?.citations?.length) {
     await storeTurnCitations(t.assistantId, meta.citations).catch((err) => console.error(`[turn] chat ${t.chatId}: could not store citations`, err));
   }
@@ -130,7 +133,8 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
           status,
           // The model that answered (the fallback's when it took over).
           ...(meta?.model ? { model: meta.model } : {}),
-          finishReason: status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : t.interrupted?.() === "handoff" ? HANDED_OVER_REASON : status,
+          finishReason:
+            status === "done" ? (meta?.finishReason ?? null) : status === "error" ? "error" : t.interrupted?.() === "handoff" ? HANDED_OVER_REASON : status,
           ...totals,
           cost,
         },
@@ -149,9 +153,18 @@ export async function storeTurn(feed: StoreFeed, t: StoreTarget, deps: StoreDeps
     return { messageId: t.assistantId, status: "interrupted", writes: writer.stats.writes, saved: false };
   }
   if (priced) {
-    const record = { teamId: t.ctx.team.id, userId: t.ctx.user.id, chatId: t.chatId, messageId: t.assistantId, providerId: meta?.providerId ?? null, model: meta?.model ?? "" };
+    const record = {
+      teamId: t.ctx.team.id,
+      userId: t.ctx.user.id,
+      chatId: t.chatId,
+      messageId: t.assistantId,
+      providerId: meta?.providerId ?? null,
+      model: meta?.model ?? "",
+    };
     // The answer is stored whatever happens here; the turn's budget hold is released when it ends (turn.ts).
-    await recordUsage(prisma, { ...record, priced, reservationId: t.reservationId }).catch((err: unknown) => console.error(`[turn] chat ${t.chatId}: could not record its usage`, err));
+    await recordUsage(prisma, { ...record, priced, reservationId: t.reservationId }).catch((err: unknown) =>
+      console.error(`[turn] chat ${t.chatId}: could not record its usage`, err),
+    );
   }
   return { messageId: t.assistantId, status, writes: writer.stats.writes, saved: true, cost, usage: totals };
 }

@@ -96,7 +96,6 @@ export type Registry = {
   close(): Promise<void>;
 };
 
-
 /** A new registry (one per process; tests build a second one to act as another instance). */
 export async function buildRegistry(redisUrl = config().REDIS_URL): Promise<Registry> {
   const local = new Map<string, LocalTurn>();

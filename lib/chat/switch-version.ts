@@ -25,7 +25,10 @@ export async function switchVersion(ctx: TeamContext, chatId: string, input: z.i
   const prisma = await db();
   const { versionId, length } = await prisma.$transaction(async (tx) => {
     // The chat's row is held until the branch has moved: a turn claims it only after (or not at all).
-    const held = await tx.chat.updateMany({ where: { id: chat.id, activeStreamId: chat.activeStreamId }, data: { activeStreamId: chat.activeStreamId, updatedAt: chat.updatedAt } });
+    const held = await tx.chat.updateMany({
+      where: { id: chat.id, activeStreamId: chat.activeStreamId },
+      data: { activeStreamId: chat.activeStreamId, updatedAt: chat.updatedAt },
+    });
     if (held.count !== 1) throw Conflict(RUNNING);
     await supersedePending(tx, ctx, chat.id);
     return switchBranch(tx, chat.id, input.messageId, input.direction);

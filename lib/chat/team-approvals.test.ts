@@ -58,7 +58,10 @@ describe.each(DATABASES)("on $name", (driver) => {
 
   /** The member asks `word`; the model calls echo with `message`, then answers from the result. */
   async function ask(s: { member: TeamContext; chat: { id: string } }, word: string, message: string) {
-    mock.addFixture({ match: { userMessage: word, hasToolResult: false }, response: { toolCalls: [{ name: "Test__echo", arguments: JSON.stringify({ message }), id: `call_${word}` }] } });
+    mock.addFixture({
+      match: { userMessage: word, hasToolResult: false },
+      response: { toolCalls: [{ name: "Test__echo", arguments: JSON.stringify({ message }), id: `call_${word}` }] },
+    });
     mock.addFixture({ match: { userMessage: word, hasToolResult: true, toolResultContains: "[ERROR:Denied]" }, response: { content: `Not run: ${word}.` } });
     mock.addFixture({ match: { userMessage: word, hasToolResult: true }, response: { content: `Ran for ${word}.` } });
     const done = storedTurn();
@@ -69,8 +72,18 @@ describe.each(DATABASES)("on $name", (driver) => {
 
   const approvalOf = (chunks: SseChunk[]) => ({ approvalId: String(chunks.find((c) => c.type === "tool-approval-request")?.approvalId) });
   const toolBlock = async (chatId: string) => (await storedAnswer(chatId)).blocks.find((b) => b.kind === "tool")!;
-  const lastRequest = (word: string) => JSON.stringify(mock.getRequests().filter((r) => JSON.stringify(r.body).includes(word)).at(-1)?.body);
-  const textAfter = async (chatId: string) => (await storedAnswer(chatId)).blocks.filter((b) => b.kind === "text").map((b) => b.text).join("");
+  const lastRequest = (word: string) =>
+    JSON.stringify(
+      mock
+        .getRequests()
+        .filter((r) => JSON.stringify(r.body).includes(word))
+        .at(-1)?.body,
+    );
+  const textAfter = async (chatId: string) =>
+    (await storedAnswer(chatId)).blocks
+      .filter((b) => b.kind === "text")
+      .map((b) => b.text)
+      .join("");
 
   it("an admin-only call waits for an admin: the member cannot decide it, the inbox shows it, an admin's approval continues the answer", async () => {
     const s = await teamWithEcho({ policy: "admin" });
@@ -86,7 +99,15 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "approval-requested", decidedById: null });
     // The inbox: the member, the question, the input; and the count.
     const inbox = await adminInbox(s.admin);
-    expect(inbox).toEqual([expect.objectContaining({ approvalId: request.approvalId, member: "Maria Member", question: "please alpha", input: { message: "hello" }, chatId: s.chat.id })]);
+    expect(inbox).toEqual([
+      expect.objectContaining({
+        approvalId: request.approvalId,
+        member: "Maria Member",
+        question: "please alpha",
+        input: { message: "hello" },
+        chatId: s.chat.id,
+      }),
+    ]);
     expect(await countPendingApprovals(s.admin.team.id)).toBe(1);
     const decided = await decideAsAdmin(s.admin, { approvalId: request.approvalId, approved: true });
     expect(decided.continues).toBe(true);
@@ -145,8 +166,14 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "output-available", approvalBy: null });
     const chunks = await ask(s, "echo", "secret plans");
     const { approvalId } = approvalOf(chunks);
-    expect(await toolBlock(s.chat.id)).toMatchObject({ status: "approval-requested", approvalBy: "admin", approvalRule: "message matches /^secret/ → an admin approves" });
-    await (await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" })).done;
+    expect(await toolBlock(s.chat.id)).toMatchObject({
+      status: "approval-requested",
+      approvalBy: "admin",
+      approvalRule: "message matches /^secret/ → an admin approves",
+    });
+    await (
+      await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" })
+    ).done;
     expect(await textAfter(s.chat.id)).toBe("Not run: echo.");
     const deny = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.admin.team.id, action: "tool.deny" } });
     expect(deny.data).toMatchObject({ rule: "message matches /^secret/ → an admin approves", reason: "not today" });
@@ -159,7 +186,12 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(block.approvalDeadline!.getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
     const { continued } = await expireApprovals(new Date(block.approvalDeadline!.getTime() + 1000));
     await Promise.all(continued);
-    expect(await toolBlock(s.chat.id)).toMatchObject({ status: "output-denied", approved: false, decisionReason: "no decision within 30 minutes", decidedById: null });
+    expect(await toolBlock(s.chat.id)).toMatchObject({
+      status: "output-denied",
+      approved: false,
+      decisionReason: "no decision within 30 minutes",
+      decidedById: null,
+    });
     expect(await textAfter(s.chat.id)).toBe("Not run: foxtrot.");
     expect(lastRequest("please foxtrot")).toContain("Nobody decided in time: no decision within 30 minutes");
     const deny = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.admin.team.id, action: "tool.deny" } });
@@ -175,7 +207,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "output-available", approvalBy: "auto", approvalRule: rule });
     expect(await storedPart(s.chat.id)).toMatchObject({ state: "output-available", autoRule: rule });
     const events = await (await db()).auditEvent.findMany({ where: { teamId: s.member.team.id, action: "tool.auto" } });
-    expect(events).toEqual([expect.objectContaining({ actorId: s.member.user.id, data: expect.objectContaining({ chatId: s.chat.id, rule, tool: "Test__echo" }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ actorId: s.member.user.id, data: expect.objectContaining({ chatId: s.chat.id, rule, tool: "Test__echo" }) }),
+    ]);
   });
 
   it("a time limit that denies an escalated call names the rule that escalated it, on the card and in the audit log", async () => {
@@ -198,7 +232,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     delete (globalThis as Record<symbol, unknown>)[Symbol.for("parley.streamRegistry")];
     await ready();
     expect((await adminInbox(s.admin)).map((i) => i.approvalId)).toEqual([approvalId]);
-    await (await decideAsAdmin(s.admin, { approvalId, approved: true })).done;
+    await (
+      await decideAsAdmin(s.admin, { approvalId, approved: true })
+    ).done;
     expect(await textAfter(s.chat.id)).toBe("Ran for golf.");
   });
 });

@@ -48,11 +48,20 @@ export async function adminInbox(ctx: TeamContext): Promise<InboxItem[]> {
     include: { message: { select: { parentId: true, chat: { select: { id: true, title: true, user: { select: { name: true } } } } } } },
   });
   const questionIds = [...new Set(blocks.map((b) => b.message.parentId).filter((id): id is string => !!id))];
-  const questions = await prisma.block.findMany({ where: { messageId: { in: questionIds }, kind: "text" }, orderBy: { ordinal: "asc" }, select: { messageId: true, text: true } });
+  const questions = await prisma.block.findMany({
+    where: { messageId: { in: questionIds }, kind: "text" },
+    orderBy: { ordinal: "asc" },
+    select: { messageId: true, text: true },
+  });
   const textOf = new Map<string, string>();
   for (const q of questions) textOf.set(q.messageId, (textOf.get(q.messageId) ?? "") + (q.text ?? ""));
   const toolIds = [...new Set(blocks.map((b) => toolIdOf(b.extras)).filter((id): id is string => !!id))];
-  const tools = new Map((await prisma.mcpTool.findMany({ where: { id: { in: toolIds }, server: { teamId: ctx.team.id } }, select: { id: true, inputSchema: true } })).map((t) => [t.id, t]));
+  const tools = new Map(
+    (await prisma.mcpTool.findMany({ where: { id: { in: toolIds }, server: { teamId: ctx.team.id } }, select: { id: true, inputSchema: true } })).map((t) => [
+      t.id,
+      t,
+    ]),
+  );
   return blocks.map((b) => {
     const meta = (b.extras as { toolMetadata?: { serverName?: string; toolName?: string; toolId?: string } } | null)?.toolMetadata;
     const chat = b.message.chat;
@@ -91,7 +100,10 @@ export type DecideOptions = {
 export async function decideAsAdmin(ctx: TeamContext, d: AdminDecision, opts: DecideOptions = {}): Promise<{ continues: boolean; done?: Promise<boolean> }> {
   if (ctx.team.role !== "admin") throw Forbidden();
   const prisma = await db();
-  const block = await prisma.block.findFirst({ where: { approvalId: d.approvalId, kind: "tool", message: { chat: { teamId: ctx.team.id } } }, include: { message: { select: { chatId: true } } } });
+  const block = await prisma.block.findFirst({
+    where: { approvalId: d.approvalId, kind: "tool", message: { chat: { teamId: ctx.team.id } } },
+    include: { message: { select: { chatId: true } } },
+  });
   if (!block) throw NotFound("No tool call is waiting for this approval in your team.");
   if (block.status !== "approval-requested") throw Conflict(ALREADY_DECIDED);
   if (block.approvalBy !== "admin") throw Forbidden("The member decides this call in their chat.");
@@ -116,7 +128,12 @@ export const memberDecisionsSchema = z.object({ approvals: z.array(decisionSchem
  * the same checks as in a turn), and the answer goes on once nothing waits any more — at once when an
  * admin decided the rest first.
  */
-export async function decideWhileWaiting(ctx: TeamContext, chatId: string, decisions: Decision[], opts: DecideOptions = {}): Promise<{ remaining: number; continues: boolean; done?: Promise<boolean> }> {
+export async function decideWhileWaiting(
+  ctx: TeamContext,
+  chatId: string,
+  decisions: Decision[],
+  opts: DecideOptions = {},
+): Promise<{ remaining: number; continues: boolean; done?: Promise<boolean> }> {
   await getChat(ctx, chatId);
   const { remaining } = await recordDecisions(ctx, chatId, decisions);
   if (remaining) return { remaining, continues: false };

@@ -9,8 +9,15 @@ import { generateText } from "ai";
 import { db } from "../db/client";
 
 export function titleFrom(text: string, max = 60): string {
-  const line = text.trim().split(/\r?\n/).find((l) => l.trim()) ?? "";
-  const flat = line.replace(/\s+/g, " ").trim().replace(/^#+\s*/, "");
+  const line =
+    text
+      .trim()
+      .split(/\r?\n/)
+      .find((l) => l.trim()) ?? "";
+  const flat = line
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^#+\s*/, "");
   if (!flat) return "Untitled chat";
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
@@ -32,7 +39,10 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * empty, several lines of prose, more than a sentence, longer than 60 characters or 8 words.
  */
 export function cleanTitle(raw: string): string | undefined {
-  const lines = raw.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = raw
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length !== 1) return undefined;
   const title = lines[0]
     .replace(/^(title|chat title)\s*:\s*/i, "")

@@ -53,7 +53,10 @@ export type AbortReason = "stopped" | "interrupted" | "superseded" | "step-limit
 
 const FACES: Record<AbortReason, { before: string; during: string }> = {
   stopped: { before: "Stopped before it ran.", during: "Stopped while it ran; it may not have finished." },
-  interrupted: { before: "Interrupted: the server stopped before this call ran.", during: "Interrupted: the server stopped while this call ran; it may not have finished." },
+  interrupted: {
+    before: "Interrupted: the server stopped before this call ran.",
+    during: "Interrupted: the server stopped while this call ran; it may not have finished.",
+  },
   superseded: { before: "Not run: a new message was sent.", during: "Superseded by a new message." },
   "step-limit": { before: "Not run: the answer reached its step limit.", during: "Cut off: the answer reached its step limit." },
   failed: { before: "Not run: the answer failed.", during: "Cut off: the answer failed while this call ran." },

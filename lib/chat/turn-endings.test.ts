@@ -24,14 +24,21 @@ describe.each(DATABASES)("on $name", (driver) => {
   const slow = tool({
     description: "Takes its time",
     inputSchema: z.object({ q: z.string() }),
-    execute: (_input, { abortSignal }) => new Promise<{ done: boolean }>((_resolve, reject) => abortSignal?.addEventListener("abort", () => reject(abortSignal.reason))),
+    execute: (_input, { abortSignal }) =>
+      new Promise<{ done: boolean }>((_resolve, reject) => abortSignal?.addEventListener("abort", () => reject(abortSignal.reason))),
   });
-  const guarded = tool({ description: "Needs a person", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async ({ path }) => ({ deleted: path }) });
+  const guarded = tool({
+    description: "Needs a person",
+    inputSchema: z.object({ path: z.string() }),
+    needsApproval: true,
+    execute: async ({ path }) => ({ deleted: path }),
+  });
   const tools = { quick, slow, guarded };
 
   type Block = Awaited<ReturnType<typeof storedAnswer>>["blocks"][number];
   const toolBlocks = (blocks: Block[]) => blocks.filter((b) => b.kind === "tool");
-  const open = (blocks: Block[]) => toolBlocks(blocks).filter((b) => !FINAL_STATES.includes(b.status as ToolState) || (b.extras as { preliminary?: boolean } | null)?.preliminary);
+  const open = (blocks: Block[]) =>
+    toolBlocks(blocks).filter((b) => !FINAL_STATES.includes(b.status as ToolState) || (b.extras as { preliminary?: boolean } | null)?.preliminary);
 
   /** The tool parts of the chat's last answer as a reload reads them. */
   async function reloadedToolParts(chatId: string) {
@@ -41,7 +48,10 @@ describe.each(DATABASES)("on $name", (driver) => {
 
   describe("how a turn ends: no tool block is left open", () => {
     it("finish: the call ran and is done, stored and reloaded", async () => {
-      mock.addFixture({ match: { userMessage: "end: finish", hasToolResult: false }, response: { toolCalls: [{ name: "quick", arguments: '{"q":"x"}', id: "c_fin" }] } });
+      mock.addFixture({
+        match: { userMessage: "end: finish", hasToolResult: false },
+        response: { toolCalls: [{ name: "quick", arguments: '{"q":"x"}', id: "c_fin" }] },
+      });
       mock.addFixture({ match: { userMessage: "end: finish", hasToolResult: true }, response: { content: "Done." } });
       const { ctx, chat } = await teamWithProvider(mock.url);
       const done = storedTurn();
@@ -66,7 +76,10 @@ describe.each(DATABASES)("on $name", (driver) => {
       const { ctx, chat } = await teamWithProvider(mock.url);
       const done = storedTurn();
       const res = await runTurn(ctx, { chatId: chat.id, text: "end: stop" }, { tools, onStored: done.onStored });
-      const { rest } = await readUntil(res, (c) => c.some((x) => x.type === "tool-approval-request") && c.some((x) => x.type === "tool-input-available" && x.toolCallId === "c_slow"));
+      const { rest } = await readUntil(
+        res,
+        (c) => c.some((x) => x.type === "tool-approval-request") && c.some((x) => x.type === "tool-input-available" && x.toolCallId === "c_slow"),
+      );
       expect(await stopTurn(ctx, chat.id)).toEqual({ stopped: true });
       const chunks = await rest;
       // The browser hears it live too: both calls end with an aborted error.
@@ -99,14 +112,18 @@ describe.each(DATABASES)("on $name", (driver) => {
       (await streamRegistry()).local.get(chat.id)!.abort("shutdown");
       const chunks = await rest;
       // The browser hears it live: interrupted, not stopped by a person.
-      expect(chunks.filter((c) => c.type === "tool-output-error").map((c) => [c.toolCallId, c.errorText])).toEqual([["c_down", expect.stringContaining("[ERROR:Aborted] Interrupted: the server stopped while this call ran")]]);
+      expect(chunks.filter((c) => c.type === "tool-output-error").map((c) => [c.toolCallId, c.errorText])).toEqual([
+        ["c_down", expect.stringContaining("[ERROR:Aborted] Interrupted: the server stopped while this call ran")],
+      ]);
       expect(chunks).toContainEqual({ type: "message-metadata", messageMetadata: { status: "interrupted" } });
       expect(chunks.some((c) => c.type === "data-notice" && (c.data as { code: string }).code === "Stopped")).toBe(false);
       expect((await done.promise).status).toBe("interrupted");
       const answer = await storedAnswer(chat.id);
       expect(answer).toMatchObject({ status: "interrupted", finishReason: "interrupted" });
       expect(open(answer.blocks)).toEqual([]);
-      expect((await reloadedToolParts(chat.id)).map((p) => [p.state, p.errorText])).toEqual([["output-error", expect.stringContaining("Interrupted: the server stopped while this call ran")]]);
+      expect((await reloadedToolParts(chat.id)).map((p) => [p.state, p.errorText])).toEqual([
+        ["output-error", expect.stringContaining("Interrupted: the server stopped while this call ran")],
+      ]);
     });
 
     it("stop while the turn still gathers its tools (a slow MCP server): it stops, and the model is never asked", async () => {
@@ -142,8 +159,26 @@ describe.each(DATABASES)("on $name", (driver) => {
         data: [
           { messageId: message.id, ordinal: 0, kind: "text", status: "streaming", text: "Let me look" },
           { messageId: message.id, ordinal: 1, kind: "tool", status: "input-available", toolName: "slow", toolCallId: "d1", input: { q: "z" } },
-          { messageId: message.id, ordinal: 2, kind: "tool", status: "approval-requested", toolName: "guarded", toolCallId: "d2", input: { path: "/x" }, approvalId: "ap-d2" },
-          { messageId: message.id, ordinal: 3, kind: "tool", status: "output-available", toolName: "quick", toolCallId: "d3", input: { q: "z" }, output: { answer: "z" } },
+          {
+            messageId: message.id,
+            ordinal: 2,
+            kind: "tool",
+            status: "approval-requested",
+            toolName: "guarded",
+            toolCallId: "d2",
+            input: { path: "/x" },
+            approvalId: "ap-d2",
+          },
+          {
+            messageId: message.id,
+            ordinal: 3,
+            kind: "tool",
+            status: "output-available",
+            toolName: "quick",
+            toolCallId: "d3",
+            input: { q: "z" },
+            output: { answer: "z" },
+          },
         ],
       });
       expect(await markInterrupted(prisma, { exclusive: true })).toBeGreaterThanOrEqual(1);
@@ -159,7 +194,10 @@ describe.each(DATABASES)("on $name", (driver) => {
     });
 
     it("superseded approval: a new message ends the waiting call as denied, and the answer has no open call", async () => {
-      mock.addFixture({ match: { userMessage: "end: supersede", hasToolResult: false }, response: { toolCalls: [{ name: "guarded", arguments: '{"path":"/tmp/s"}', id: "c_sup" }] } });
+      mock.addFixture({
+        match: { userMessage: "end: supersede", hasToolResult: false },
+        response: { toolCalls: [{ name: "guarded", arguments: '{"path":"/tmp/s"}', id: "c_sup" }] },
+      });
       mock.onMessage("end: something else", { content: "Sure." });
       const { ctx, chat } = await teamWithProvider(mock.url);
       let done = storedTurn();
@@ -182,7 +220,14 @@ describe.each(DATABASES)("on $name", (driver) => {
       const { ctx, chat } = await teamWithProvider(mock.url);
       const prisma = await db();
       const message = await prisma.message.create({ data: { id: `decided-${chat.id}`, chatId: chat.id, role: "assistant", status: "done" } });
-      const decided = { kind: "tool" as const, status: "approval-responded" as const, toolName: "guarded", input: { path: "/x" }, decidedById: ctx.user.id, decidedAt: new Date() };
+      const decided = {
+        kind: "tool" as const,
+        status: "approval-responded" as const,
+        toolName: "guarded",
+        input: { path: "/x" },
+        decidedById: ctx.user.id,
+        decidedAt: new Date(),
+      };
       await prisma.block.createMany({
         data: [
           { ...decided, messageId: message.id, ordinal: 0, toolCallId: "r1", approvalId: "ap-r1", approved: true },
@@ -203,7 +248,10 @@ describe.each(DATABASES)("on $name", (driver) => {
     });
 
     it("a continuation that fails before it streams ends its approved call 'Not run' and frees the chat", async () => {
-      mock.addFixture({ match: { userMessage: "end: failed continuation", hasToolResult: false }, response: { toolCalls: [{ name: "guarded", arguments: '{"path":"/tmp/f"}', id: "c_fc" }] } });
+      mock.addFixture({
+        match: { userMessage: "end: failed continuation", hasToolResult: false },
+        response: { toolCalls: [{ name: "guarded", arguments: '{"path":"/tmp/f"}', id: "c_fc" }] },
+      });
       mock.onMessage("end: after the failure", { content: "Still here." });
       const { ctx, chat } = await teamWithProvider(mock.url);
       let done = storedTurn();
@@ -212,7 +260,9 @@ describe.each(DATABASES)("on $name", (driver) => {
       const { approvalId } = chunks.find((c) => c.type === "tool-approval-request") as unknown as { approvalId: string };
       const prisma = await db();
       const broken = () => Promise.reject(new Error("the tool list could not be read"));
-      await expect(runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools, mcpTools: broken })).rejects.toThrow("the tool list could not be read");
+      await expect(runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools, mcpTools: broken })).rejects.toThrow(
+        "the tool list could not be read",
+      );
       // The chat is given back once the answer is closed (in the background, as a failed turn releases it).
       await expect.poll(async () => (await prisma.chat.findUniqueOrThrow({ where: { id: chat.id } })).activeStreamId).toBeNull();
       const failed = await storedAnswer(chat.id);
@@ -227,11 +277,17 @@ describe.each(DATABASES)("on $name", (driver) => {
 
     it("a call whose input still streams carries its tool's metadata from its first chunk (the card's name)", async () => {
       const named = { ...quick, metadata: { source: "mcp", serverName: "Faults", toolName: "explode" } };
-      mock.addFixture({ match: { userMessage: "end: named", hasToolResult: false }, response: { toolCalls: [{ name: "Faults__explode", arguments: '{"q":"a long input in chunks"}', id: "c_named" }] } });
+      mock.addFixture({
+        match: { userMessage: "end: named", hasToolResult: false },
+        response: { toolCalls: [{ name: "Faults__explode", arguments: '{"q":"a long input in chunks"}', id: "c_named" }] },
+      });
       mock.addFixture({ match: { userMessage: "end: named", hasToolResult: true }, response: { content: "Exploded." } });
       const { ctx, chat } = await teamWithProvider(mock.url);
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "end: named" }, { tools: { Faults__explode: named } }));
-      expect(chunks.find((c) => c.type === "tool-input-start")).toMatchObject({ toolName: "Faults__explode", toolMetadata: { serverName: "Faults", toolName: "explode" } });
+      expect(chunks.find((c) => c.type === "tool-input-start")).toMatchObject({
+        toolName: "Faults__explode",
+        toolMetadata: { serverName: "Faults", toolName: "explode" },
+      });
     });
 
     it("step limit: every call of the last step is final and the notice is stored", async () => {
@@ -257,7 +313,9 @@ describe.each(DATABASES)("on $name", (driver) => {
       });
       const { ctx, chat } = await teamWithProvider(mock.url);
       const done = storedTurn();
-      const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "end: upstream error" }, { tools, idleTimeoutMs: 400, onStored: done.onStored }));
+      const chunks = await readChunks(
+        await runTurn(ctx, { chatId: chat.id, text: "end: upstream error" }, { tools, idleTimeoutMs: 400, onStored: done.onStored }),
+      );
       expect(chunks.find((c) => c.type === "data-error")).toMatchObject({ data: { code: "ProviderTimeout" } });
       expect((await done.promise).status).toBe("error");
       const blocks = (await storedAnswer(chat.id)).blocks;

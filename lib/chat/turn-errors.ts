@@ -24,7 +24,8 @@ export function classifyTurnError(err: unknown): TurnError {
   if (err instanceof ProviderTimeoutError) return { code: "ProviderTimeout", message: err.message };
   if (err instanceof ProviderStreamError) return { code: "InvalidResponse", message: err.message };
   // AI SDK 7: a model stream that ended with neither output nor a finish (a cut connection, say).
-  if (NoOutputGeneratedError.isInstance(err)) return { code: "ProviderUnavailable", message: "The model provider ended its answer before sending anything. Try again." };
+  if (NoOutputGeneratedError.isInstance(err))
+    return { code: "ProviderUnavailable", message: "The model provider ended its answer before sending anything. Try again." };
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
     if (status === undefined) return { code: "ProviderUnavailable", message: `Could not reach the model provider: ${err.message}` };

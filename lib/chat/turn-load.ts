@@ -148,7 +148,8 @@ async function turnEnded(registry: Registry, chatId: string, ms: number): Promis
 }
 
 export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Registry): Promise<LoadedTurn> {
-  if (!req.regenerate && !req.text && !req.decisions?.length && !req.continue && !req.afterDecisions) throw new AppError("InvalidInput", 400, "A message needs text.");
+  if (!req.regenerate && !req.text && !req.decisions?.length && !req.continue && !req.afterDecisions)
+    throw new AppError("InvalidInput", 400, "A message needs text.");
   if (req.edit && !req.text) throw new AppError("InvalidInput", 400, "An edited message needs text.");
   const prisma = await db();
   // A new version of a message (a regenerated answer, an edited question) follows what came before it.
@@ -175,11 +176,26 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     throw err instanceof NoModelError ? new NoModelError(ctx.team.role === "admin") : err;
   });
   const budget = historyBudget(model.contextWindow);
-  const base = { request: req, chat, instructions: found.instructions, projectInstructions: found.projectInstructions, draft: found.draft, model, fallback, budget, streamId: newId() };
+  const base = {
+    request: req,
+    chat,
+    instructions: found.instructions,
+    projectInstructions: found.projectInstructions,
+    draft: found.draft,
+    model,
+    fallback,
+    budget,
+    streamId: newId(),
+  };
   if (req.decisions?.length || req.afterDecisions) return { ...base, assistantId: "", history: [], claimFirst: true };
   if (req.continue) return { ...base, assistantId: req.continue, history: [], claimFirst: true };
   const question = req.text
-    ? { id: newId(), text: req.text, ...(files.length ? { files } : {}), resources: req.resources?.length ? await readAttachments(ctx, req.resources) : undefined }
+    ? {
+        id: newId(),
+        text: req.text,
+        ...(files.length ? { files } : {}),
+        resources: req.resources?.length ? await readAttachments(ctx, req.resources) : undefined,
+      }
     : undefined;
   const firstTitle = question && !chat.title ? titleFrom(question.text) : undefined;
   if (replaced) {
@@ -188,8 +204,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
   }
 
   // A model with a window larger than the default reads further back; a smaller one, less.
-  const { messages: history } =
-    before!.cut && budget > historyBudget(null) ? await loadHistory(chat.id, { maxChars: budget }) : fitHistory(before!, budget);
+  const { messages: history } = before!.cut && budget > historyBudget(null) ? await loadHistory(chat.id, { maxChars: budget }) : fitHistory(before!, budget);
   // Calls waiting in the last answer are denied by the new message, and the model reads them as denied.
   return { ...base, assistantId: newId(), question, firstTitle, history, claimFirst: waitsForApproval(history) };
 }
@@ -222,7 +237,9 @@ async function reopen(prisma: Awaited<ReturnType<typeof db>>, chatId: string, an
   if (!answer || !(await canContinue(prisma, answer))) throw Conflict(NOT_CONTINUABLE);
   const opened = await prisma.message.updateMany({ where: { id: answerId, status: answer.status }, data: { status: "streaming", finishReason: null } });
   if (opened.count !== 1) throw Conflict(NOT_CONTINUABLE);
-  await prisma.block.deleteMany({ where: { messageId: answerId, kind: "data", name: "notice", OR: ["Stopped", STEP_LIMIT_CODE].map((code) => ({ data: { path: ["code"], equals: code } })) } });
+  await prisma.block.deleteMany({
+    where: { messageId: answerId, kind: "data", name: "notice", OR: ["Stopped", STEP_LIMIT_CODE].map((code) => ({ data: { path: ["code"], equals: code } })) },
+  });
   await restartAllowance(prisma, answerId);
   return answerId;
 }
@@ -248,7 +265,21 @@ async function chatForTurn(ctx: TeamContext, req: TurnRequest) {
   // chats start with, as a chat stored through POST /api/chats gets.
   const toolSelection = chosenTools ?? project?.toolSelection ?? (await newChatSelection(ctx));
   const now = new Date();
-  const chat = { id: req.chatId, teamId: ctx.team.id, userId: ctx.user.id, title: null, modelId: project?.defaultModelId ?? null, toolSelection, allowedTools: null, activeStreamId: null, pinnedAt: null, archivedAt: null, projectId: project?.id ?? null, createdAt: now, updatedAt: now };
+  const chat = {
+    id: req.chatId,
+    teamId: ctx.team.id,
+    userId: ctx.user.id,
+    title: null,
+    modelId: project?.defaultModelId ?? null,
+    toolSelection,
+    allowedTools: null,
+    activeStreamId: null,
+    pinnedAt: null,
+    archivedAt: null,
+    projectId: project?.id ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
   return { chat: { ...chat, model: null, team }, instructions: asker.instructions, projectInstructions: project?.instructions ?? null, draft: true };
 }
 
@@ -258,9 +289,11 @@ async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t
   if (t.draft) {
     const { id, teamId, userId, toolSelection, projectId, modelId } = t.chat;
     // Two first messages of one draft at once: the second finds the chat stored and running (409).
-    await client.chat.create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, projectId, modelId, ...fields } }).catch((err: unknown) => {
-      throw (err as { code?: string }).code === "P2002" ? Conflict(RUNNING) : err;
-    });
+    await client.chat
+      .create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, projectId, modelId, ...fields } })
+      .catch((err: unknown) => {
+        throw (err as { code?: string }).code === "P2002" ? Conflict(RUNNING) : err;
+      });
     return;
   }
   const claimed = await client.chat.updateMany({ where: { id: t.chat.id, activeStreamId: t.chat.activeStreamId }, data: fields });
@@ -303,7 +336,17 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
       await tx.message.createMany({ data: { id: question.id, chatId: t.chat.id, parentId, role: "user", status: "done" } });
       await tx.block.createMany({ data: { messageId: question.id, ordinal: 0, kind: "text", status: "done", text: question.text } });
       if (question.files) await claimAttachments(tx, ctx, t.chat.id, question.id, question.files);
-      if (question.resources) await tx.block.createMany({ data: question.resources.map((data, i) => ({ messageId: question.id, ordinal: (question.files?.length ?? 0) + i + 1, kind: "data" as const, status: "done", name: "resource", data })) });
+      if (question.resources)
+        await tx.block.createMany({
+          data: question.resources.map((data, i) => ({
+            messageId: question.id,
+            ordinal: (question.files?.length ?? 0) + i + 1,
+            kind: "data" as const,
+            status: "done",
+            name: "resource",
+            data,
+          })),
+        });
       parentId = question.id;
     }
     await tx.message.createMany({ data: { id: t.assistantId, chatId: t.chat.id, parentId, role: "assistant", status: "streaming", model: t.model.modelId } });

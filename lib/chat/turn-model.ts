@@ -95,7 +95,10 @@ export function prepareTurn(
 ): PreparedTurn {
   const notices: NoticeData[] = [...(input.notices ?? [])];
   if (resolved.fellBack) {
-    notices.push({ code: "ModelUnavailable", message: `The model chosen for this chat is no longer available; ${resolved.displayName} (the team default) answers instead.` });
+    notices.push({
+      code: "ModelUnavailable",
+      message: `The model chosen for this chat is no longer available; ${resolved.displayName} (the team default) answers instead.`,
+    });
   }
 
   let tools: ToolSet | undefined = { ...input.tools, ...resolved.providerTools };
@@ -125,7 +128,10 @@ export function prepareTurn(
       news = {
         modelId: fallback.modelId,
         providerId: fallback.providerId,
-        notice: { code: "FellBack", message: `${resolved.providerName} failed before answering (${why}); ${fallback.displayName} (the team's fallback model) answers instead.` },
+        notice: {
+          code: "FellBack",
+          message: `${resolved.providerName} failed before answering (${why}); ${fallback.displayName} (the team's fallback model) answers instead.`,
+        },
       };
     });
   }

@@ -75,7 +75,17 @@ const notice = (code: string, message: string): Chunk => ({ type: "data-notice",
 const titleChunk = (title: string): Chunk => ({ type: "data-title", data: { title }, transient: true });
 const NOT_SAVED = "Parley could not save this answer (the database did not accept it). What you see here will be lost when you reload.";
 
-export function turnStream({ notices, stepLimit, stepsBefore = 0, store, stored, open: initiallyOpen = [], interrupted, cap, title }: TurnStreamOptions): TransformStream<Chunk, string> {
+export function turnStream({
+  notices,
+  stepLimit,
+  stepsBefore = 0,
+  store,
+  stored,
+  open: initiallyOpen = [],
+  interrupted,
+  cap,
+  title,
+}: TurnStreamOptions): TransformStream<Chunk, string> {
   let content = false;
   /** The model's title, asked for when the answer starts so that it is usually ready by its end. */
   let naming: Promise<string | undefined> | undefined;

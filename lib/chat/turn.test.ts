@@ -175,7 +175,13 @@ describe.each(DATABASES)("on $name", (driver) => {
 
     /** Whether `p` settles within `ms` (a turn waiting in line does not). */
     const startsWithin = (p: Promise<unknown>, ms: number) =>
-      Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+      Promise.race([
+        p.then(
+          () => true,
+          () => true,
+        ),
+        new Promise<boolean>((r) => setTimeout(() => r(false), ms)),
+      ]);
 
     it("past PARLEY_MAX_ACTIVE_TURNS new turns wait in line and start, in order, as running ones end", () =>
       withEnv({ PARLEY_MAX_ACTIVE_TURNS: "1", PARLEY_TURN_QUEUE_MS: "20000" }, async () => {
@@ -300,7 +306,10 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(blocks[1].startedAt).toBeInstanceOf(Date);
       expect(blocks[1].finishedAt).toBeInstanceOf(Date);
       // The upstream saw the tool result in the second request.
-      const second = mock.getRequests().filter((r) => JSON.stringify(r.body).includes("what is 2+3")).at(-1);
+      const second = mock
+        .getRequests()
+        .filter((r) => JSON.stringify(r.body).includes("what is 2+3"))
+        .at(-1);
       expect(JSON.stringify(second?.body)).toContain('\\"sum\\":5');
     });
   });

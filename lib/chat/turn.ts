@@ -112,8 +112,17 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const loaded = await loadTurn(ctx, request, registry);
     // budget: a used-up budget refuses the turn before anything is written (402/429 with the reason).
     const { model: m } = loaded;
-    const hold = await deps.budgets(await db(), { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: m.modelRowId, modelName: m.displayName, prices: m.prices });
-    releaseBudget = () => void db().then((p) => releaseHold(p, hold.reservationId)).catch(() => {});
+    const hold = await deps.budgets(await db(), {
+      teamId: ctx.team.id,
+      userId: ctx.user.id,
+      modelRowId: m.modelRowId,
+      modelName: m.displayName,
+      prices: m.prices,
+    });
+    releaseBudget = () =>
+      void db()
+        .then((p) => releaseHold(p, hold.reservationId))
+        .catch(() => {});
 
     // claim: a new message's rows are written while the tools are gathered and the model is called.
     const claiming = claimTurn(ctx, loaded);
@@ -154,7 +163,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       });
       slot.release();
     };
-    const claimed: ClaimedTurn = loaded.claimFirst ? await claiming : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId, stepsTaken: 0 };
+    const claimed: ClaimedTurn = loaded.claimFirst
+      ? await claiming
+      : { history: withQuestion(loaded.history, loaded), assistantId: loaded.assistantId, stepsTaken: 0 };
     if (claimed.continued) continuedId = claimed.assistantId;
     const { continued, assistantId } = claimed;
 
@@ -163,7 +174,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     // tools, cache breakpoints and providerOptions.
     const decided = new Set(continued?.blocks.filter((b) => b.status === "approval-responded").map((b) => b.toolCallId!) ?? []);
     // Inputs a person edited before approving: the model is told (tool-set.ts editedNote).
-    const editedCalls = new Map(continued?.blocks.filter((b) => b.status === "approval-responded" && b.originalInput !== null).map((b) => [b.toolCallId!, b.originalInput]) ?? []);
+    const editedCalls = new Map(
+      continued?.blocks.filter((b) => b.status === "approval-responded" && b.originalInput !== null).map((b) => [b.toolCallId!, b.originalInput]) ?? [],
+    );
     const verdicts = new Map<string, CallVerdict>();
     const citations = citationCollector();
     // Images from tools reach a model with vision as images (in the tool result, or a user message after it).
@@ -199,30 +212,42 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     let stepStartedAt = Date.now();
     // Traced when tracing is on (lib/observability/tracing.ts): the AI SDK's spans nest in the turn's; a
     // continuation (after decisions) links to the span of the turn that asked, stored with the answer.
-    const follows = continued && tracingEnabled() ? storedTraceOf((await (await db()).message.findUnique({ where: { id: assistantId }, select: { metadata: true } }))?.metadata) : undefined;
+    const follows =
+      continued && tracingEnabled()
+        ? storedTraceOf((await (await db()).message.findUnique({ where: { id: assistantId }, select: { metadata: true } }))?.metadata)
+        : undefined;
     const traced = startTurnSpan({ model: prepared.answering.modelId, provider: m.providerName, chatId: loaded.chat.id, follows });
-    const result = context.with(traced.ctx, () => streamText({
-      model: prepared.model,
-      // The system prompt is the server's own (the member's instructions, cache-marked for Anthropic); the
-      // history, read from the database, holds only user and assistant messages.
-      instructions: prepared.instructions,
-      messages: prepared.messages,
-      tools: prepared.tools,
-      providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
-      abortSignal: controller.signal,
-      maxRetries: 1,
-      stopWhen: isStepCount(stepsLeft(stepLimit, stepsBefore)),
-      prepareStep: imageMode === "user-message" ? ({ messages }) => ({ messages: moveToolImages(messages) }) : undefined,
-      // Repairs are logged with the step they happened in.
-      repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
-      onStepEnd: (step) => {
-        logStep({ chatId: loaded.chat.id, messageId: assistantId, step: step.stepNumber ?? 0, durationMs: Date.now() - stepStartedAt, result: step, repairs: repairs.splice(0) });
-        stepStartedAt = Date.now();
-      },
-      // Errors reach the browser and the log through toUIMessageStream's onError below.
-      onError: () => {},
-      telemetry: aiTelemetry(TURN_SPAN),
-    }));
+    const result = context.with(traced.ctx, () =>
+      streamText({
+        model: prepared.model,
+        // The system prompt is the server's own (the member's instructions, cache-marked for Anthropic); the
+        // history, read from the database, holds only user and assistant messages.
+        instructions: prepared.instructions,
+        messages: prepared.messages,
+        tools: prepared.tools,
+        providerOptions: prepared.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
+        abortSignal: controller.signal,
+        maxRetries: 1,
+        stopWhen: isStepCount(stepsLeft(stepLimit, stepsBefore)),
+        prepareStep: imageMode === "user-message" ? ({ messages }) => ({ messages: moveToolImages(messages) }) : undefined,
+        // Repairs are logged with the step they happened in.
+        repairToolCall: repairToolCall(prepared.model, (e) => repairs.push(e)),
+        onStepEnd: (step) => {
+          logStep({
+            chatId: loaded.chat.id,
+            messageId: assistantId,
+            step: step.stepNumber ?? 0,
+            durationMs: Date.now() - stepStartedAt,
+            result: step,
+            repairs: repairs.splice(0),
+          });
+          stepStartedAt = Date.now();
+        },
+        // Errors reach the browser and the log through toUIMessageStream's onError below.
+        onError: () => {},
+        telemetry: aiTelemetry(TURN_SPAN),
+      }),
+    );
 
     // Nothing is stored or sent before the turn's rows are written (a lost race for the chat is a 409).
     await claiming;
@@ -244,7 +269,10 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
           if (!trace) return;
           // Beside what else the answer keeps there (answer-steps.ts's stepsFrom).
           const row = await prisma.message.findUnique({ where: { id: assistantId }, select: { metadata: true } });
-          await prisma.message.update({ where: { id: assistantId }, data: { metadata: { ...((row?.metadata as Record<string, unknown> | null) ?? {}), trace } } });
+          await prisma.message.update({
+            where: { id: assistantId },
+            data: { metadata: { ...((row?.metadata as Record<string, unknown> | null) ?? {}), trace } },
+          });
         },
         interrupted: () => interrupted,
       },
@@ -274,41 +302,52 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       return call.toolCallId && !isFinal(call) ? [{ toolCallId: call.toolCallId, state: call.state, approval: call.approval }] : [];
     });
     const events = toUIMessageStream<ToolSet, ParleyUIMessage>({
-        stream: result.stream,
-        // A continued answer keeps its message: the stream starts from the stored one.
-        originalMessages: continued ? claimed.history : undefined,
-        generateMessageId: () => assistantId,
-        sendReasoning: true,
-        sendSources: true,
-        messageMetadata: ({ part }): ParleyMetadata | undefined => {
-          // URL sources (web search) and cited MCP results are numbered as they arrive.
-          const cited = citations.take(part);
-          if (cited) return { citations: cited };
-          if (part.type === "start") return { status: "streaming", ...modelOf(prepared.answering), createdAt: new Date().toISOString(), ...(loaded.question ? { questionId: loaded.question.id } : {}) };
-          if (part.type === "start-step") {
-            const news = fallbackNews(part.warnings);
-            return news && { ...modelOf(news), fellBack: news.notice };
-          }
-          if (part.type === "finish") {
-            const u = part.totalUsage;
-            return {
-              status: "done",
-              finishReason: part.finishReason,
-              usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cachedInputTokens: u.inputTokenDetails?.cacheReadTokens, reasoningTokens: u.outputTokenDetails?.reasoningTokens },
-            };
-          }
-          return undefined;
-        },
-        onError: (err) => {
-          // A failed tool call: its coded text (`[ERROR:<code>] message`) is what the tool block shows.
-          const toolError = toolErrorText(err) ?? invalidCallText(err);
-          if (toolError) return toolError;
-          const turnError = classifyTurnError(err);
-          if (turnError.code === "Internal") console.error(`[turn] chat ${loaded.chat.id}:`, err);
-          else console.warn(`[turn] chat ${loaded.chat.id}: ${turnError.code}: ${turnError.message}`);
-          return turnErrorText(turnError);
-        },
-      })
+      stream: result.stream,
+      // A continued answer keeps its message: the stream starts from the stored one.
+      originalMessages: continued ? claimed.history : undefined,
+      generateMessageId: () => assistantId,
+      sendReasoning: true,
+      sendSources: true,
+      messageMetadata: ({ part }): ParleyMetadata | undefined => {
+        // URL sources (web search) and cited MCP results are numbered as they arrive.
+        const cited = citations.take(part);
+        if (cited) return { citations: cited };
+        if (part.type === "start")
+          return {
+            status: "streaming",
+            ...modelOf(prepared.answering),
+            createdAt: new Date().toISOString(),
+            ...(loaded.question ? { questionId: loaded.question.id } : {}),
+          };
+        if (part.type === "start-step") {
+          const news = fallbackNews(part.warnings);
+          return news && { ...modelOf(news), fellBack: news.notice };
+        }
+        if (part.type === "finish") {
+          const u = part.totalUsage;
+          return {
+            status: "done",
+            finishReason: part.finishReason,
+            usage: {
+              inputTokens: u.inputTokens,
+              outputTokens: u.outputTokens,
+              cachedInputTokens: u.inputTokenDetails?.cacheReadTokens,
+              reasoningTokens: u.outputTokenDetails?.reasoningTokens,
+            },
+          };
+        }
+        return undefined;
+      },
+      onError: (err) => {
+        // A failed tool call: its coded text (`[ERROR:<code>] message`) is what the tool block shows.
+        const toolError = toolErrorText(err) ?? invalidCallText(err);
+        if (toolError) return toolError;
+        const turnError = classifyTurnError(err);
+        if (turnError.code === "Internal") console.error(`[turn] chat ${loaded.chat.id}:`, err);
+        else console.warn(`[turn] chat ${loaded.chat.id}: ${turnError.code}: ${turnError.message}`);
+        return turnErrorText(turnError);
+      },
+    })
       // The one stage for answer-wide stages such as caps goes here, before turnStream (it feeds the store).
       .pipeThrough(
         turnStream({

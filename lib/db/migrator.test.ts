@@ -256,7 +256,9 @@ describe.skipIf(!TEST_DATABASE_URL)("migrator on PostgreSQL, two processes at on
       const { rows } = await a.query(`SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1 ORDER BY 1`);
       expect(rows).toEqual(migrations.map((m) => ({ migration_name: m.name, n: 1 })));
       // The advisory lock was released.
-      const locks = await a.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+      const locks = await a.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
       expect(locks.rows[0].n).toBe(0);
     } finally {
       await a.end();

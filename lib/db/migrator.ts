@@ -68,9 +68,7 @@ type Session = {
 
 async function run(session: Session, migrations: Migration[]): Promise<MigrationResult> {
   await session.query(CREATE_TABLE);
-  const rows = await session.query<AppliedRow>(
-    `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-  );
+  const rows = await session.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
   const failed = rows.find((r) => r.finished_at == null && r.rolled_back_at == null);
   if (failed) {
     throw new MigrationError(
@@ -92,10 +90,7 @@ async function run(session: Session, migrations: Migration[]): Promise<Migration
     try {
       await session.applyInTransaction(m, new Date());
     } catch (err) {
-      throw new MigrationError(
-        `Migration ${m.name} failed and was rolled back; the database is as it was before it. ${(err as Error).message}`,
-        m.name,
-      );
+      throw new MigrationError(`Migration ${m.name} failed and was rolled back; the database is as it was before it. ${(err as Error).message}`, m.name);
     }
     applied.push(m.name);
   }
@@ -165,8 +160,6 @@ export async function migratePostgres(pool: Pool, migrations = readMigrations())
 
 /** Names of the migrations recorded as applied, for /api/health. */
 export async function appliedMigrations(query: (sql: string) => Promise<{ migration_name: string }[]>): Promise<string[]> {
-  const rows = await query(
-    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
-  );
+  const rows = await query(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`);
   return rows.map((r) => r.migration_name);
 }

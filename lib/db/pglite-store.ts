@@ -6,10 +6,7 @@ import type { PGlite } from "@electric-sql/pglite";
 
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {
-    super(
-      `The data directory ${dir} is in use by another Parley process (pid ${pid}). ` +
-        `Stop it, or point PARLEY_DATA_DIR at another directory.`,
-    );
+    super(`The data directory ${dir} is in use by another Parley process (pid ${pid}). ` + `Stop it, or point PARLEY_DATA_DIR at another directory.`);
     this.name = "DataDirLockedError";
   }
 }

@@ -81,7 +81,12 @@ function attrArgs(attrs: string, name: string): string | undefined {
 const list = (text: string | undefined, key?: string): string[] | undefined => {
   if (text === undefined) return undefined;
   const m = key ? new RegExp(`${key}\\s*:\\s*\\[([^\\]]*)\\]`).exec(text) : /^\s*\[([^\]]*)\]/.exec(text);
-  return m ? m[1].split(",").map((s) => s.trim().replace(/\(.*$/, "")).filter(Boolean) : undefined;
+  return m
+    ? m[1]
+        .split(",")
+        .map((s) => s.trim().replace(/\(.*$/, ""))
+        .filter(Boolean)
+    : undefined;
 };
 const named = (text: string | undefined, key: string) => (text ? new RegExp(`${key}\\s*:\\s*(\\w+)`).exec(text)?.[1] : undefined);
 const mapped = (attrs: string, name: string) => {
@@ -298,10 +303,14 @@ for (const driver of DRIVERS) {
       expect(modelNames.sort()).toEqual([...schema.models.keys()].sort());
       for (const model of modelNames) {
         const enumKey = `${model}ScalarFieldEnum` as keyof typeof Prisma;
-        expect(scalars(model).map((f) => f.name), model).toEqual(Object.values(Prisma[enumKey] as object));
-        expect(rdm.models[model].fields.map((f) => [f.name, f.type]), model).toEqual(
-          schema.models.get(model)!.fields.map((f) => [f.name, f.type]),
-        );
+        expect(
+          scalars(model).map((f) => f.name),
+          model,
+        ).toEqual(Object.values(Prisma[enumKey] as object));
+        expect(
+          rdm.models[model].fields.map((f) => [f.name, f.type]),
+          model,
+        ).toEqual(schema.models.get(model)!.fields.map((f) => [f.name, f.type]));
         expect(tableOf(model)).toBe(schema.models.get(model)!.table);
       }
       for (const [name, values] of schema.enums) expect(enumValues(name), name).toEqual(values);
@@ -396,7 +405,14 @@ for (const driver of DRIVERS) {
         if (!t) throw new Error(`Unknown type ${field.type}`);
         return t as [string, string];
       };
-      const cols = await rawQuery<{ table_name: string; column_name: string; data_type: string; udt_name: string; is_nullable: string; precision: number | null }>(
+      const cols = await rawQuery<{
+        table_name: string;
+        column_name: string;
+        data_type: string;
+        udt_name: string;
+        is_nullable: string;
+        precision: number | null;
+      }>(
         db,
         `SELECT table_name, column_name, data_type, udt_name, is_nullable, datetime_precision AS precision
            FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
@@ -515,9 +531,7 @@ for (const driver of DRIVERS) {
       );
       expect(err).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
       expect((err as Prisma.PrismaClientKnownRequestError).code).toBe("P2002");
-      expect(await db.prisma.membership.findMany({ where: { teamId: team.id } })).toEqual([
-        expect.objectContaining({ userId: user.id, role: "admin" }),
-      ]);
+      expect(await db.prisma.membership.findMany({ where: { teamId: team.id } })).toEqual([expect.objectContaining({ userId: user.id, role: "admin" })]);
       // And a foreign key: a membership of a user that does not exist is refused.
       await expect(db.prisma.membership.create({ data: { teamId: team.id, userId: "no-such-user" } })).rejects.toMatchObject({ code: "P2003" });
     });

@@ -106,9 +106,14 @@ async function checkEndpoint(key: string, url: string): Promise<void> {
 function checkTokenOrigin(issuer: string, tokenEndpoint: string, confirmed: string | null | undefined) {
   const origin = new URL(tokenEndpoint).origin;
   if (origin === new URL(issuer).origin || (confirmed && originOf(confirmed) === origin)) return;
-  throw new AppError("DiscoveryFailed", 422, `The token endpoint (${tokenEndpoint}) is on another server (${origin}) than the issuer, and Parley sends the client secret there. If that server belongs to your provider, enter ${origin} as the token endpoint's server.`, {
-    tokenOrigin: `Enter ${origin} to confirm this server, if it belongs to your provider.`,
-  });
+  throw new AppError(
+    "DiscoveryFailed",
+    422,
+    `The token endpoint (${tokenEndpoint}) is on another server (${origin}) than the issuer, and Parley sends the client secret there. If that server belongs to your provider, enter ${origin} as the token endpoint's server.`,
+    {
+      tokenOrigin: `Enter ${origin} to confirm this server, if it belongs to your provider.`,
+    },
+  );
 }
 
 /** Fetches and checks the issuer's discovery document; throws a 4xx AppError saying what is wrong. */
@@ -118,7 +123,9 @@ export async function discoverIssuer(issuer: string, options: DiscoveryOptions =
   const doc = await fetchDocument(discoveryUrl(expected), fetcher);
   const named = typeof doc.issuer === "string" ? doc.issuer : "";
   if (normaliseIssuer(named) !== expected) {
-    throw unusable(`Issuer mismatch: the document at this URL names the issuer "${named || "(none)"}", not "${expected}". Use the issuer URL the provider names.`);
+    throw unusable(
+      `Issuer mismatch: the document at this URL names the issuer "${named || "(none)"}", not "${expected}". Use the issuer URL the provider names.`,
+    );
   }
   const responseTypes = strings(doc.response_types_supported);
   if (responseTypes.length && !responseTypes.includes("code")) throw unusable("The provider does not offer the authorization code flow.");

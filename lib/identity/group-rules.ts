@@ -33,15 +33,21 @@ export async function addGroupRule(actor: Actor, input: GroupRuleInput): Promise
   const team = await prisma.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
   if (!team) throw NotFound("No such team.");
   if (await prisma.ssoRule.findUnique({ where: { group_teamId: { group: input.group, teamId: input.teamId } } })) {
-    throw Conflict("A rule for this group and team exists already. Remove it first to change its role.", { group: "A rule for this group and team exists already." });
+    throw Conflict("A rule for this group and team exists already. Remove it first to change its role.", {
+      group: "A rule for this group and team exists already.",
+    });
   }
-  await audited(actor, (tx) => tx.ssoRule.create({ data: input }), (rule) => ({
-    action: "sso.rule.create",
-    targetType: "sso_rule",
-    targetId: rule.id,
-    teamId: input.teamId,
-    data: { group: input.group, role: input.role },
-  }));
+  await audited(
+    actor,
+    (tx) => tx.ssoRule.create({ data: input }),
+    (rule) => ({
+      action: "sso.rule.create",
+      targetType: "sso_rule",
+      targetId: rule.id,
+      teamId: input.teamId,
+      data: { group: input.group, role: input.role },
+    }),
+  );
 }
 
 export async function removeGroupRule(actor: Actor, ruleId: string): Promise<void> {

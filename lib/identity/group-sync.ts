@@ -65,7 +65,14 @@ export async function syncGroups(userId: string, groups: string[]): Promise<Grou
     }
     for (const c of changes) {
       await tx.auditEvent.create({
-        data: { teamId: c.teamId, actorId: userId, action: c.kept ? "sso.membership.kept" : "sso.membership", targetType: "user", targetId: userId, data: { from: c.from, to: c.to, ...(c.kept ? { reason: c.kept } : {}) } },
+        data: {
+          teamId: c.teamId,
+          actorId: userId,
+          action: c.kept ? "sso.membership.kept" : "sso.membership",
+          targetType: "user",
+          targetId: userId,
+          data: { from: c.from, to: c.to, ...(c.kept ? { reason: c.kept } : {}) },
+        },
       });
     }
     return changes;

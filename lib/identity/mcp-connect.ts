@@ -66,7 +66,11 @@ export async function startConnect(ctx: TeamContext, serverId: string, opts: { a
     throw new ConnectFailed(`Could not start connecting to "${server.name}": ${flowError(err)}`);
   }
   const pending: Pending = { ...store.record, appUrl: opts.appUrl, returnTo: safeReturnTo(opts.returnTo), userId: ctx.user.id };
-  const fields = { pendingStateHash: hashState(begun.state), pendingEnc: sealJsonSecret(pending, server.url!), pendingExpiresAt: new Date(Date.now() + PENDING_MS) };
+  const fields = {
+    pendingStateHash: hashState(begun.state),
+    pendingEnc: sealJsonSecret(pending, server.url!),
+    pendingExpiresAt: new Date(Date.now() + PENDING_MS),
+  };
   await prisma.mcpCredential.upsert({
     where: { serverId_userId: { serverId, userId: ctx.user.id } },
     create: { serverId, userId: ctx.user.id, kind: "oauth", ...fields },
@@ -94,7 +98,8 @@ export async function finishConnect(userId: string, state: string | null, params
     where: { id: row.id, pendingStateHash: row.pendingStateHash },
     data: { pendingStateHash: null, pendingEnc: null, pendingExpiresAt: null },
   });
-  if (taken.count !== 1 || !row.pendingEnc || !row.pendingExpiresAt) throw new ConnectFailed("This sign-in is not valid or has already been used. Connect again.");
+  if (taken.count !== 1 || !row.pendingEnc || !row.pendingExpiresAt)
+    throw new ConnectFailed("This sign-in is not valid or has already been used. Connect again.");
   const server = row.server;
   if (row.pendingExpiresAt.getTime() < Date.now()) throw new ConnectFailed(`The sign-in at "${server.name}" took too long. Connect again.`);
   if (!server.url || server.authMode !== "oauth" || !server.enabled) throw new ConnectFailed(`"${server.name}" no longer takes members' own accounts.`);
@@ -155,7 +160,12 @@ export async function saveMemberKey(ctx: TeamContext, serverId: string, key: str
   const fields = { kind: "key", secretEnc: sealKey(server, key), needsReconnect: false, connectedAt: new Date(), expiresAt: null };
   await audited(
     ctx,
-    (tx) => tx.mcpCredential.upsert({ where: { serverId_userId: { serverId, userId: ctx.user.id } }, create: { serverId, userId: ctx.user.id, ...fields }, update: fields }),
+    (tx) =>
+      tx.mcpCredential.upsert({
+        where: { serverId_userId: { serverId, userId: ctx.user.id } },
+        create: { serverId, userId: ctx.user.id, ...fields },
+        update: fields,
+      }),
     { action: "mcp.connection.connect", targetType: "mcp-server", targetId: server.id, data: { server: server.name, mode: "key" } },
   );
   await evictKey(`${server.id}:${ctx.user.id}`);

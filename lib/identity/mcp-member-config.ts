@@ -31,7 +31,9 @@ export function oauthClientSettings(server: Pick<McpServer, "url" | "oauthClient
 }
 
 const connectMessage = (server: Pick<McpServer, "name">, again: boolean) =>
-  again ? `Your connection to "${server.name}" has expired or was revoked. Connect again to use its tools.` : `Connect your account to use the tools of "${server.name}".`;
+  again
+    ? `Your connection to "${server.name}" has expired or was revoked. Connect again to use its tools.`
+    : `Connect your account to use the tools of "${server.name}".`;
 
 /** The settings for `userId`'s calls to `server`, or ConnectRequired. */
 export async function memberServerConfig(server: McpServer, userId: string): Promise<{ config: McpServerConfig; credential: CredentialUsed }> {
@@ -51,6 +53,9 @@ export async function memberServerConfig(server: McpServer, userId: string): Pro
   }
   const secret = row && !row.needsReconnect ? openCredential<OAuthSecret>(row, server) : undefined;
   if (!secret?.tokens) throw new ConnectRequired(connectMessage(server, Boolean(row?.connectedAt)), row?.scope ?? undefined);
-  const provider = new StoredOAuthProvider(credentialStore(server, userId), oauthClientSettings(server), "background", { serverUrl: server.url!, fetchFn: outboundFetch() });
+  const provider = new StoredOAuthProvider(credentialStore(server, userId), oauthClientSettings(server), "background", {
+    serverUrl: server.url!,
+    fetchFn: outboundFetch(),
+  });
   return { config: { ...shared, poolKey, headers, authProvider: provider }, credential: "member-oauth" };
 }

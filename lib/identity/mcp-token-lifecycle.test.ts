@@ -45,7 +45,9 @@ async function teamAt(stack: McpAuthStack, names: string[]) {
   const prisma = await db();
   const team = await prisma.team.create({ data: { name: `Team ${Date.now()}${Math.random()}` } });
   const members = await Promise.all(names.map((n) => teamMember(team.id, n)));
-  const server = await prisma.mcpServer.create({ data: { teamId: team.id, name: "Protected", transport: "http", url: stack.mcpUrl, authMode: "oauth", connectTimeoutMs: 10_000 } });
+  const server = await prisma.mcpServer.create({
+    data: { teamId: team.id, name: "Protected", transport: "http", url: stack.mcpUrl, authMode: "oauth", connectTimeoutMs: 10_000 },
+  });
   return { members, server };
 }
 
@@ -84,7 +86,10 @@ async function seen(ctx: TeamContext, server: Server) {
  * notice (refused while listing them). Never an answer from the server.
  */
 function asksToConnect(r: Awaited<ReturnType<typeof whoami>>, server: Server): boolean {
-  return r.text === undefined && (r.code === "ConnectRequired" || (r.code === undefined && r.notices.some((n) => n.code === "ConnectRequired" && n.serverId === server.id)));
+  return (
+    r.text === undefined &&
+    (r.code === "ConnectRequired" || (r.code === undefined && r.notices.some((n) => n.code === "ConnectRequired" && n.serverId === server.id)))
+  );
 }
 
 const stored = async (ctx: TeamContext, server: Server) => (await credentialStore(server, ctx.user.id).read()).tokens;
@@ -94,7 +99,12 @@ async function statusFor(stack: McpAuthStack, token: string): Promise<number> {
   const res = await fetch(stack.mcpUrl, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    }),
   });
   await res.body?.cancel();
   return res.status;
@@ -107,7 +117,10 @@ async function untilExpired(stack: McpAuthStack, token: string) {
 
 describe("a member's token expires", () => {
   it("the next call refreshes it without the member noticing, and the rotated refresh token is kept", async () => {
-    const { members: [alice], server } = await teamAt(short, ["alice"]);
+    const {
+      members: [alice],
+      server,
+    } = await teamAt(short, ["alice"]);
     await connect(alice, server, "alice-at-idp");
     for (let round = 0; round < 2; round++) {
       const before = (await stored(alice, server))!;
@@ -126,7 +139,10 @@ describe("a member's token expires", () => {
   }, 90_000);
 
   it("calls made at the same moment with an expired token all go through, and the member stays connected", async () => {
-    const { members: [bob], server } = await teamAt(short, ["bob"]);
+    const {
+      members: [bob],
+      server,
+    } = await teamAt(short, ["bob"]);
     await connect(bob, server, "bob-at-idp");
     // Bob used the tool earlier in the chat (his session is open), then his token expired.
     expect(await whoami(bob, server)).toMatchObject({ text: "You are bob-at-idp" });
@@ -138,7 +154,10 @@ describe("a member's token expires", () => {
   }, 90_000);
 
   it("calls made at the same moment with a token the server no longer takes (before its stated expiry) all go through", async () => {
-    const { members: [carol], server } = await teamAt(long, ["carol"]);
+    const {
+      members: [carol],
+      server,
+    } = await teamAt(long, ["carol"]);
     await connect(carol, server, "carol-at-idp");
     expect(await whoami(carol, server)).toMatchObject({ text: "You are carol-at-idp" });
     expect(await long.expireAccessTokens("carol-at-idp")).toBeGreaterThan(0);
@@ -159,7 +178,10 @@ async function revokeAtServer(ctx: TeamContext, server: Server) {
 
 describe("a member's token is revoked, or its refresh refused", () => {
   it("revoked at the authorization server: the member sees Connect again, and no other member's token is used for them", async () => {
-    const { members: [dave, erin], server } = await teamAt(long, ["dave", "erin"]);
+    const {
+      members: [dave, erin],
+      server,
+    } = await teamAt(long, ["dave", "erin"]);
     await connect(dave, server, "dave-at-idp");
     await connect(erin, server, "erin-at-idp");
     expect(await whoami(dave, server)).toMatchObject({ text: "You are dave-at-idp" });
@@ -173,7 +195,9 @@ describe("a member's token is revoked, or its refresh refused", () => {
     expect(refused.text).toBeUndefined();
     expect(asksToConnect(refused, server)).toBe(true);
     // The next answer leaves the server's tools out with the Connect notice; Settings and the picker agree.
-    expect(await whoami(dave, server)).toEqual({ notices: [{ code: "ConnectRequired", serverId: server.id, message: expect.stringMatching(/Connect again/) }] });
+    expect(await whoami(dave, server)).toEqual({
+      notices: [{ code: "ConnectRequired", serverId: server.id, message: expect.stringMatching(/Connect again/) }],
+    });
     expect(await seen(dave, server)).toEqual({ settings: "reconnect", pickerSaysConnect: true });
     expect(await stored(dave, server)).toBeUndefined();
 
@@ -189,7 +213,10 @@ describe("a member's token is revoked, or its refresh refused", () => {
   }, 90_000);
 
   it("a refresh the authorization server refuses (invalid_grant) leaves Connect again, without touching other members", async () => {
-    const { members: [frank, gina], server } = await teamAt(short, ["frank", "gina"]);
+    const {
+      members: [frank, gina],
+      server,
+    } = await teamAt(short, ["frank", "gina"]);
     await connect(frank, server, "frank-at-idp");
     await connect(gina, server, "gina-at-idp");
     const prisma = await db();
@@ -202,12 +229,18 @@ describe("a member's token is revoked, or its refresh refused", () => {
     expect((await whoami(frank, server)).notices).toEqual([expect.objectContaining({ code: "ConnectRequired", serverId: server.id })]);
 
     // Gina's credential row is still there, unchanged by Frank's failure, and works.
-    expect(await prisma.mcpCredential.findFirstOrThrow({ where: { serverId: server.id, userId: gina.user.id } })).toMatchObject({ secretEnc: ginaRow.secretEnc, needsReconnect: false });
+    expect(await prisma.mcpCredential.findFirstOrThrow({ where: { serverId: server.id, userId: gina.user.id } })).toMatchObject({
+      secretEnc: ginaRow.secretEnc,
+      needsReconnect: false,
+    });
     expect(await whoami(gina, server)).toMatchObject({ text: "You are gina-at-idp" });
   }, 90_000);
 
   it("the authorization server down while a token expires: the call says so, nothing is lost, and the next call after it is back works", async () => {
-    const { members: [hugo, ivy], server } = await teamAt(short, ["hugo", "ivy"]);
+    const {
+      members: [hugo, ivy],
+      server,
+    } = await teamAt(short, ["hugo", "ivy"]);
     await connect(hugo, server, "hugo-at-idp");
     await connect(ivy, server, "ivy-at-idp");
     const before = (await stored(hugo, server))!;

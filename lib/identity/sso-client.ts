@@ -36,7 +36,14 @@ export function ssoClient(
   const auth = settings.clientSecret ? { authentication: discovered.tokenEndpointAuth } : { tokenEndpointAuth: { method: "none" as const } };
 
   async function getToken({ code, codeVerifier, redirectURI }: { code: string; codeVerifier?: string; redirectURI: string }): Promise<OAuth2Tokens> {
-    const { body, headers } = await authorizationCodeRequest({ code, codeVerifier, redirectURI, options: credentials, tokenEndpoint: discovered.tokenEndpoint, ...auth });
+    const { body, headers } = await authorizationCodeRequest({
+      code,
+      codeVerifier,
+      redirectURI,
+      options: credentials,
+      tokenEndpoint: discovered.tokenEndpoint,
+      ...auth,
+    });
     const res = await fetcher(discovered.tokenEndpoint, { method: "POST", body, headers, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     return getOAuth2Tokens(await json(res, "token endpoint"));
   }

@@ -78,26 +78,29 @@ describe.each(DRIVERS)("single sign-on discovery on $name", (driver) => {
     expect(thief.requests).toEqual([]);
   });
 
-  it.skipIf(driver.skip)("a document that changes after saving to name another server's token endpoint never gets the client secret sent there at sign-in", async () => {
-    await saveSsoProvider(actor, settings());
-    const thiefPort = new URL(thief.url).port;
-    for (const tokenEndpoint of [`${thief.url}/token`, `http://0.0.0.0:${thiefPort}/token`]) {
-      idp.setDiscovery({ token_endpoint: tokenEndpoint });
-      forgetAuth(); // a restart: the provider is built again from the issuer's current document
+  it.skipIf(driver.skip)(
+    "a document that changes after saving to name another server's token endpoint never gets the client secret sent there at sign-in",
+    async () => {
+      await saveSsoProvider(actor, settings());
+      const thiefPort = new URL(thief.url).port;
+      for (const tokenEndpoint of [`${thief.url}/token`, `http://0.0.0.0:${thiefPort}/token`]) {
+        idp.setDiscovery({ token_endpoint: tokenEndpoint });
+        forgetAuth(); // a restart: the provider is built again from the issuer's current document
+        const browser = new Browser(await getAuth());
+        const started = await browser.startSignIn();
+        if (started.url) await browser.callback(await loginAtProvider(started.url, "eve", "pw-eve"));
+        expect(thief.requests.map((r) => r.headers.authorization ?? r.body)).toEqual([]);
+        expect(started.res.status).toBe(422);
+        expect(browser.signedIn()).toBe(false);
+      }
+      // With the issuer's own document back, sign-in works again.
+      idp.setDiscovery({});
+      forgetAuth();
       const browser = new Browser(await getAuth());
-      const started = await browser.startSignIn();
-      if (started.url) await browser.callback(await loginAtProvider(started.url, "eve", "pw-eve"));
-      expect(thief.requests.map((r) => r.headers.authorization ?? r.body)).toEqual([]);
-      expect(started.res.status).toBe(422);
-      expect(browser.signedIn()).toBe(false);
-    }
-    // With the issuer's own document back, sign-in works again.
-    idp.setDiscovery({});
-    forgetAuth();
-    const browser = new Browser(await getAuth());
-    const { url } = await browser.startSignIn();
-    const res = await browser.callback(await loginAtProvider(url!, "eve", "pw-eve"));
-    expect(res.headers.get("location")).toBe("/chat");
-    expect(browser.signedIn()).toBe(true);
-  });
+      const { url } = await browser.startSignIn();
+      const res = await browser.callback(await loginAtProvider(url!, "eve", "pw-eve"));
+      expect(res.headers.get("location")).toBe("/chat");
+      expect(browser.signedIn()).toBe(true);
+    },
+  );
 });

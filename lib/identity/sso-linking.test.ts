@@ -56,7 +56,14 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
   let bobsTeam: string;
   let actor: { user: { id: string }; team: { id: string } };
 
-  const idpUser = (sub: string, email: string, groups: string[], emailVerified = true) => ({ sub, password: "pw-" + sub, email, name: sub, groups, emailVerified });
+  const idpUser = (sub: string, email: string, groups: string[], emailVerified = true) => ({
+    sub,
+    password: "pw-" + sub,
+    email,
+    name: sub,
+    groups,
+    emailVerified,
+  });
 
   beforeAll(async () => {
     if (driver.skip) return;
@@ -82,7 +89,14 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
     actor = { user: { id: ada }, team: { id: first } };
     await saveSsoProvider(
       actor,
-      ssoProviderSchema.parse({ name: "Acme ID", issuer: idp.issuer, ...CLIENT, scopes: "email profile groups", groupsClaim: "groups", trustedDomains: "trusted.test" }),
+      ssoProviderSchema.parse({
+        name: "Acme ID",
+        issuer: idp.issuer,
+        ...CLIENT,
+        scopes: "email profile groups",
+        groupsClaim: "groups",
+        trustedDomains: "trusted.test",
+      }),
     );
     await addGroupRule(actor, { group: "first-admins", teamId: first, role: "admin" });
     await addGroupRule(actor, { group: "eng", teamId: engineering, role: "member" });
@@ -119,33 +133,36 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
     expect(await prisma.user.count()).toBe(4);
   });
 
-  it.skipIf(driver.skip)("after signing in with his password Bob links single sign-on; then it signs him in, and group rules leave the memberships the provider did not grant", async () => {
-    const browser = new Browser(await getAuth());
-    expect((await browser.passwordSignIn("bob@example.com", PASSWORD)).status).toBe(200);
-    const { url } = await browser.startLink("/profile");
-    expect(url).toBeTruthy();
-    const linked = await browser.callback(await loginAtProvider(url!, "idp-bob", "pw-idp-bob"));
-    expect(linked.headers.get("location")).toBe("/profile");
-    const bob = await user("bob@example.com");
-    expect(await ssoAccounts("bob@example.com")).toMatchObject([{ accountId: "idp-bob" }]);
-    expect(await events("sso.link", bob!.id)).toMatchObject([{ actorId: bob!.id, teamId: first, data: { how: "signed-in", subject: "idp-bob" } }]);
+  it.skipIf(driver.skip)(
+    "after signing in with his password Bob links single sign-on; then it signs him in, and group rules leave the memberships the provider did not grant",
+    async () => {
+      const browser = new Browser(await getAuth());
+      expect((await browser.passwordSignIn("bob@example.com", PASSWORD)).status).toBe(200);
+      const { url } = await browser.startLink("/profile");
+      expect(url).toBeTruthy();
+      const linked = await browser.callback(await loginAtProvider(url!, "idp-bob", "pw-idp-bob"));
+      expect(linked.headers.get("location")).toBe("/profile");
+      const bob = await user("bob@example.com");
+      expect(await ssoAccounts("bob@example.com")).toMatchObject([{ accountId: "idp-bob" }]);
+      expect(await events("sso.link", bob!.id)).toMatchObject([{ actorId: bob!.id, teamId: first, data: { how: "signed-in", subject: "idp-bob" } }]);
 
-    const again = await signInAs("idp-bob");
-    expect(again.location).toBe("/chat");
-    expect(again.browser.signedIn()).toBe(true);
-    // The provider grants Engineering; Bob's own team (managed by a rule his groups miss) stays.
-    expect(await roleIn("bob@example.com", engineering)).toBe("member");
-    expect(await roleIn("bob@example.com", bobsTeam)).toBe("member");
-    idp.setGroups("idp-bob", []);
-    await signInAs("idp-bob");
-    expect(await roleIn("bob@example.com", engineering)).toBeNull();
-    expect(await roleIn("bob@example.com", bobsTeam)).toBe("member");
-    const changes = await events("sso.membership", bob!.id);
-    expect(changes.map((e) => [e.teamId, e.data])).toEqual([
-      [engineering, { from: null, to: "member" }],
-      [engineering, { from: "member", to: null }],
-    ]);
-  });
+      const again = await signInAs("idp-bob");
+      expect(again.location).toBe("/chat");
+      expect(again.browser.signedIn()).toBe(true);
+      // The provider grants Engineering; Bob's own team (managed by a rule his groups miss) stays.
+      expect(await roleIn("bob@example.com", engineering)).toBe("member");
+      expect(await roleIn("bob@example.com", bobsTeam)).toBe("member");
+      idp.setGroups("idp-bob", []);
+      await signInAs("idp-bob");
+      expect(await roleIn("bob@example.com", engineering)).toBeNull();
+      expect(await roleIn("bob@example.com", bobsTeam)).toBe("member");
+      const changes = await events("sso.membership", bob!.id);
+      expect(changes.map((e) => [e.teamId, e.data])).toEqual([
+        [engineering, { from: null, to: "member" }],
+        [engineering, { from: "member", to: null }],
+      ]);
+    },
+  );
 
   it.skipIf(driver.skip)("unlinking single sign-on is in the audit log, and the provider user is a stranger again", async () => {
     const browser = new Browser(await getAuth());
@@ -164,17 +181,20 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
     expect(errorOf(location)).toBeTruthy();
   });
 
-  it.skipIf(driver.skip)("when an admin trusts the provider for a domain, a verified address there links at the first sign-in (audited); an unverified one does not", async () => {
-    const carol = await signInAs("idp-carol");
-    expect(carol.location).toBe("/chat");
-    const row = await user("carol@trusted.test");
-    expect(await ssoAccounts("carol@trusted.test")).toMatchObject([{ accountId: "idp-carol" }]);
-    expect(await events("sso.link", row!.id)).toMatchObject([{ teamId: first, data: { how: "trusted-domain", subject: "idp-carol" } }]);
+  it.skipIf(driver.skip)(
+    "when an admin trusts the provider for a domain, a verified address there links at the first sign-in (audited); an unverified one does not",
+    async () => {
+      const carol = await signInAs("idp-carol");
+      expect(carol.location).toBe("/chat");
+      const row = await user("carol@trusted.test");
+      expect(await ssoAccounts("carol@trusted.test")).toMatchObject([{ accountId: "idp-carol" }]);
+      expect(await events("sso.link", row!.id)).toMatchObject([{ teamId: first, data: { how: "trusted-domain", subject: "idp-carol" } }]);
 
-    const dave = await signInAs("idp-dave");
-    expect(dave.location).toMatch(/^\/sign-in\?error=/);
-    expect(await ssoAccounts("dave@trusted.test")).toHaveLength(0);
-  });
+      const dave = await signInAs("idp-dave");
+      expect(dave.location).toMatch(/^\/sign-in\?error=/);
+      expect(await ssoAccounts("dave@trusted.test")).toHaveLength(0);
+    },
+  );
 
   it.skipIf(driver.skip)("a new person from the provider gets an account of their own; its link is audited", async () => {
     const { location } = await signInAs("idp-newbie");
@@ -199,7 +219,14 @@ describe.each(DRIVERS)("linking single sign-on to existing accounts on $name", (
     expect(await roleIn("carol@trusted.test", engineering)).toBe("member");
     await saveSsoProvider(
       actor,
-      ssoProviderSchema.parse({ name: "Acme ID", issuer: idp.issuer, clientId: CLIENT.clientId, scopes: "email profile groups", trustedDomains: "trusted.test", rulesManageAll: "on" }),
+      ssoProviderSchema.parse({
+        name: "Acme ID",
+        issuer: idp.issuer,
+        clientId: CLIENT.clientId,
+        scopes: "email profile groups",
+        trustedDomains: "trusted.test",
+        rulesManageAll: "on",
+      }),
     );
     await signInAs("idp-carol");
     expect(await roleIn("carol@trusted.test", engineering)).toBeNull();

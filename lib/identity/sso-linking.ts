@@ -11,7 +11,9 @@ import { passwordSignInAllowed } from "./sign-in-methods";
 import { SSO_PROVIDER_ID, ssoSettings } from "./sso-provider";
 
 type AccountRow = { id?: string; userId: string; providerId: string; accountId: string };
-type HookContext = { context: { internalAdapter: { findAccounts(userId: string): Promise<unknown[]>; findUserById(id: string): Promise<{ email: string } | null> } } } | null;
+type HookContext = {
+  context: { internalAdapter: { findAccounts(userId: string): Promise<unknown[]>; findUserById(id: string): Promise<{ email: string } | null> } };
+} | null;
 type LinkHow = "new-account" | "signed-in" | "trusted-domain";
 
 /** What the provider said about a subject during its callback (claims are read before accounts are made). */
@@ -68,7 +70,14 @@ async function record(action: "sso.link" | "sso.unlink", account: AccountRow, da
   // The first team, as lib/teams/instance-admin.ts names it (lib/identity may not import lib/teams).
   const first = await prisma.team.findFirst({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
   await prisma.auditEvent.create({
-    data: { teamId: first?.id ?? null, actorId: account.userId, action, targetType: "user", targetId: account.userId, data: { ...data, subject: account.accountId } },
+    data: {
+      teamId: first?.id ?? null,
+      actorId: account.userId,
+      action,
+      targetType: "user",
+      targetId: account.userId,
+      data: { ...data, subject: account.accountId },
+    },
   });
 }
 

@@ -49,7 +49,11 @@ async function ensureProvider(context: AuthContext): Promise<boolean> {
   });
   const built = (await plugin.init(context)) as { context: { socialProviders: SocialProvider[] } };
   const provider = built.context.socialProviders.find((p) => p.id === SSO_PROVIDER_ID);
-  if (!provider) throw new APIError("UNPROCESSABLE_ENTITY", { code: "SSO_PROVIDER_UNAVAILABLE", message: "The sign-in provider's settings could not be loaded. Try again in a moment." });
+  if (!provider)
+    throw new APIError("UNPROCESSABLE_ENTITY", {
+      code: "SSO_PROVIDER_UNAVAILABLE",
+      message: "The sign-in provider's settings could not be loaded. Try again in a moment.",
+    });
   finish(provider as Parameters<typeof finish>[0]);
   replaceProvider(list, provider);
   builtVersion.set(list, version);
@@ -57,7 +61,8 @@ async function ensureProvider(context: AuthContext): Promise<boolean> {
 }
 
 function asApiError(err: unknown): never {
-  if (isAppError(err) && err.status < 500) throw new APIError("UNPROCESSABLE_ENTITY", { code: "SSO_PROVIDER_UNAVAILABLE", message: `Single sign-on is not available: ${err.message}` });
+  if (isAppError(err) && err.status < 500)
+    throw new APIError("UNPROCESSABLE_ENTITY", { code: "SSO_PROVIDER_UNAVAILABLE", message: `Single sign-on is not available: ${err.message}` });
   throw err;
 }
 

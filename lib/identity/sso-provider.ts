@@ -72,7 +72,12 @@ export const ssoProviderSchema = z.object({
     .trim()
     .max(1000, "At most 1000 characters.")
     .default("")
-    .transform((v) => v.toLowerCase().split(/[\s,]+/).filter(Boolean))
+    .transform((v) =>
+      v
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    )
     .refine((list) => list.every((d) => domainName.test(d)), "Email domains such as example.com, separated by spaces.")
     .transform((list) => [...new Set(list)].join(" ")),
   rulesManageAll: z.literal("on").optional(),
@@ -112,7 +117,18 @@ export async function ssoProviderView(): Promise<SsoProviderView | null> {
   const row = await prisma.ssoProvider.findUnique({ where: { id: ROW_ID } });
   if (!row) return null;
   const { name, issuer, clientId, scopes, groupsClaim, tokenOrigin, trustedDomains, rulesManageAll } = row;
-  return { name, issuer, clientId, scopes, groupsClaim, tokenOrigin, trustedDomains, rulesManageAll, secretSet: !!row.clientSecretEnc, updatedAt: row.updatedAt.toISOString() };
+  return {
+    name,
+    issuer,
+    clientId,
+    scopes,
+    groupsClaim,
+    tokenOrigin,
+    trustedDomains,
+    rulesManageAll,
+    secretSet: !!row.clientSecretEnc,
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 /** The provider's display name for the sign-in page, or null when none is configured. */

@@ -61,7 +61,10 @@ describe.each(DRIVERS)("single sign-on on $name", (driver) => {
     engineering = (await prisma.team.create({ data: { name: "Engineering", memberships: { create: { userId, role: "admin" } } } })).id;
     solo = (await prisma.team.create({ data: { name: "Solo" } })).id;
     const actor = { user: { id: userId }, team: { id: engineering } };
-    await saveSsoProvider(actor, ssoProviderSchema.parse({ name: "Acme ID", issuer: idp.issuer, ...CLIENT, scopes: "email profile groups", groupsClaim: "groups" }));
+    await saveSsoProvider(
+      actor,
+      ssoProviderSchema.parse({ name: "Acme ID", issuer: idp.issuer, ...CLIENT, scopes: "email profile groups", groupsClaim: "groups" }),
+    );
     await addGroupRule(actor, { group: "eng-admins", teamId: engineering, role: "admin" });
     await addGroupRule(actor, { group: "eng", teamId: engineering, role: "member" });
     await addGroupRule(actor, { group: "solo-admins", teamId: solo, role: "admin" });
@@ -160,7 +163,9 @@ describe.each(DRIVERS)("single sign-on on $name", (driver) => {
     expect(unreachable.status).toBe(422);
     expect(unreachable.message).toMatch(/cannot be reached/);
     const actor = { user: { id: admin.id }, team: { id: engineering } };
-    const save = await rejection(saveSsoProvider(actor, ssoProviderSchema.parse({ name: "Down", issuer: down, clientId: "x", scopes: "", groupsClaim: "groups" })));
+    const save = await rejection(
+      saveSsoProvider(actor, ssoProviderSchema.parse({ name: "Down", issuer: down, clientId: "x", scopes: "", groupsClaim: "groups" })),
+    );
     expect(save.status).toBe(422);
     expect(await ssoProviderView()).toEqual(before);
     expect((await testDiscovery(idp.issuer)).tokenEndpoint).toBe(`${idp.issuer}/token`);

@@ -29,7 +29,16 @@ describe("a tool's view", () => {
 describe("a view's policy", () => {
   it("is an opaque origin with nothing remote by default, framed by Parley only", () => {
     const csp = appContentSecurityPolicy();
-    for (const d of ["default-src 'none'", "script-src 'unsafe-inline'", "connect-src 'none'", "frame-src 'none'", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'", "sandbox allow-scripts"]) {
+    for (const d of [
+      "default-src 'none'",
+      "script-src 'unsafe-inline'",
+      "connect-src 'none'",
+      "frame-src 'none'",
+      "form-action 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'self'",
+      "sandbox allow-scripts",
+    ]) {
       expect(csp).toContain(d);
     }
     expect(csp).not.toContain("allow-same-origin");

@@ -30,7 +30,9 @@ const event = (data: object, eol = "\n") => `event: message${eol}data: ${JSON.st
 describe("boundedFetch", () => {
   it("passes SSE events under the limit unchanged, whatever the chunking and line endings", async () => {
     for (const eol of ["\n", "\r\n"]) {
-      const body = event({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }, eol) + event({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } }, eol);
+      const body =
+        event({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }, eol) +
+        event({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } }, eol);
       for (const size of [1, 3, 7, 64, 10_000]) {
         const res = await boundedFetch(() => 1000, serve(body, "text/event-stream", size).fetch)("http://x/mcp", call(1));
         expect(await res.text()).toBe(body);

@@ -21,7 +21,9 @@ export function requestsOf(body: unknown): RequestRef[] {
   try {
     const parsed = JSON.parse(body) as unknown;
     const list = Array.isArray(parsed) ? parsed : [parsed];
-    return list.filter((m): m is RequestRef => !!m && typeof m === "object" && "method" in m && "id" in m && (typeof m.id === "string" || typeof m.id === "number"));
+    return list.filter(
+      (m): m is RequestRef => !!m && typeof m === "object" && "method" in m && "id" in m && (typeof m.id === "string" || typeof m.id === "number"),
+    );
   } catch {
     return [];
   }

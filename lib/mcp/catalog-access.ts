@@ -36,7 +36,10 @@ export function catalogOf(client: Client, timeout: number, what: string): McpCat
     listResources: (signal) =>
       run(signal, async (opts) => {
         // A person asked: fetched again rather than served from the SDK's cache.
-        const [r, t] = await Promise.all([client.listResources(undefined, { ...opts, cacheMode: "refresh" }), client.listResourceTemplates(undefined, { ...opts, cacheMode: "refresh" })]);
+        const [r, t] = await Promise.all([
+          client.listResources(undefined, { ...opts, cacheMode: "refresh" }),
+          client.listResourceTemplates(undefined, { ...opts, cacheMode: "refresh" }),
+        ]);
         return { resources: r.resources, templates: t.resourceTemplates };
       }),
     // A view or an attachment is read as it is now, whatever freshness the server suggested.

@@ -109,7 +109,12 @@ const fulfilling = (message: string | undefined) => !!message && /^Fulfilling in
  * handshake; an SSE server is always 2025. Throws an McpFailure saying what went wrong; a half-open
  * session is closed.
  */
-export async function openConnection(config: McpServerConfig, events: ConnectionEvents = {}, signal?: AbortSignal, outbound?: OutboundOptions): Promise<McpConnection> {
+export async function openConnection(
+  config: McpServerConfig,
+  events: ConnectionEvents = {},
+  signal?: AbortSignal,
+  outbound?: OutboundOptions,
+): Promise<McpConnection> {
   const deadline = AbortSignal.any([AbortSignal.timeout(config.connectTimeoutMs), ...(signal ? [signal] : [])]);
   const notes: SessionNotes = { stderr: "" };
   let closing = false;
@@ -206,7 +211,9 @@ export async function openConnection(config: McpServerConfig, events: Connection
   };
   const relisten = () => {
     if (closing || lost) return;
-    client.listen({ toolsListChanged: true }).then(watchChanges, (err: unknown) => lose(`the change stream could not be opened again: ${classifyFailure(err, what).detail}`));
+    client
+      .listen({ toolsListChanged: true })
+      .then(watchChanges, (err: unknown) => lose(`the change stream could not be opened again: ${classifyFailure(err, what).detail}`));
   };
   if (modern) watchChanges(client.autoOpenedSubscription);
   const info = client.getServerVersion();

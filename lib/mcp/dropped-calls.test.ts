@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { answerDroppedCalls } from "./dropped-calls";
 
 const enc = new TextEncoder();
-const call = (id: number, signal?: AbortSignal) => ({ method: "POST", signal, body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x" } }) });
+const call = (id: number, signal?: AbortSignal) => ({
+  method: "POST",
+  signal,
+  body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x" } }),
+});
 const event = (data: object, extra = "") => `event: message\n${extra}data: ${JSON.stringify(data)}\n\n`;
 const progress = event({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
 
@@ -30,7 +34,11 @@ function serve(text: string, end: "close" | "break", size = 5) {
 }
 
 /** The JSON-RPC messages of an SSE body. */
-const messages = (text: string) => text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as { id?: number; result?: unknown; error?: { code: number; message: string } });
+const messages = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)) as { id?: number; result?: unknown; error?: { code: number; message: string } });
 
 describe("answerDroppedCalls", () => {
   it("answers a call whose stream breaks or ends before its answer with a 'connection closed' error", async () => {
@@ -38,7 +46,10 @@ describe("answerDroppedCalls", () => {
       const res = await answerDroppedCalls(serve(progress, end))("http://x/mcp", call(4));
       const got = messages(await res.text());
       expect(got).toHaveLength(2);
-      expect(got[1]).toMatchObject({ id: 4, error: { code: -32000, message: expect.stringMatching(end === "break" ? /connection broke \(other side closed\)/ : /server closed it/) } });
+      expect(got[1]).toMatchObject({
+        id: 4,
+        error: { code: -32000, message: expect.stringMatching(end === "break" ? /connection broke \(other side closed\)/ : /server closed it/) },
+      });
     }
   });
 

@@ -77,7 +77,9 @@ class AnswerTracker {
 /** The SSE events answering each request in `ids` with a "connection closed" error. */
 function closedAnswers(ids: (string | number)[], why: string): Uint8Array {
   const message = `the answer stream ended before the answer came: ${why}`;
-  return encoder.encode(ids.map((id) => `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: CONNECTION_CLOSED, message } })}\n\n`).join(""));
+  return encoder.encode(
+    ids.map((id) => `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: CONNECTION_CLOSED, message } })}\n\n`).join(""),
+  );
 }
 
 function reasonText(err: unknown): string {
@@ -86,7 +88,11 @@ function reasonText(err: unknown): string {
 }
 
 /** `body` as it is, plus answers for the requests it left unanswered when it ended or broke. */
-function answerOnDrop(body: ReadableStream<Uint8Array>, requests: { id: string | number }[], signal: AbortSignal | null | undefined): ReadableStream<Uint8Array> {
+function answerOnDrop(
+  body: ReadableStream<Uint8Array>,
+  requests: { id: string | number }[],
+  signal: AbortSignal | null | undefined,
+): ReadableStream<Uint8Array> {
   const tracker = new AnswerTracker(new Set(requests.map((r) => String(r.id))));
   const unanswered = () => requests.filter((r) => tracker.open.has(String(r.id))).map((r) => r.id);
   const reader = body.getReader();

@@ -23,9 +23,21 @@ describe("elicitation form", () => {
   it("reads every field kind, with titled options and defaults; flags secrets; lists what it cannot show", () => {
     const form = formOf(schema);
     expect(form.fields.map((f) => [f.key, f.kind, f.required])).toEqual([
-      ["email", "string", true], ["site", "string", false], ["day", "string", false], ["at", "string", false], ["n", "integer", false], ["legacy", "enum", false], ["many", "multi", false], ["apiKey", "string", false],
+      ["email", "string", true],
+      ["site", "string", false],
+      ["day", "string", false],
+      ["at", "string", false],
+      ["n", "integer", false],
+      ["legacy", "enum", false],
+      ["many", "multi", false],
+      ["apiKey", "string", false],
     ]);
-    expect(form.fields.find((f) => f.key === "legacy")).toMatchObject({ options: [{ value: "x", label: "Ex" }, { value: "y", label: "Why" }] });
+    expect(form.fields.find((f) => f.key === "legacy")).toMatchObject({
+      options: [
+        { value: "x", label: "Ex" },
+        { value: "y", label: "Why" },
+      ],
+    });
     expect(form.fields.filter((f) => f.secretLike).map((f) => f.key)).toEqual(["apiKey"]);
     expect(form.unsupported).toEqual(["nested"]);
   });
@@ -45,9 +57,22 @@ describe("elicitation form", () => {
   });
 
   it("accepts a fitting answer and fills defaults; refuses bad formats, ranges and options per field", () => {
-    expect(checkAnswer(schema, { email: "a@b.co", at: "2026-11-24T10:00:00.000Z", many: ["a"] })).toEqual({ ok: true, content: { email: "a@b.co", at: "2026-11-24T10:00:00.000Z", n: 2, many: ["a"] } });
+    expect(checkAnswer(schema, { email: "a@b.co", at: "2026-11-24T10:00:00.000Z", many: ["a"] })).toEqual({
+      ok: true,
+      content: { email: "a@b.co", at: "2026-11-24T10:00:00.000Z", n: 2, many: ["a"] },
+    });
     const bad = checkAnswer(schema, { email: "nope", site: "not a url", day: "2026-02-30", n: 2.5, legacy: "z", many: ["a", "a"] });
-    expect(bad).toEqual({ ok: false, errors: { email: "Enter an email address.", site: "Enter a full address (with https://).", day: "Enter a date (YYYY-MM-DD).", n: "Enter a whole number.", legacy: "Choose one of the options.", many: "Choose each option once." } });
+    expect(bad).toEqual({
+      ok: false,
+      errors: {
+        email: "Enter an email address.",
+        site: "Enter a full address (with https://).",
+        day: "Enter a date (YYYY-MM-DD).",
+        n: "Enter a whole number.",
+        legacy: "Choose one of the options.",
+        many: "Choose each option once.",
+      },
+    });
     expect(checkAnswer(schema, {})).toEqual({ ok: false, errors: { email: "Required." } });
     expect(checkAnswer(schema, { email: "a@b.co", many: ["a", "b", "c"] })).toMatchObject({ ok: false, errors: { many: "Choose at most 2." } });
     expect(checkAnswer(schema, "text")).toMatchObject({ ok: false });

@@ -53,7 +53,11 @@ function multiOptions(s: Schema): FieldOption[] | undefined {
   const items = isObject(s.items) ? s.items : undefined;
   if (!items) return undefined;
   const list = Array.isArray(items.anyOf) ? items.anyOf : Array.isArray(items.oneOf) ? items.oneOf : undefined;
-  if (list) return list.filter(isObject).filter((o) => typeof o.const === "string").map((o) => ({ value: o.const as string, label: str(o.title) ?? (o.const as string) }));
+  if (list)
+    return list
+      .filter(isObject)
+      .filter((o) => typeof o.const === "string")
+      .map((o) => ({ value: o.const as string, label: str(o.title) ?? (o.const as string) }));
   if (Array.isArray(items.enum)) return items.enum.filter((v): v is string => typeof v === "string").map((v) => ({ value: v, label: v }));
   return undefined;
 }

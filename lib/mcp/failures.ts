@@ -42,7 +42,8 @@ export class McpFailure extends Error {
   }
 }
 
-const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|socket hang up|fetch failed|other side closed|ENOENT|EACCES/;
+const NETWORK =
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|socket hang up|fetch failed|other side closed|ENOENT|EACCES/;
 
 function causeText(err: unknown): string {
   const parts: string[] = [];
@@ -75,8 +76,13 @@ function oauthFailure(err: unknown, what: string): McpFailure | undefined {
   if (err instanceof IssuerMismatchError || err instanceof AuthorizationServerMismatchError) {
     return new McpFailure("auth", `The sign-in for ${what} did not come from the authorization server it started at, so nothing was kept. Connect again.`);
   }
-  if (err instanceof InsufficientScopeError) return new McpFailure("auth", `${what} needs more access than you gave it. Connect again.`, 403, undefined, err.requiredScope);
-  if (err instanceof InsecureTokenEndpointError) return new McpFailure("config", `The authorization server of ${what} takes tokens over plain HTTP on a public address, which Parley does not send credentials to.`);
+  if (err instanceof InsufficientScopeError)
+    return new McpFailure("auth", `${what} needs more access than you gave it. Connect again.`, 403, undefined, err.requiredScope);
+  if (err instanceof InsecureTokenEndpointError)
+    return new McpFailure(
+      "config",
+      `The authorization server of ${what} takes tokens over plain HTTP on a public address, which Parley does not send credentials to.`,
+    );
   if (err instanceof OAuthClientFlowError) return new McpFailure("auth", `Connecting your account to ${what} failed (${err.message}).`);
   return undefined;
 }
@@ -124,7 +130,12 @@ export function classifyFailure(err: unknown, what = "the server"): McpFailure {
   if ((e?.code === 401 || e?.code === 403) && /HTTP|Streamable|SSE/i.test(`${name} ${text} ${(err as object | undefined)?.constructor?.name}`)) {
     return new McpFailure("auth", `${what} refused the credential (HTTP ${e.code}).`, e.code);
   }
-  if (typeof e?.code === "number" && e.code >= 100 && e.code < 600 && /HTTP|SSE|Streamable/i.test(`${name} ${text} ${(err as object | undefined)?.constructor?.name}`)) {
+  if (
+    typeof e?.code === "number" &&
+    e.code >= 100 &&
+    e.code < 600 &&
+    /HTTP|SSE|Streamable/i.test(`${name} ${text} ${(err as object | undefined)?.constructor?.name}`)
+  ) {
     return new McpFailure("http", `HTTP ${e.code} from ${what}: ${text}`, e.code);
   }
   const status = /\bHTTP (\d{3})\b/.exec(text);

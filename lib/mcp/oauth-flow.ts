@@ -3,7 +3,14 @@
 // browser to), complete (the SDK checks the authorization response's `iss` against the issuer the
 // flow began at, exactly, RFC 9207, then exchanges the code with the stored PKCE verifier and the
 // resource indicator) and revoke (RFC 7009, best effort). The store is the caller's (oauth-provider.ts).
-import { auth, AuthorizationServerMismatchError, extractWWWAuthenticateParams, IssuerMismatchError, selectClientAuthMethod, type FetchLike } from "@modelcontextprotocol/client";
+import {
+  auth,
+  AuthorizationServerMismatchError,
+  extractWWWAuthenticateParams,
+  IssuerMismatchError,
+  selectClientAuthMethod,
+  type FetchLike,
+} from "@modelcontextprotocol/client";
 import { standardResponses } from "./standard-response";
 import { ConnectRequired, serverClientFor, StoredOAuthProvider, type OAuthClientSettings, type OAuthStore } from "./oauth-provider";
 
@@ -24,19 +31,30 @@ function untrusted(err: unknown): never {
         : "The answer did not come from the authorization server where the sign-in started; nothing was stored.",
     );
   }
-  if (err instanceof AuthorizationServerMismatchError) throw new ConnectRequired("The server now sends sign-ins to another authorization server than before. Connect again.");
+  if (err instanceof AuthorizationServerMismatchError)
+    throw new ConnectRequired("The server now sends sign-ins to another authorization server than before. Connect again.");
   throw err;
 }
 
 /** Discovers, registers when needed, and returns where to send the browser (state inside). */
-export async function beginAuthorization(store: OAuthStore, settings: OAuthClientSettings, target: FlowTarget, scope?: string): Promise<{ authorizationUrl: URL; state: string }> {
+export async function beginAuthorization(
+  store: OAuthStore,
+  settings: OAuthClientSettings,
+  target: FlowTarget,
+  scope?: string,
+): Promise<{ authorizationUrl: URL; state: string }> {
   const provider = new StoredOAuthProvider(store, settings, "interactive");
   // A new flow starts from fresh discovery (the server may have moved to another authorization
   // server), led by what the server says when asked without a token: where its resource metadata
   // is, and which scope it wants.
   await provider.invalidateCredentials("discovery");
   const challenge = await askWithoutToken(target);
-  const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: scope ?? challenge.scope, fetchFn: oauthFetch(target) }).catch(untrusted);
+  const result = await auth(provider, {
+    serverUrl: target.serverUrl,
+    resourceMetadataUrl: challenge.resourceMetadataUrl,
+    scope: scope ?? challenge.scope,
+    fetchFn: oauthFetch(target),
+  }).catch(untrusted);
   if (result === "AUTHORIZED" || !provider.authorizationUrl) throw new Error("The authorization server gave tokens without a sign-in; connect again.");
   const state = provider.authorizationUrl.searchParams.get("state");
   if (!state) throw new Error("The authorization URL carries no state.");
@@ -49,7 +67,12 @@ async function askWithoutToken(target: FlowTarget): Promise<{ resourceMetadataUr
     const res = await (target.fetchFn ?? fetch)(target.serverUrl, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "parley", version: "0.1.0" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "parley", version: "0.1.0" } },
+      }),
       signal: AbortSignal.timeout(10_000),
     });
     await res.body?.cancel().catch(() => {});
@@ -72,12 +95,22 @@ export async function completeAuthorization(store: OAuthStore, settings: OAuthCl
   const record = await store.read();
   if (!record.discovery) throw new ConnectRequired("This sign-in was not started here or has already been used. Connect again.");
   const provider = new StoredOAuthProvider(store, settings, "interactive");
-  const result = await auth(provider, { serverUrl: target.serverUrl, authorizationCode: params.code, iss: params.iss ?? undefined, scope: record.scope, fetchFn: oauthFetch(target) }).catch(untrusted);
+  const result = await auth(provider, {
+    serverUrl: target.serverUrl,
+    authorizationCode: params.code,
+    iss: params.iss ?? undefined,
+    scope: record.scope,
+    fetchFn: oauthFetch(target),
+  }).catch(untrusted);
   if (result !== "AUTHORIZED") throw new ConnectRequired("The authorization server did not give a token.");
 }
 
 /** Asks the authorization server to revoke the tokens (RFC 7009). Never throws: disconnecting goes on. */
-export async function revokeTokens(store: OAuthStore, settings: OAuthClientSettings, fetchFn: FetchLike = fetch): Promise<{ revoked: boolean; reason?: string }> {
+export async function revokeTokens(
+  store: OAuthStore,
+  settings: OAuthClientSettings,
+  fetchFn: FetchLike = fetch,
+): Promise<{ revoked: boolean; reason?: string }> {
   const record = await store.read();
   const endpoint = (record.discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
   const issuer = record.discovery?.authorizationServerMetadata?.issuer;
@@ -85,13 +118,18 @@ export async function revokeTokens(store: OAuthStore, settings: OAuthClientSetti
   const tokens = record.tokens;
   if (!tokens) return { revoked: false, reason: "no token" };
   if (!endpoint || !client) return { revoked: false, reason: "the authorization server offers no revocation" };
-  const methods = (record.discovery?.authorizationServerMetadata as { revocation_endpoint_auth_methods_supported?: string[] } | undefined)?.revocation_endpoint_auth_methods_supported ?? [];
+  const methods =
+    (record.discovery?.authorizationServerMetadata as { revocation_endpoint_auth_methods_supported?: string[] } | undefined)
+      ?.revocation_endpoint_auth_methods_supported ?? [];
   const method = selectClientAuthMethod(client, methods);
   const revokeOne = async (token: string, hint: string) => {
     const params = new URLSearchParams({ token, token_type_hint: hint });
     const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
     if (method === "client_secret_basic" && client.client_secret) {
-      headers.set("authorization", `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64")}`);
+      headers.set(
+        "authorization",
+        `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64")}`,
+      );
     } else {
       params.set("client_id", client.client_id);
       if (method === "client_secret_post" && client.client_secret) params.set("client_secret", client.client_secret);

@@ -2,7 +2,17 @@
 // and our failure-case server (hangs, crashes, list changes, progress).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { acquire, callTool, closeAll, evict, listTools, poolStats, setBackoff, status } from "./pool";
-import { EVERYTHING_BIN, freePort, httpConfig, startEverything, startEverythingSse, startTestServer, stdioConfig, TEST_SERVER_BIN, type RunningServer } from "../../test/support/test-servers";
+import {
+  EVERYTHING_BIN,
+  freePort,
+  httpConfig,
+  startEverything,
+  startEverythingSse,
+  startTestServer,
+  stdioConfig,
+  TEST_SERVER_BIN,
+  type RunningServer,
+} from "../../test/support/test-servers";
 import type { McpFailure } from "./failures";
 
 let everything: RunningServer;
@@ -53,7 +63,12 @@ describe("server-everything over Streamable HTTP", () => {
     const config = httpConfig(everything.url);
     const seen: { progress: number; total?: number; at: number }[] = [];
     const t0 = Date.now();
-    await callTool(config, "trigger-long-running-operation", { duration: 1, steps: 4 }, { timeoutMs: 10_000, onProgress: (p) => seen.push({ ...p, at: Date.now() - t0 }) });
+    await callTool(
+      config,
+      "trigger-long-running-operation",
+      { duration: 1, steps: 4 },
+      { timeoutMs: 10_000, onProgress: (p) => seen.push({ ...p, at: Date.now() - t0 }) },
+    );
     expect(seen.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
     expect(seen.every((p) => p.total === 4)).toBe(true);
     expect(seen[3].at - seen[0].at).toBeGreaterThan(500); // spread over the run, not all at the end
@@ -107,7 +122,16 @@ describe("failures", () => {
     // The old session is gone: either the pool noticed its stream break (the status says so, and turns
     // skip the server for this test's short backoff) or the next turn's ping finds it gone. Either way
     // a turn soon gets a new session, opened once.
-    await expect.poll(() => acquire(config).then(() => true, () => false), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          acquire(config).then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     expect((await callTool(config, "echo", { message: "two" }, { timeoutMs: 5000 })).content[0]).toMatchObject({ text: "Echo: two" });
     expect(poolStats().connects - before).toBe(2);
   });
@@ -133,7 +157,12 @@ describe("failures", () => {
   const longRun = { tool: "trigger-long-running-operation", args: { duration: 15, steps: 50 } };
   const killCases = [
     { server: "a Streamable HTTP server", start: () => startTestServer(), transport: "http", tool: "slow_progress", args: { steps: 50, stepMs: 200 } },
-    { server: "a resumable Streamable HTTP server (server-everything; its broken stream is checked with a ping)", start: () => startEverything(), transport: "http", ...longRun },
+    {
+      server: "a resumable Streamable HTTP server (server-everything; its broken stream is checked with a ping)",
+      start: () => startEverything(),
+      transport: "http",
+      ...longRun,
+    },
     { server: "an SSE server", start: () => startEverythingSse(), transport: "sse", ...longRun },
   ] as const;
   for (const c of killCases) {

@@ -178,17 +178,18 @@ export async function listTools(config: McpServerConfig, opts: { force?: boolean
  * Calls a tool on the pooled connection. Connection-level failures mark the server failed (its
  * tools leave later turns until it is back); errors come back as McpFailure.
  */
-export async function callTool(
-  config: McpServerConfig,
-  name: string,
-  args: Record<string, unknown>,
-  opts: CallOptions,
-): Promise<CallToolResult> {
+export async function callTool(config: McpServerConfig, name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
   const entry = entryFor(config);
   // An MCP client span (a no-op unless tracing is on; lib/observability/tracing.ts): names, never arguments.
   const span = trace.getTracer("parley").startSpan(`tools/call ${name}`, {
     kind: SpanKind.CLIENT,
-    attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, "gen_ai.operation.name": "execute_tool", "parley.mcp.server.id": config.id, "network.transport": config.transport === "stdio" ? "pipe" : "tcp" },
+    attributes: {
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": name,
+      "gen_ai.operation.name": "execute_tool",
+      "parley.mcp.server.id": config.id,
+      "network.transport": config.transport === "stdio" ? "pipe" : "tcp",
+    },
   });
   try {
     const conn = await acquire(config, { signal: opts.signal, ping: false });

@@ -18,7 +18,12 @@ describe("capResult", () => {
     const out = capResult(r, 100_000);
     expect(size(out)).toBeLessThanOrEqual(100_000);
     expect((out.content[0] as { text: string }).text.length).toBeGreaterThan(90_000);
-    expect(out.parleyTruncated).toEqual({ receivedChars: size(r), keptChars: size({ ...out, parleyTruncated: undefined }), droppedBlocks: 0, droppedStructured: false });
+    expect(out.parleyTruncated).toEqual({
+      receivedChars: size(r),
+      keptChars: size({ ...out, parleyTruncated: undefined }),
+      droppedBlocks: 0,
+      droppedStructured: false,
+    });
   });
 
   it("keeps whole blocks in order, cuts the one that crosses the limit and drops the rest", () => {
@@ -32,7 +37,10 @@ describe("capResult", () => {
   });
 
   it("leaves out an image that does not fit (never half an image) but keeps later blocks that do; structured content only whole", () => {
-    const r: CallToolResult = { content: [{ type: "image", data: "A".repeat(50_000), mimeType: "image/png" }, text(10)], structuredContent: { big: "x".repeat(50_000) } };
+    const r: CallToolResult = {
+      content: [{ type: "image", data: "A".repeat(50_000), mimeType: "image/png" }, text(10)],
+      structuredContent: { big: "x".repeat(50_000) },
+    };
     const out = capResult(r, 10_000);
     expect(out.content).toEqual([text(10)]);
     expect(out.structuredContent).toBeUndefined();

@@ -125,7 +125,11 @@ export function resultText(result: CappedResult, images: ImageHandling = "placeh
 
 /** The text of an isError result (what went wrong, as the server said it), at most 10,000 characters. */
 export function errorText(result: CallToolResult): string {
-  const text = (result.content ?? []).filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join("\n") || "The tool reported an error.";
+  const text =
+    (result.content ?? [])
+      .filter((b) => b.type === "text")
+      .map((b) => (b as { text: string }).text)
+      .join("\n") || "The tool reported an error.";
   return text.length > MAX_ERROR_CHARS ? `${cutString(text, MAX_ERROR_CHARS)}… (cut at ${MAX_ERROR_CHARS.toLocaleString("en")} characters)` : text;
 }
 
@@ -133,12 +137,18 @@ export function errorText(result: CallToolResult): string {
 export function resultModelOutput(
   result: CappedResult,
   images: ImageHandling,
-): { type: "text"; value: string } | { type: "content"; value: ({ type: "text"; text: string } | { type: "file"; mediaType: string; data: { type: "data"; data: string } })[] } {
+):
+  | { type: "text"; value: string }
+  | { type: "content"; value: ({ type: "text"; text: string } | { type: "file"; mediaType: string; data: { type: "data"; data: string } })[] } {
   const attached = images === "attach" ? (result.content ?? []).filter((b) => b.type === "image") : [];
   const text = resultText(result, images);
   if (!attached.length) return { type: "text", value: text };
   // An image is a file part of the tool's output (AI SDK 7's shape; base64 data).
-  const file = (b: (typeof attached)[number]) => ({ type: "file" as const, mediaType: (b as { mimeType: string }).mimeType, data: { type: "data" as const, data: (b as { data: string }).data } });
+  const file = (b: (typeof attached)[number]) => ({
+    type: "file" as const,
+    mediaType: (b as { mimeType: string }).mimeType,
+    data: { type: "data" as const, data: (b as { data: string }).data },
+  });
   return { type: "content", value: [{ type: "text", text }, ...attached.map(file)] };
 }
 

@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openConnection, type McpConnection, type McpToolInfo } from "./connection";
 import type { Elicit, ElicitationRequest } from "./elicitation-routing";
 import type { McpFailure } from "./failures";
-import { EVERYTHING_BIN, httpConfig, SERVER_2026_BIN, startEverything, startServer2026, startTestServer, stdioConfig, type RunningServer } from "../../test/support/test-servers";
+import {
+  EVERYTHING_BIN,
+  httpConfig,
+  SERVER_2026_BIN,
+  startEverything,
+  startServer2026,
+  startTestServer,
+  stdioConfig,
+  type RunningServer,
+} from "../../test/support/test-servers";
 
 let modern: RunningServer;
 let legacy: RunningServer;
@@ -28,7 +37,11 @@ async function open(url: string, events: Parameters<typeof openConnection>[1] = 
   return conn;
 }
 
-const textOf = (res: { content: unknown[] }) => (res.content as { type: string; text?: string }[]).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+const textOf = (res: { content: unknown[] }) =>
+  (res.content as { type: string; text?: string }[])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
 
 /** Resolves when `check` passes for a value `subscribe` hands on (no sleeping). */
 function eventually<T>(subscribe: (fn: (v: T) => void) => void, check: (v: T) => boolean): Promise<T> {
@@ -74,7 +87,11 @@ describe("a 2026-07-28 server (SDK v2, stateless)", () => {
     const res = await conn.callTool("ask", {}, { timeoutMs: 5000, elicit, onProgress: () => {} });
     expect(asked).toEqual([expect.objectContaining({ mode: "form", message: "Tell me about you." })]);
     expect(textOf(res)).toBe('Answer: accept {"name":"Ada","colour":"red"}');
-    const url = await conn.callTool("ask_url", { url: "https://billing.example/login" }, { timeoutMs: 5000, elicit: async (r) => (asked.push(r), { action: "decline" }) });
+    const url = await conn.callTool(
+      "ask_url",
+      { url: "https://billing.example/login" },
+      { timeoutMs: 5000, elicit: async (r) => (asked.push(r), { action: "decline" }) },
+    );
     expect(asked[1]).toMatchObject({ mode: "url", url: "https://billing.example/login" });
     expect(textOf(url)).toBe("URL answer: decline");
   });
@@ -82,7 +99,10 @@ describe("a 2026-07-28 server (SDK v2, stateless)", () => {
   it("follows tool list changes and resource updates on its change stream", async () => {
     let onTools: (tools: McpToolInfo[]) => void = () => {};
     const conn = await open(modern.url, { onToolsChanged: (t) => onTools(t) });
-    const changed = eventually<McpToolInfo[]>((fn) => (onTools = fn), (t) => t.some((x) => x.name.startsWith("added_")));
+    const changed = eventually<McpToolInfo[]>(
+      (fn) => (onTools = fn),
+      (t) => t.some((x) => x.name.startsWith("added_")),
+    );
     await conn.callTool("add_tool", {}, { timeoutMs: 5000 });
     expect((await changed).map((t) => t.name)).toContain("added_1");
 
@@ -102,7 +122,9 @@ describe("a 2026-07-28 server (SDK v2, stateless)", () => {
     const { resources, templates } = await conn.catalog.listResources(AbortSignal.timeout(5000));
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["test://readme", "test://dot.png"]));
     expect(templates.map((t) => t.uriTemplate)).toContain("test://notes/{name}");
-    expect((await conn.catalog.readResource("test://readme", AbortSignal.timeout(5000))).contents[0]).toMatchObject({ text: "The launch code word is PELICAN." });
+    expect((await conn.catalog.readResource("test://readme", AbortSignal.timeout(5000))).contents[0]).toMatchObject({
+      text: "The launch code word is PELICAN.",
+    });
     expect((await conn.catalog.listPrompts(AbortSignal.timeout(5000))).map((p) => p.name)).toContain("review");
     const prompt = await conn.catalog.getPrompt("review", { language: "Go" }, AbortSignal.timeout(5000));
     expect(prompt.messages[0].content).toMatchObject({ text: "Review this Go code." });

@@ -19,7 +19,6 @@ const seconds = (label: string, min: number, max: number, fallback: number) =>
 const MCP_RESERVED_HEADERS = ["accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-
 /** "Name: value" per line -> headers; a message for the first bad line. */
 export function parseHeaderLines(input: string): { headers?: Record<string, string>; error?: string } {
   return parseHeaderLinesWith(input, MCP_RESERVED_HEADERS);
@@ -50,11 +49,7 @@ function validUrl(s: string): boolean {
 
 export const mcpServerFormSchema = z
   .object({
-    name: z
-      .string({ error: "Enter a name." })
-      .trim()
-      .min(1, "Enter a name.")
-      .max(60, "At most 60 characters."),
+    name: z.string({ error: "Enter a name." }).trim().min(1, "Enter a name.").max(60, "At most 60 characters."),
     transport: z.enum(["http", "sse", "stdio"], { error: "Choose a transport." }),
     url: text(2000),
     headers: text(20_000),
@@ -66,7 +61,10 @@ export const mcpServerFormSchema = z
     connectTimeoutSec: seconds("connect timeout", 1, 120, DEFAULT_CONNECT_TIMEOUT_MS / 1000),
     callTimeoutSec: seconds("call timeout", 1, 3600, DEFAULT_CALL_TIMEOUT_MS / 1000),
     enabled: checkbox,
-    authMode: z.preprocess((v) => (v === undefined || v === "" ? "shared" : v), z.enum(["shared", "oauth", "member_key"], { error: "Choose how members sign in." })),
+    authMode: z.preprocess(
+      (v) => (v === undefined || v === "" ? "shared" : v),
+      z.enum(["shared", "oauth", "member_key"], { error: "Choose how members sign in." }),
+    ),
     memberHeader: text(100),
     oauthClientId: text(2000),
     oauthClientSecret: text(4000),
@@ -74,9 +72,18 @@ export const mcpServerFormSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.transport === "stdio") {
-      if (v.authMode !== "shared") ctx.addIssue({ code: "custom", path: ["authMode"], message: "A stdio server runs here with its environment: members cannot bring their own account to it." });
+      if (v.authMode !== "shared")
+        ctx.addIssue({
+          code: "custom",
+          path: ["authMode"],
+          message: "A stdio server runs here with its environment: members cannot bring their own account to it.",
+        });
       if (!stdioAllowed()) {
-        ctx.addIssue({ code: "custom", path: ["transport"], message: "stdio servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them)." });
+        ctx.addIssue({
+          code: "custom",
+          path: ["transport"],
+          message: "stdio servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).",
+        });
       }
       if (!v.command) ctx.addIssue({ code: "custom", path: ["command"], message: "Enter the command to run." });
       if (v.env) {
@@ -84,7 +91,8 @@ export const mcpServerFormSchema = z
         if (error) ctx.addIssue({ code: "custom", path: ["env"], message: error });
       }
     } else {
-      if (!validUrl(v.url)) ctx.addIssue({ code: "custom", path: ["url"], message: "Enter a valid http:// or https:// URL (without a user name or password in it)." });
+      if (!validUrl(v.url))
+        ctx.addIssue({ code: "custom", path: ["url"], message: "Enter a valid http:// or https:// URL (without a user name or password in it)." });
       else {
         const target = judgeUrl(v.url, config().PARLEY_ALLOW_PRIVATE_URLS);
         if (!target.ok) ctx.addIssue({ code: "custom", path: ["url"], message: target.reason });
@@ -107,5 +115,8 @@ export type McpServerFormInput = z.infer<typeof mcpServerFormSchema>;
 
 /** One argument per line (so arguments may contain spaces). */
 export function parseArgLines(input: string): string[] {
-  return input.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return input
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }

@@ -58,8 +58,14 @@ describe("MCP server secrets and targets", () => {
       const ctx = await team();
       const { id } = await createServer(ctx, input({ name: "Wiki", url: server.url, headers: "X-Api-Key: key-STORED-123", bearerToken: "tok-STORED-9876" }));
       const moved = input({ name: "Wiki", url: `${thief.url}/mcp` });
-      await expect(updateServer(ctx, id, moved)).rejects.toMatchObject({ status: 400, fieldErrors: { headers: expect.stringMatching(/enter this secret again/) } });
-      await expect(updateServer(ctx, id, { ...moved, headers: "X-Api-Key: new" })).rejects.toMatchObject({ status: 400, fieldErrors: { bearerToken: expect.any(String) } });
+      await expect(updateServer(ctx, id, moved)).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { headers: expect.stringMatching(/enter this secret again/) },
+      });
+      await expect(updateServer(ctx, id, { ...moved, headers: "X-Api-Key: new" })).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { bearerToken: expect.any(String) },
+      });
       const prisma = await db();
       const row = await prisma.mcpServer.findUniqueOrThrow({ where: { id } });
       expect(row.url).toBe(server.url);
@@ -96,7 +102,15 @@ describe("MCP server secrets and targets", () => {
 
   it("refuses to connect to a link-local address that got past the form", async () => {
     const started = Date.now();
-    const failure = await openConnection({ id: "x", name: "meta", transport: "http", url: "http://169.254.169.254/mcp", headers: { Authorization: "Bearer t" }, connectTimeoutMs: 5000, callTimeoutMs: 5000 }).then(
+    const failure = await openConnection({
+      id: "x",
+      name: "meta",
+      transport: "http",
+      url: "http://169.254.169.254/mcp",
+      headers: { Authorization: "Bearer t" },
+      connectTimeoutMs: 5000,
+      callTimeoutMs: 5000,
+    }).then(
       () => undefined,
       (e: unknown) => e as { kind: string; message: string },
     );

@@ -61,7 +61,9 @@ describe("MCP server admin", () => {
     process.env.PARLEY_ALLOW_STDIO_MCP = "1";
     expect(fieldErrors(() => parseForm(mcpServerFormSchema, form({ name: "x", transport: "stdio", command: "npx" })))).toEqual({});
     delete process.env.PARLEY_ALLOW_STDIO_MCP;
-    expect(fieldErrors(() => parseForm(mcpServerFormSchema, form({ name: "x", url: "https://e.com/mcp", headers: "no colon here" })))).toHaveProperty("headers");
+    expect(fieldErrors(() => parseForm(mcpServerFormSchema, form({ name: "x", url: "https://e.com/mcp", headers: "no colon here" })))).toHaveProperty(
+      "headers",
+    );
     expect(parseForm(mcpServerFormSchema, form({ name: "x", url: "https://e.com/mcp" }))).toMatchObject({ connectTimeoutSec: 10, callTimeoutSec: 60 });
   });
 
@@ -100,7 +102,11 @@ describe("MCP server admin", () => {
     expect(probe.ok).toBe(true);
     if (probe.ok) expect(probe.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["echo", "hang", "search"]));
     const listed = await listServers(admin.team.id);
-    expect(listed[0].tools.find((t) => t.name === "echo")).toMatchObject({ description: "Echoes back the message", annotations: { readOnlyHint: true }, enabled: true });
+    expect(listed[0].tools.find((t) => t.name === "echo")).toMatchObject({
+      description: "Echoes back the message",
+      annotations: { readOnlyHint: true },
+      enabled: true,
+    });
     expect(listed[0].status.state).toBe("connected");
 
     const stranger = await team();

@@ -110,7 +110,11 @@ function adminView(row: McpServer & { tools: McpTool[] }): McpServerAdminView {
   try {
     const h = readJsonSecret<HeaderSecrets>(row.headersEnc) ?? {};
     const env = readJsonSecret<Record<string, string>>(row.envEnc) ?? {};
-    secrets = { headerNames: Object.keys(h.headers ?? {}), bearerHint: h.bearerToken ? `••••${h.bearerToken.slice(-4)}` : undefined, envNames: Object.keys(env) };
+    secrets = {
+      headerNames: Object.keys(h.headers ?? {}),
+      bearerHint: h.bearerToken ? `••••${h.bearerToken.slice(-4)}` : undefined,
+      envNames: Object.keys(env),
+    };
   } catch {
     secrets = { headerNames: [], envNames: [], unreadable: true };
   }
@@ -215,7 +219,10 @@ function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpSer
   // (a client registered at one authorization server is of no use at another), empty keeps it.
   if (stdio || input.clearSecrets || secretMoved(existing?.oauthClientEnc, existing?.url, input.url)) out.oauthClientEnc = null;
   if (!stdio && input.oauthClientId) {
-    out.oauthClientEnc = sealJsonSecret({ client_id: input.oauthClientId, ...(input.oauthClientSecret ? { client_secret: input.oauthClientSecret } : {}) }, input.url);
+    out.oauthClientEnc = sealJsonSecret(
+      { client_id: input.oauthClientId, ...(input.oauthClientSecret ? { client_secret: input.oauthClientSecret } : {}) },
+      input.url,
+    );
   }
   // Write-only secrets: a new value replaces, "clear" removes, empty keeps what is stored (for the
   // same origin only: a URL on another server needs them entered again).
@@ -235,7 +242,11 @@ function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpSer
     const stored = readJsonSecret<HeaderSecrets>(existing?.headersEnc) ?? {};
     const moved = secretMoved(existing?.headersEnc, existing?.url, input.url);
     const next: HeaderSecrets = {
-      headers: writeOnly("headers", input.headers ? parseHeaderLines(input.headers).headers : undefined, { clear: input.clearSecrets, stored: stored.headers, moved }),
+      headers: writeOnly("headers", input.headers ? parseHeaderLines(input.headers).headers : undefined, {
+        clear: input.clearSecrets,
+        stored: stored.headers,
+        moved,
+      }),
       bearerToken: writeOnly("bearerToken", input.bearerToken || undefined, { clear: input.clearSecrets, stored: stored.bearerToken, moved }),
     };
     const any = Boolean(next.bearerToken || Object.keys(next.headers ?? {}).length);
@@ -246,7 +257,22 @@ function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpSer
 }
 
 function changedFields(before: McpServer, after: McpServer): string[] {
-  const keys = ["name", "transport", "url", "command", "args", "envEnc", "headersEnc", "enabled", "connectTimeoutMs", "callTimeoutMs", "authMode", "memberHeader", "oauthScopes", "oauthClientEnc"] as const;
+  const keys = [
+    "name",
+    "transport",
+    "url",
+    "command",
+    "args",
+    "envEnc",
+    "headersEnc",
+    "enabled",
+    "connectTimeoutMs",
+    "callTimeoutMs",
+    "authMode",
+    "memberHeader",
+    "oauthScopes",
+    "oauthClientEnc",
+  ] as const;
   const shown: Partial<Record<(typeof keys)[number], string>> = { envEnc: "env", headersEnc: "headers", oauthClientEnc: "oauthClient" };
   return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => shown[k] ?? k);
 }

@@ -38,7 +38,10 @@ export async function syncToolRows(serverId: string, tools: McpToolInfo[]): Prom
 /** A tool of the team's servers, with its server's name and default policy; 404 for anything else. */
 export async function teamToolRow(teamId: string, toolId: string, missing = "No such tool.") {
   const prisma = await db();
-  const tool = await prisma.mcpTool.findFirst({ where: { id: toolId, server: { teamId } }, include: { server: { select: { name: true, defaultPolicy: true, trustReadOnly: true, decisionTimeoutMin: true } } } });
+  const tool = await prisma.mcpTool.findFirst({
+    where: { id: toolId, server: { teamId } },
+    include: { server: { select: { name: true, defaultPolicy: true, trustReadOnly: true, decisionTimeoutMin: true } } },
+  });
   if (!tool) throw NotFound(missing);
   return tool;
 }

@@ -19,7 +19,8 @@ export type SessionNotes = { stderr: string; refused?: Error };
 
 export function makeTransport(config: McpServerConfig, notes: SessionNotes, outbound?: OutboundOptions): Transport {
   if (config.transport === "stdio") {
-    if (!stdioAllowed()) throw new McpFailure("config", "stdio MCP servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).");
+    if (!stdioAllowed())
+      throw new McpFailure("config", "stdio MCP servers are turned off on this instance (the operator sets PARLEY_ALLOW_STDIO_MCP=1 to allow them).");
     if (!config.command) throw new McpFailure("config", "No command is set for this stdio server.");
     const transport = new StdioClientTransport({
       command: config.command,
@@ -76,4 +77,3 @@ export function connectionLost(err: Error): string | undefined {
   if (/^Maximum reconnection attempts/.test(err.message)) return `its event stream broke and could not be reopened`;
   return undefined;
 }
-

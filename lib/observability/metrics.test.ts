@@ -81,7 +81,7 @@ describe("the metrics endpoint", () => {
     process.env.METRICS_TOKEN = TOKEN;
     const { ctx, provider } = await teamWithProvider(mock.url, "openai_chat", "gpt-info");
     const prisma = await db();
-    const server = await prisma.mcpServer.create({ data: { teamId: ctx.team.id, name: "Wiki \"search\"", transport: "http", url: "http://127.0.0.1:9/mcp" } });
+    const server = await prisma.mcpServer.create({ data: { teamId: ctx.team.id, name: 'Wiki "search"', transport: "http", url: "http://127.0.0.1:9/mcp" } });
     const text = (await scrapeMetrics(`Bearer ${TOKEN}`)).body;
     expect(text).toContain(`parley_provider_info{provider="${provider.id}",name="aimock"} 1`);
     expect(text).toContain(`parley_mcp_server_info{server="${server.id}",name="Wiki \\"search\\""} 1`);
@@ -91,58 +91,79 @@ describe("the metrics endpoint", () => {
     expect(again).not.toContain(`name="aimock"`); // a rename replaces the series, it does not add one
   });
 
-  it.skipIf(!fs.existsSync(PROMETHEUS))("is scraped by Prometheus: turns, tokens, cost, refusals, tool errors and pending approvals", async () => {
-    process.env.METRICS_TOKEN = TOKEN;
-    mock.onMessage("count me", { content: "Counted.", usage: { prompt_tokens: 1200, completion_tokens: 300 } } as never);
-    const { ctx, chat, model } = await teamWithProvider(mock.url, "openai_chat", "gpt-metrics");
-    const prisma = await db();
-    await prisma.model.update({ where: { id: model.id }, data: { inputPrice: 1, outputPrice: 4 } });
-    const done = storedTurn();
-    await readChunks(await runTurn(ctx, { chatId: chat.id, text: "count me" }, { onStored: done.onStored }));
-    await done.promise;
-    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 100 } });
-    expect((await rejection(runTurn(ctx, { chatId: chat.id, text: "refused" }))).status).toBe(429);
-    metrics().toolErrors.inc({ code: "Timeout" }, 0); // the series exists before any failure
+  it.skipIf(!fs.existsSync(PROMETHEUS))(
+    "is scraped by Prometheus: turns, tokens, cost, refusals, tool errors and pending approvals",
+    async () => {
+      process.env.METRICS_TOKEN = TOKEN;
+      mock.onMessage("count me", { content: "Counted.", usage: { prompt_tokens: 1200, completion_tokens: 300 } } as never);
+      const { ctx, chat, model } = await teamWithProvider(mock.url, "openai_chat", "gpt-metrics");
+      const prisma = await db();
+      await prisma.model.update({ where: { id: model.id }, data: { inputPrice: 1, outputPrice: 4 } });
+      const done = storedTurn();
+      await readChunks(await runTurn(ctx, { chatId: chat.id, text: "count me" }, { onStored: done.onStored }));
+      await done.promise;
+      await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 100 } });
+      expect((await rejection(runTurn(ctx, { chatId: chat.id, text: "refused" }))).status).toBe(429);
+      metrics().toolErrors.inc({ code: "Timeout" }, 0); // the series exists before any failure
 
-    const port = await serveMetrics();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-prom-"));
-    const target = `127.0.0.1:${port}`;
-    fs.writeFileSync(
-      path.join(dir, "prometheus.yml"),
-      [
-        "global: { scrape_interval: 1s, scrape_timeout: 1s }",
-        "scrape_configs:",
-        `  - { job_name: parley, metrics_path: /api/metrics, authorization: { credentials: ${TOKEN} }, static_configs: [{ targets: ["${target}"] }] }`,
-        `  - { job_name: intruder, metrics_path: /api/metrics, authorization: { credentials: not-the-token }, static_configs: [{ targets: ["${target}"] }] }`,
-      ].join("\n"),
-    );
-    prometheus = spawn(PROMETHEUS, [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${PROM_PORT}`], { stdio: "ignore" });
+      const port = await serveMetrics();
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-prom-"));
+      const target = `127.0.0.1:${port}`;
+      fs.writeFileSync(
+        path.join(dir, "prometheus.yml"),
+        [
+          "global: { scrape_interval: 1s, scrape_timeout: 1s }",
+          "scrape_configs:",
+          `  - { job_name: parley, metrics_path: /api/metrics, authorization: { credentials: ${TOKEN} }, static_configs: [{ targets: ["${target}"] }] }`,
+          `  - { job_name: intruder, metrics_path: /api/metrics, authorization: { credentials: not-the-token }, static_configs: [{ targets: ["${target}"] }] }`,
+        ].join("\n"),
+      );
+      prometheus = spawn(
+        PROMETHEUS,
+        [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${PROM_PORT}`],
+        { stdio: "ignore" },
+      );
 
-    const tokens = await eventually(() => query('parley_tokens_total{job="parley",model="gpt-metrics"}'), (r) => r.length >= 4, "the token counters");
-    const value = (kind: string) => Number(tokens.find((r) => r.metric.kind === kind)?.value[1]);
-    expect(value("input")).toBe(1200);
-    expect(value("output")).toBe(300);
-    expect(Number((await query('parley_cost_usd_total{job="parley",model="gpt-metrics"}'))[0].value[1])).toBeCloseTo(0.0024, 9);
-    expect(Number((await query('parley_turns_total{job="parley",outcome="started"}'))[0].value[1])).toBeGreaterThanOrEqual(1);
-    expect((await query('parley_budget_refusals_total{job="parley",scope="team",metric="tokens"}'))[0].value[1]).toBe("1");
-    expect(await query('parley_tool_errors_total{job="parley",code="Timeout"}')).toHaveLength(1);
-    expect(await query('parley_pending_approvals{job="parley"}')).toHaveLength(1);
-    expect(await query('parley_active_streams{job="parley"}')).toHaveLength(1);
-    // The provider's name joins its id (docs/operations.md, "Metrics").
-    const named = await eventually(() => query('parley_tokens_total{job="parley",model="gpt-metrics",kind="input"} * on(provider) group_left(name) parley_provider_info{job="parley"}'), (r) => r.length === 1, "the provider's name");
-    expect(named[0].metric.name).toBe("aimock");
-    // The scrape without the token is refused: Prometheus has that target down with a 401.
-    const targets = await eventually(
-      async () => ((await (await fetch(`http://127.0.0.1:${PROM_PORT}/api/v1/targets`)).json()) as { data: { activeTargets: { labels: { job: string }; health: string; lastError: string }[] } }).data.activeTargets,
-      (t) => t.some((x) => x.labels.job === "intruder" && x.health === "down") && t.some((x) => x.labels.job === "parley" && x.health === "up"),
-      "the targets' health",
-    );
-    expect(targets.find((x) => x.labels.job === "intruder")?.lastError).toMatch(/401/);
-    // No message text, key or member name in what Prometheus reads.
-    const text = (await scrapeMetrics(`Bearer ${TOKEN}`)).body;
-    expect(text).not.toContain("count me");
-    expect(text).not.toContain("Counted.");
-    expect(text).not.toContain("sk-test");
-    expect(text).not.toContain(ctx.user.name + "\"");
-  }, 120_000);
+      const tokens = await eventually(
+        () => query('parley_tokens_total{job="parley",model="gpt-metrics"}'),
+        (r) => r.length >= 4,
+        "the token counters",
+      );
+      const value = (kind: string) => Number(tokens.find((r) => r.metric.kind === kind)?.value[1]);
+      expect(value("input")).toBe(1200);
+      expect(value("output")).toBe(300);
+      expect(Number((await query('parley_cost_usd_total{job="parley",model="gpt-metrics"}'))[0].value[1])).toBeCloseTo(0.0024, 9);
+      expect(Number((await query('parley_turns_total{job="parley",outcome="started"}'))[0].value[1])).toBeGreaterThanOrEqual(1);
+      expect((await query('parley_budget_refusals_total{job="parley",scope="team",metric="tokens"}'))[0].value[1]).toBe("1");
+      expect(await query('parley_tool_errors_total{job="parley",code="Timeout"}')).toHaveLength(1);
+      expect(await query('parley_pending_approvals{job="parley"}')).toHaveLength(1);
+      expect(await query('parley_active_streams{job="parley"}')).toHaveLength(1);
+      // The provider's name joins its id (docs/operations.md, "Metrics").
+      const named = await eventually(
+        () => query('parley_tokens_total{job="parley",model="gpt-metrics",kind="input"} * on(provider) group_left(name) parley_provider_info{job="parley"}'),
+        (r) => r.length === 1,
+        "the provider's name",
+      );
+      expect(named[0].metric.name).toBe("aimock");
+      // The scrape without the token is refused: Prometheus has that target down with a 401.
+      const targets = await eventually(
+        async () =>
+          (
+            (await (await fetch(`http://127.0.0.1:${PROM_PORT}/api/v1/targets`)).json()) as {
+              data: { activeTargets: { labels: { job: string }; health: string; lastError: string }[] };
+            }
+          ).data.activeTargets,
+        (t) => t.some((x) => x.labels.job === "intruder" && x.health === "down") && t.some((x) => x.labels.job === "parley" && x.health === "up"),
+        "the targets' health",
+      );
+      expect(targets.find((x) => x.labels.job === "intruder")?.lastError).toMatch(/401/);
+      // No message text, key or member name in what Prometheus reads.
+      const text = (await scrapeMetrics(`Bearer ${TOKEN}`)).body;
+      expect(text).not.toContain("count me");
+      expect(text).not.toContain("Counted.");
+      expect(text).not.toContain("sk-test");
+      expect(text).not.toContain(ctx.user.name + '"');
+    },
+    120_000,
+  );
 });

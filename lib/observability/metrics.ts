@@ -14,17 +14,62 @@ function build() {
   collectDefaultMetrics({ register: registry, prefix: "parley_process_" });
   const m = {
     registry,
-    turns: new Counter({ name: "parley_turns_total", help: "Turns started, by outcome (started, refused, failed).", labelNames: ["outcome"], registers: [registry] }),
-    answers: new Counter({ name: "parley_answers_total", help: "Answers stored with usage, by model and provider.", labelNames: ["model", "provider"], registers: [registry] }),
-    tokens: new Counter({ name: "parley_tokens_total", help: "Tokens used, by kind (input, cached_input, output, reasoning), model and provider.", labelNames: ["kind", "model", "provider"], registers: [registry] }),
-    cost: new Counter({ name: "parley_cost_usd_total", help: "Cost of answers in US dollars at the prices of their moment, by model and provider.", labelNames: ["model", "provider"], registers: [registry] }),
+    turns: new Counter({
+      name: "parley_turns_total",
+      help: "Turns started, by outcome (started, refused, failed).",
+      labelNames: ["outcome"],
+      registers: [registry],
+    }),
+    answers: new Counter({
+      name: "parley_answers_total",
+      help: "Answers stored with usage, by model and provider.",
+      labelNames: ["model", "provider"],
+      registers: [registry],
+    }),
+    tokens: new Counter({
+      name: "parley_tokens_total",
+      help: "Tokens used, by kind (input, cached_input, output, reasoning), model and provider.",
+      labelNames: ["kind", "model", "provider"],
+      registers: [registry],
+    }),
+    cost: new Counter({
+      name: "parley_cost_usd_total",
+      help: "Cost of answers in US dollars at the prices of their moment, by model and provider.",
+      labelNames: ["model", "provider"],
+      registers: [registry],
+    }),
     activeStreams: new Gauge({ name: "parley_active_streams", help: "Turns streaming in this process now.", registers: [registry] }),
-    toolErrors: new Counter({ name: "parley_tool_errors_total", help: "Tool calls that failed, by error code (Timeout, InvalidArgs, ToolFailed, ...).", labelNames: ["code"], registers: [registry] }),
-    budgetRefusals: new Counter({ name: "parley_budget_refusals_total", help: "Turns refused because a budget was used up, by scope and metric.", labelNames: ["scope", "metric"], registers: [registry] }),
+    toolErrors: new Counter({
+      name: "parley_tool_errors_total",
+      help: "Tool calls that failed, by error code (Timeout, InvalidArgs, ToolFailed, ...).",
+      labelNames: ["code"],
+      registers: [registry],
+    }),
+    budgetRefusals: new Counter({
+      name: "parley_budget_refusals_total",
+      help: "Turns refused because a budget was used up, by scope and metric.",
+      labelNames: ["scope", "metric"],
+      registers: [registry],
+    }),
     pendingApprovals: new Gauge({ name: "parley_pending_approvals", help: "Tool calls waiting for a person's approval (all teams).", registers: [registry] }),
-    providerInfo: new Gauge({ name: "parley_provider_info", help: "Each provider's name by its id (always 1): join on the provider label.", labelNames: ["provider", "name"], registers: [registry] }),
-    mcpServerInfo: new Gauge({ name: "parley_mcp_server_info", help: "Each MCP server's name by its id (always 1): join on the server label.", labelNames: ["server", "name"], registers: [registry] }),
-    mcpServerUp: new Gauge({ name: "parley_mcp_server_up", help: "1 when this process's session with an MCP server is connected, 0 when it failed; by server id and state.", labelNames: ["server", "state"], registers: [registry] }),
+    providerInfo: new Gauge({
+      name: "parley_provider_info",
+      help: "Each provider's name by its id (always 1): join on the provider label.",
+      labelNames: ["provider", "name"],
+      registers: [registry],
+    }),
+    mcpServerInfo: new Gauge({
+      name: "parley_mcp_server_info",
+      help: "Each MCP server's name by its id (always 1): join on the server label.",
+      labelNames: ["server", "name"],
+      registers: [registry],
+    }),
+    mcpServerUp: new Gauge({
+      name: "parley_mcp_server_up",
+      help: "1 when this process's session with an MCP server is connected, 0 when it failed; by server id and state.",
+      labelNames: ["server", "state"],
+      registers: [registry],
+    }),
   };
   return m;
 }
@@ -40,7 +85,15 @@ export function metrics(): Metrics {
 }
 
 /** Counts one stored answer's usage. */
-export function countAnswer(a: { model: string; provider: string; inputTokens: number; cachedInputTokens: number; outputTokens: number; reasoningTokens: number; cost: number | null }) {
+export function countAnswer(a: {
+  model: string;
+  provider: string;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cost: number | null;
+}) {
   const m = metrics();
   const labels = { model: a.model, provider: a.provider };
   m.answers.inc(labels);

@@ -24,7 +24,10 @@ function authorised(header: string | null, token: string): boolean {
 /** The info series: one per provider and MCP server as they are named now (renamed or deleted ones go). */
 async function readNames(m: ReturnType<typeof metrics>): Promise<void> {
   const prisma = await db();
-  const [providers, servers] = await Promise.all([prisma.provider.findMany({ select: { id: true, name: true } }), prisma.mcpServer.findMany({ select: { id: true, name: true } })]);
+  const [providers, servers] = await Promise.all([
+    prisma.provider.findMany({ select: { id: true, name: true } }),
+    prisma.mcpServer.findMany({ select: { id: true, name: true } }),
+  ]);
   m.providerInfo.reset();
   for (const p of providers) m.providerInfo.set({ provider: p.id, name: p.name }, 1);
   m.mcpServerInfo.reset();

@@ -36,7 +36,10 @@ const SECRET_ARG = "violet-otter-42";
 
 /** A turn whose model calls `echo`, a built-in tool that asks server-everything over MCP. */
 async function echoTurn(question: string) {
-  mock.addFixture({ match: { userMessage: question, hasToolResult: false }, response: { toolCalls: [{ name: "echo", arguments: JSON.stringify({ message: SECRET_ARG }), id: "call_otel" }] } });
+  mock.addFixture({
+    match: { userMessage: question, hasToolResult: false },
+    response: { toolCalls: [{ name: "echo", arguments: JSON.stringify({ message: SECRET_ARG }), id: "call_otel" }] },
+  });
   mock.addFixture({ match: { userMessage: question, hasToolResult: true }, response: { content: "Echoed." } });
   const echo = tool({
     description: "Echoes a message through the MCP server",
@@ -106,7 +109,9 @@ describe("spans of a turn", () => {
   });
 
   it("exports the spans over OTLP/HTTP to the endpoint an operator sets", async () => {
-    const received: { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[] }[] = [];
+    const received: {
+      resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[];
+    }[] = [];
     let wake = () => {};
     const receiver = http.createServer((req, res) => {
       let body = "";
@@ -126,7 +131,9 @@ describe("spans of a turn", () => {
       await echoTurn("echo over otlp");
       const names = () => received.flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => s.name))));
       while (!names().includes("parley.turn")) await new Promise<void>((r) => (wake = r));
-      expect(names()).toEqual(expect.arrayContaining(["parley.turn", "invoke_agent parley.turn", "step 1", "chat gpt-test", "execute_tool echo", "tools/call echo"]));
+      expect(names()).toEqual(
+        expect.arrayContaining(["parley.turn", "invoke_agent parley.turn", "step 1", "chat gpt-test", "execute_tool echo", "tools/call echo"]),
+      );
       const service = received[0].resourceSpans[0].resource.attributes.find((a) => a.key === "service.name");
       expect(service?.value.stringValue).toBe("parley-otlp-test");
     } finally {
@@ -162,16 +169,26 @@ describe("a turn's span across failures and approvals", () => {
     startTracing([new SimpleSpanProcessor({ exporter })]);
     try {
       const word = "traced approval";
-      mock.addFixture({ match: { userMessage: word, hasToolResult: false }, response: { toolCalls: [{ name: "delete_file", arguments: JSON.stringify({ path: "/tmp/t.txt" }), id: "call_traced" }] } });
+      mock.addFixture({
+        match: { userMessage: word, hasToolResult: false },
+        response: { toolCalls: [{ name: "delete_file", arguments: JSON.stringify({ path: "/tmp/t.txt" }), id: "call_traced" }] },
+      });
       mock.addFixture({ match: { userMessage: word, hasToolResult: true }, response: { content: "Deleted." } });
-      const del = tool({ description: "Deletes a file", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async () => ({ ok: true }) });
+      const del = tool({
+        description: "Deletes a file",
+        inputSchema: z.object({ path: z.string() }),
+        needsApproval: true,
+        execute: async () => ({ ok: true }),
+      });
       const { ctx, chat } = await teamWithProvider(mock.url);
       const asked = storedTurn();
       const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: word }, { tools: { delete_file: del }, onStored: asked.onStored }));
       await asked.promise;
       const approvalId = String((chunks.find((c) => c.type === "tool-approval-request") as { approvalId?: string } | undefined)?.approvalId);
       const went = storedTurn();
-      const after = await readChunks(await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { delete_file: del }, onStored: went.onStored }));
+      const after = await readChunks(
+        await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { delete_file: del }, onStored: went.onStored }),
+      );
       await went.promise;
       expect(textOf(after)).toBe("Deleted.");
       const turns = exporter.getFinishedSpans().filter((s) => s.name === "parley.turn");

@@ -10,7 +10,17 @@
 // inside that. Inputs and outputs are never recorded: no message text, tool arguments or results, and
 // no secrets. The SDK's integration is passed per call (aiTelemetry), never registered globally, so
 // calls that do not ask for it (titles, repairs) record nothing.
-import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanStatusCode, trace, type Context, type Link, type Span, type SpanContext } from "@opentelemetry/api";
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  isSpanContextValid,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+} from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { OpenTelemetry } from "@ai-sdk/otel";

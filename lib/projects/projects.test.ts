@@ -48,7 +48,6 @@ async function statusOf(p: Promise<unknown>): Promise<number | "ok"> {
 const asRouteReads = <T extends z.ZodType>(schema: T, body: unknown) =>
   readJson(new Request("http://parley.test/api", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), schema);
 
-
 describe.each(DATABASES)("projects on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
@@ -80,7 +79,13 @@ describe.each(DATABASES)("projects on $name", (driver) => {
     const { ctx } = await teamWithProvider(mock.url);
     const other = await teamWithProvider(mock.url, "openai_chat", "elsewhere");
     // Refused by the routes' schemas (POST /api/projects, PATCH /api/projects/<id> and /api/chat/<id>).
-    const bad: unknown[] = [{ name: "" }, { name: "x".repeat(101) }, { name: "Long", instructions: "x".repeat(8_001) }, { name: "Odd", colour: "red" }, { name: "Model", defaultModelId: "not an id!" }];
+    const bad: unknown[] = [
+      { name: "" },
+      { name: "x".repeat(101) },
+      { name: "Long", instructions: "x".repeat(8_001) },
+      { name: "Odd", colour: "red" },
+      { name: "Model", defaultModelId: "not an id!" },
+    ];
     for (const input of bad) expect(await statusOf(asRouteReads(createProjectSchema, input))).toBe(400);
     expect(await statusOf(asRouteReads(updateProjectSchema, {}))).toBe(400);
     expect(await statusOf(asRouteReads(updateChatSchema, { projectId: 42 }))).toBe(400);
@@ -151,7 +156,11 @@ describe.each(DATABASES)("projects on $name", (driver) => {
 
     // Stored at once (POST /api/chats {projectId}).
     const stored = await createChat(ctx, { projectId: project.id });
-    expect(await prisma.chat.findUniqueOrThrow({ where: { id: stored.id }, select: { modelId: true, toolSelection: true, projectId: true } })).toEqual({ modelId: projectModel.id, toolSelection: tools, projectId: project.id });
+    expect(await prisma.chat.findUniqueOrThrow({ where: { id: stored.id }, select: { modelId: true, toolSelection: true, projectId: true } })).toEqual({
+      modelId: projectModel.id,
+      toolSelection: tools,
+      projectId: project.id,
+    });
 
     // A draft, stored by its first message (the browser's New chat in this project), without tools of its own.
     await prisma.project.update({ where: { id: project.id }, data: { toolSelection: { servers: [], tools: [] } } });
@@ -160,7 +169,10 @@ describe.each(DATABASES)("projects on $name", (driver) => {
     const draft = draftChatId();
     expect(await turn(ctx, { chatId: draft, text: "project: which model", newChat: { projectId: project.id } })).toBe("Answered by project-model.");
     expect(systemText(lastSent())).toContain("Cite sources.");
-    expect(await prisma.chat.findUniqueOrThrow({ where: { id: draft }, select: { modelId: true, projectId: true } })).toEqual({ modelId: projectModel.id, projectId: project.id });
+    expect(await prisma.chat.findUniqueOrThrow({ where: { id: draft }, select: { modelId: true, projectId: true } })).toEqual({
+      modelId: projectModel.id,
+      projectId: project.id,
+    });
     expect((await getProject(ctx, project.id)).chats.map((c) => c.id).sort()).toEqual([stored.id, draft].sort());
 
     // Another member's personal project cannot be a draft's: 404, nothing stored.

@@ -29,7 +29,10 @@ export const MAX_PROJECT_INSTRUCTIONS = 8_000;
 
 const fields = {
   name: nameField,
-  instructions: z.string().trim().max(MAX_PROJECT_INSTRUCTIONS, `At most ${MAX_PROJECT_INSTRUCTIONS.toLocaleString("en")} characters.`),
+  instructions: z
+    .string()
+    .trim()
+    .max(MAX_PROJECT_INSTRUCTIONS, `At most ${MAX_PROJECT_INSTRUCTIONS.toLocaleString("en")} characters.`),
   /** A Model row id of the team; "" or null: the member's (or team's) default. */
   defaultModelId: z.union([idField, z.literal("")]).nullable(),
   /** The tools its new chats start with; null: the member's own choice for new chats. */
@@ -38,7 +41,15 @@ const fields = {
 };
 
 /** POST /api/projects. */
-export const createProjectSchema = z.object({ ...fields, instructions: fields.instructions.optional(), defaultModelId: fields.defaultModelId.optional(), tools: fields.tools.optional(), shared: fields.shared.optional() }).strict();
+export const createProjectSchema = z
+  .object({
+    ...fields,
+    instructions: fields.instructions.optional(),
+    defaultModelId: fields.defaultModelId.optional(),
+    tools: fields.tools.optional(),
+    shared: fields.shared.optional(),
+  })
+  .strict();
 /** PATCH /api/projects/<id>: any of the fields. */
 export const updateProjectSchema = z
   .object(fields)
@@ -73,7 +84,12 @@ const summary = (ctx: Caller, p: { id: string; name: string; userId: string; sha
 /** The projects the caller sees, by name. */
 export async function listProjects(ctx: Caller): Promise<ProjectSummary[]> {
   const prisma = await db();
-  const rows = await prisma.project.findMany({ where: visibleProjects(ctx), select: { id: true, name: true, userId: true, shared: true }, orderBy: [{ name: "asc" }, { id: "asc" }], take: 500 });
+  const rows = await prisma.project.findMany({
+    where: visibleProjects(ctx),
+    select: { id: true, name: true, userId: true, shared: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: 500,
+  });
   return rows.map((p) => summary(ctx, p));
 }
 
@@ -102,7 +118,10 @@ export async function getProject(ctx: Caller, projectId: string): Promise<Projec
 async function teamModel(ctx: Caller, modelId: string | null | undefined): Promise<string | null> {
   if (!modelId) return null;
   const prisma = await db();
-  const model = await prisma.model.findFirst({ where: { id: modelId, enabled: true, provider: { enabled: true, ...visibleTo(ctx.team.id) } }, select: { id: true } });
+  const model = await prisma.model.findFirst({
+    where: { id: modelId, enabled: true, provider: { enabled: true, ...visibleTo(ctx.team.id) } },
+    select: { id: true },
+  });
   if (!model) throw Invalid("Please correct the highlighted fields.", { defaultModelId: "Choose a model of this team." });
   return model.id;
 }
@@ -146,7 +165,8 @@ export async function updateProject(ctx: Caller, projectId: string, change: Proj
     ctx,
     async (tx) => {
       // No longer shared: the others' chats leave it (they could not see the project they are filed in).
-      if (before.shared && change.shared === false) await tx.chat.updateMany({ where: { projectId, NOT: { userId: before.userId } }, data: { projectId: null } });
+      if (before.shared && change.shared === false)
+        await tx.chat.updateMany({ where: { projectId, NOT: { userId: before.userId } }, data: { projectId: null } });
       return tx.project.update({ where: { id: projectId }, data });
     },
     { action: "project.update", targetType: "project", targetId: projectId, data: { fields: Object.keys(change) } },
@@ -168,7 +188,10 @@ export type ProjectDefaults = { id: string; instructions: string | null; default
  */
 export async function fileableProject(ctx: Caller, projectId: string): Promise<ProjectDefaults> {
   const prisma = await db();
-  const p = await prisma.project.findFirst({ where: { id: projectId, ...visibleProjects(ctx) }, select: { id: true, instructions: true, defaultModelId: true, toolSelection: true } });
+  const p = await prisma.project.findFirst({
+    where: { id: projectId, ...visibleProjects(ctx) },
+    select: { id: true, instructions: true, defaultModelId: true, toolSelection: true },
+  });
   if (!p) throw NotFound("No such project.");
   return { ...p, toolSelection: p.toolSelection === null ? null : readSelection(p.toolSelection) };
 }

@@ -36,7 +36,15 @@ async function closedUrl(): Promise<string> {
 
 const KEY = "sk-live-SUPERSECRET-9f3a";
 const form = (over: Record<string, unknown> = {}) =>
-  providerFormSchema.parse({ name: "Local", kind: "openai_compatible", baseUrl: `${mock.url}/v1`, apiKey: KEY, headers: "X-Org: org-HEADERSECRET", enabled: "on", ...over });
+  providerFormSchema.parse({
+    name: "Local",
+    kind: "openai_compatible",
+    baseUrl: `${mock.url}/v1`,
+    apiKey: KEY,
+    headers: "X-Org: org-HEADERSECRET",
+    enabled: "on",
+    ...over,
+  });
 
 /** The field errors the form shows for this input. */
 function fieldErrors(input: Record<string, unknown>): Record<string, string> {
@@ -60,7 +68,9 @@ describe("provider form validation", () => {
     expect(err("{not json")).toMatch(/Not valid JSON/);
     expect(err('{"reasoningEffort": "low"}')).toMatch(/object of objects/);
     expect(err("[1,2]")).toMatch(/object of objects/);
-    expect(modelFormSchema.parse({ modelId: "m", providerOptions: '{"openai": {"reasoningEffort": "low"}}' }).providerOptions).toEqual({ openai: { reasoningEffort: "low" } });
+    expect(modelFormSchema.parse({ modelId: "m", providerOptions: '{"openai": {"reasoningEffort": "low"}}' }).providerOptions).toEqual({
+      openai: { reasoningEffort: "low" },
+    });
   });
 });
 
@@ -122,9 +132,16 @@ describe("test connection and fetch models", () => {
 
   it("reports a 401 as its status and a generic reason (never the body), sends the key and the extra headers", async () => {
     const { encryptSecret } = await import("../security/keyring");
-    const up = await startScripted((_req, res) => json(res, 401, { error: { message: "Incorrect API key provided: sk-...9f3a", type: "invalid_request_error" } }));
+    const up = await startScripted((_req, res) =>
+      json(res, 401, { error: { message: "Incorrect API key provided: sk-...9f3a", type: "invalid_request_error" } }),
+    );
     try {
-      const r = await listProviderModels({ kind: "openai_chat", baseUrl: `${up.url}/v1`, apiKeyEnc: encryptSecret(KEY), headersEnc: encryptSecret('{"X-Org":"o1"}') });
+      const r = await listProviderModels({
+        kind: "openai_chat",
+        baseUrl: `${up.url}/v1`,
+        apiKeyEnc: encryptSecret(KEY),
+        headersEnc: encryptSecret('{"X-Org":"o1"}'),
+      });
       expect(r).toMatchObject({ ok: false, status: 401, message: "HTTP 401: the provider refused the credentials. Check the API key." });
       expect(up.requests[0].path).toBe("/v1/models");
       expect(up.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
@@ -136,7 +153,15 @@ describe("test connection and fetch models", () => {
 
   it("Anthropic: GET /v1/models with x-api-key and a version header", async () => {
     const { encryptSecret } = await import("../security/keyring");
-    const up = await startScripted((_req, res) => json(res, 200, { data: [{ id: "claude-b", type: "model" }, { id: "claude-a", type: "model" }], has_more: false }));
+    const up = await startScripted((_req, res) =>
+      json(res, 200, {
+        data: [
+          { id: "claude-b", type: "model" },
+          { id: "claude-a", type: "model" },
+        ],
+        has_more: false,
+      }),
+    );
     try {
       const r = await listProviderModels({ kind: "anthropic", baseUrl: `${up.url}/v1`, apiKeyEnc: encryptSecret(KEY), headersEnc: null });
       expect(r).toMatchObject({ ok: true, models: ["claude-a", "claude-b"] });
@@ -197,7 +222,9 @@ describe("models", () => {
     const p = await createProvider(ctx, form({ name: "Ollama" }));
     await enableModels(ctx, p.id, ["qwen-local", "llama-local"]);
     const picker = await pickerModels(ctx.team.id);
-    expect(picker.groups).toEqual([{ provider: "Ollama", models: [expect.objectContaining({ name: "llama-local" }), expect.objectContaining({ name: "qwen-local" })] }]);
+    expect(picker.groups).toEqual([
+      { provider: "Ollama", models: [expect.objectContaining({ name: "llama-local" }), expect.objectContaining({ name: "qwen-local" })] },
+    ]);
     const team = await prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id } });
     expect(team.defaultModelId).toBe(picker.defaultModelId);
     await deleteModel(ctx, team.defaultModelId!);
@@ -226,10 +253,16 @@ describe("models", () => {
     const { ctx, provider, model } = await teamWithProvider(mock.url, "openai_chat");
     const input = modelFormSchema.parse({ modelId: "gpt-x", webSearch: "on", enabled: "on" });
     await expect(saveModel(ctx, provider.id, undefined, input)).rejects.toMatchObject({ status: 400, fieldErrors: { webSearch: expect.any(String) } });
-    await expect(saveModel(ctx, provider.id, undefined, modelFormSchema.parse({ modelId: model.modelId, enabled: "on" }))).rejects.toMatchObject({ status: 409 });
+    await expect(saveModel(ctx, provider.id, undefined, modelFormSchema.parse({ modelId: model.modelId, enabled: "on" }))).rejects.toMatchObject({
+      status: 409,
+    });
     const prisma = await db();
     expect(await prisma.model.count({ where: { providerId: provider.id } })).toBe(1);
-    await expect(setTeamModels(ctx, { defaultModelId: model.id, fallbackModelId: model.id })).rejects.toMatchObject({ fieldErrors: { fallbackModelId: expect.any(String) } });
-    await expect(setTeamModels(ctx, { defaultModelId: "nope", fallbackModelId: "" })).rejects.toMatchObject({ fieldErrors: { defaultModelId: expect.any(String) } });
+    await expect(setTeamModels(ctx, { defaultModelId: model.id, fallbackModelId: model.id })).rejects.toMatchObject({
+      fieldErrors: { fallbackModelId: expect.any(String) },
+    });
+    await expect(setTeamModels(ctx, { defaultModelId: "nope", fallbackModelId: "" })).rejects.toMatchObject({
+      fieldErrors: { defaultModelId: expect.any(String) },
+    });
   });
 });

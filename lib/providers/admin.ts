@@ -124,7 +124,8 @@ async function assertNameFree(teamId: string, name: string, exceptId?: string) {
   // Compared here, not with Prisma's `mode: "insensitive"`: that becomes an unescaped ILIKE, where
   // "_" and "%" are wildcards ("my_model" would clash with "my-model").
   const others = await prisma.provider.findMany({ where: { teamId, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { name: true } });
-  if (others.some((p) => p.name.toLowerCase() === name.toLowerCase())) throw Conflict("A provider with this name already exists in this team.", { name: "A provider with this name already exists." });
+  if (others.some((p) => p.name.toLowerCase() === name.toLowerCase()))
+    throw Conflict("A provider with this name already exists in this team.", { name: "A provider with this name already exists." });
 }
 
 type StoredSecrets = Pick<Row, "kind" | "baseUrl" | "apiKeyEnc" | "apiKeyHint" | "headersEnc">;
@@ -138,9 +139,15 @@ function secretFields(input: ProviderFormInput, existing?: StoredSecrets) {
   const target = effectiveBaseUrl(input.kind, input.baseUrl || null) ?? "";
   const savedFor = existing ? (effectiveBaseUrl(existing.kind, existing.baseUrl) ?? null) : null;
   const stored = (enc: string | null | undefined) => ({ stored: enc ?? undefined, moved: secretMoved(enc, savedFor, target) });
-  const headers = input.headers ? parseHeaderLines(input.headers).headers ?? {} : undefined;
-  const apiKeyEnc = writeOnly("apiKey", input.apiKey ? sealSecret(input.apiKey, target) : undefined, { clear: input.clearApiKey, ...stored(existing?.apiKeyEnc) });
-  const headersEnc = writeOnly("headers", headers ? sealJsonSecret(headers, target) : undefined, { clear: input.clearHeaders, ...stored(existing?.headersEnc) });
+  const headers = input.headers ? (parseHeaderLines(input.headers).headers ?? {}) : undefined;
+  const apiKeyEnc = writeOnly("apiKey", input.apiKey ? sealSecret(input.apiKey, target) : undefined, {
+    clear: input.clearApiKey,
+    ...stored(existing?.apiKeyEnc),
+  });
+  const headersEnc = writeOnly("headers", headers ? sealJsonSecret(headers, target) : undefined, {
+    clear: input.clearHeaders,
+    ...stored(existing?.headersEnc),
+  });
   return {
     apiKeyEnc: apiKeyEnc ?? null,
     apiKeyHint: input.apiKey ? maskSecret(input.apiKey) : apiKeyEnc ? (existing?.apiKeyHint ?? null) : null,
@@ -177,7 +184,15 @@ export async function createProvider(ctx: TeamContext, input: ProviderFormInput)
     ctx,
     (tx) =>
       tx.provider.create({
-        data: { teamId: ctx.team.id, name: input.name, kind: input.kind, baseUrl: input.baseUrl || null, enabled: input.enabled, origin: "admin", ...secretFields(input) },
+        data: {
+          teamId: ctx.team.id,
+          name: input.name,
+          kind: input.kind,
+          baseUrl: input.baseUrl || null,
+          enabled: input.enabled,
+          origin: "admin",
+          ...secretFields(input),
+        },
         include,
       }),
     (row) => ({ action: "provider.create", targetType: "provider", targetId: row.id, data: auditData(input) }),

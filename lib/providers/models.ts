@@ -141,7 +141,15 @@ export async function pickerModels(teamId: string): Promise<{ groups: PickerGrou
     .filter((p) => p.models.length)
     .map((p) => ({
       provider: p.name,
-      models: p.models.map((m) => ({ id: m.id, name: m.displayName, modelId: m.modelId, vision: m.vision, reasoning: m.reasoning, webSearch: m.webSearch, tools: m.toolCalling !== "none" })),
+      models: p.models.map((m) => ({
+        id: m.id,
+        name: m.displayName,
+        modelId: m.modelId,
+        vision: m.vision,
+        reasoning: m.reasoning,
+        webSearch: m.webSearch,
+        tools: m.toolCalling !== "none",
+      })),
     }));
   const all = groups.flatMap((g) => g.models);
   const defaultModelId = all.some((m) => m.id === team?.defaultModelId) ? team!.defaultModelId : (all[0]?.id ?? null);

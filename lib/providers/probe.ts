@@ -81,13 +81,22 @@ export async function listProviderModels(p: ProbeTarget, opts: { timeoutMs?: num
     json = JSON.parse(body);
   } catch {
     const type = res.headers.get("content-type")?.split(";")[0] || "no content type";
-    return { ok: false, ms: ms(), status: res.status, message: `The provider answered HTTP ${res.status} with ${type}, not the JSON model list. Check the base URL (it usually ends in /v1).` };
+    return {
+      ok: false,
+      ms: ms(),
+      status: res.status,
+      message: `The provider answered HTTP ${res.status} with ${type}, not the JSON model list. Check the base URL (it usually ends in /v1).`,
+    };
   }
   const data = (json as { data?: unknown; models?: unknown }).data ?? (json as { models?: unknown }).models;
   if (!Array.isArray(data)) {
     return { ok: false, ms: ms(), status: res.status, message: "The provider answered, but not with a model list ({ data: [...] }). Check the base URL." };
   }
-  const models = [...new Set(data.map((m) => (m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name).filter((id): id is string => typeof id === "string"))].sort();
+  const models = [
+    ...new Set(
+      data.map((m) => (m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name).filter((id): id is string => typeof id === "string"),
+    ),
+  ].sort();
   return { ok: true, ms: ms(), models };
 }
 

@@ -1,6 +1,12 @@
 // The markup of prompt-based tool calling (prompt-tools.ts): the tags, how calls and results are
 // written into a prompt, and the streaming parser that finds calls in a model's text.
-import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultOutput,
+} from "@ai-sdk/provider";
 
 export const CALL_OPEN = "<tool_call>";
 const CALL_CLOSE = "</tool_call>";
@@ -10,7 +16,11 @@ const RESPONSE_OPEN = "<tool_response>";
 export function toolsPrompt(tools: LanguageModelV4FunctionTool[], choice?: LanguageModelV4CallOptions["toolChoice"]): string {
   const list = tools.map((t) => JSON.stringify({ name: t.name, description: t.description ?? "", parameters: t.inputSchema })).join("\n");
   const must =
-    choice?.type === "required" ? "\nYou must call at least one tool now." : choice?.type === "tool" ? `\nYou must call the tool "${choice.toolName}" now.` : "";
+    choice?.type === "required"
+      ? "\nYou must call at least one tool now."
+      : choice?.type === "tool"
+        ? `\nYou must call the tool "${choice.toolName}" now.`
+        : "";
   return [
     "You can call tools. To call one, write exactly this, with the arguments as a JSON object:",
     `${CALL_OPEN}\n{"name": "<tool name>", "arguments": {}}\n${CALL_CLOSE}`,
@@ -33,7 +43,9 @@ function outputText(output: LanguageModelV4ToolResultOutput): string {
       return `[ERROR:Denied] The user denied this tool call${output.reason ? `: ${output.reason}` : "."}`;
     case "content":
       // A file (an image from a tool, say) cannot be shown as text: it is named by its kind.
-      return output.value.map((p) => (p.type === "text" ? p.text : p.type === "file" ? `[${p.mediaType.split("/")[0] === "image" ? "image" : "file"}]` : `[${p.type}]`)).join("\n");
+      return output.value
+        .map((p) => (p.type === "text" ? p.text : p.type === "file" ? `[${p.mediaType.split("/")[0] === "image" ? "image" : "file"}]` : `[${p.type}]`))
+        .join("\n");
   }
 }
 
@@ -77,10 +89,7 @@ export function promptWithTools(prompt: LanguageModelV4Prompt, description: stri
 }
 
 export type MarkupEvent =
-  | { type: "text"; text: string }
-  | { type: "call"; toolName: string; input: string }
-  | { type: "malformed"; reason: string }
-  | { type: "stop" };
+  { type: "text"; text: string } | { type: "call"; toolName: string; input: string } | { type: "malformed"; reason: string } | { type: "stop" };
 
 /** The longest tail of `s` that could still grow into one of the tags (so it is held back). */
 function heldTail(s: string, tags: string[]): number {

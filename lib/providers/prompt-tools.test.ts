@@ -56,8 +56,7 @@ async function collect(stream: ReadableStream<LanguageModelV4StreamPart>) {
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
   return parts;
 }
-const textOf = (parts: LanguageModelV4StreamPart[]) =>
-  parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
+const textOf = (parts: LanguageModelV4StreamPart[]) => parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
 
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Seoul"}}\n</tool_call>';
 
@@ -122,7 +121,11 @@ describe("prompt-based tool calling", () => {
   });
 
   it("ends with a visible error after exactly 2 re-asks", async () => {
-    const { model, calls } = scripted(["Sure. <tool_call>{\"name\": \"get_weather\"", '<tool_call>{"name": "nope", "arguments": {}}</tool_call>', "<tool_call>[1]</tool_call>"]);
+    const { model, calls } = scripted([
+      'Sure. <tool_call>{"name": "get_weather"',
+      '<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
+      "<tool_call>[1]</tool_call>",
+    ]);
     const parts = await collect((await model.doStream(params())).stream);
     expect(calls).toHaveLength(3);
     expect(calls[1].prompt.at(-1)).toMatchObject({ content: [{ text: expect.stringContaining("never closed") }] });
@@ -140,7 +143,10 @@ describe("prompt-based tool calling", () => {
         { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_weather", input: { city: "Seoul" } }] },
         { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "get_weather", output: { type: "json", value: { celsius: 23 } } }] },
         { role: "assistant", content: [{ type: "tool-call", toolCallId: "c2", toolName: "get_weather", input: { city: "Oslo" } }] },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "get_weather", output: { type: "execution-denied", reason: "not now" } }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "c2", toolName: "get_weather", output: { type: "execution-denied", reason: "not now" } }],
+        },
       ],
       "TOOLS",
     );

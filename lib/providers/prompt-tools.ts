@@ -20,7 +20,11 @@ import { CALL_OPEN, markupParser, promptWithTools, toolsPrompt, type MarkupEvent
 
 class ToolMarkupError extends AppError {
   constructor(reason: string, reasks: number) {
-    super("ToolMarkupInvalid", 502, `The model wrote a tool call Parley could not read (${reason}), also after ${reasks} correction${reasks === 1 ? "" : "s"}. Nothing was run.`);
+    super(
+      "ToolMarkupInvalid",
+      502,
+      `The model wrote a tool call Parley could not read (${reason}), also after ${reasks} correction${reasks === 1 ? "" : "s"}. Nothing was run.`,
+    );
   }
 }
 
@@ -219,7 +223,9 @@ export function promptToolsMiddleware(opts: { maxReasks?: number } = {}): Langua
               if (finish) usage = addUsage(usage, finish.usage);
               if (bad === undefined) {
                 closeText();
-                const finishReason = calls ? { unified: "tool-calls" as const, raw: finish?.finishReason.raw } : (finish?.finishReason ?? { unified: "stop" as const, raw: undefined });
+                const finishReason = calls
+                  ? { unified: "tool-calls" as const, raw: finish?.finishReason.raw }
+                  : (finish?.finishReason ?? { unified: "stop" as const, raw: undefined });
                 controller.enqueue({ type: "finish", usage: usage ?? emptyUsage(), finishReason, providerMetadata: finish?.providerMetadata });
                 break;
               }

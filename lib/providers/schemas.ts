@@ -9,8 +9,7 @@ import { KIND_IDS, kindInfo } from "./kinds";
 export { parseHeaderLines };
 
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
-const optionalText = (max: number, tooLong: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string().max(max, tooLong));
+const optionalText = (max: number, tooLong: string) => z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string().max(max, tooLong));
 
 const httpUrl = z
   .string()
@@ -23,8 +22,6 @@ const httpUrl = z
       return false;
     }
   }, "Enter a valid http:// or https:// URL (without a user name or password in it).");
-
-
 
 export const providerFormSchema = z
   .object({

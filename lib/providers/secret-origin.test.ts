@@ -20,10 +20,15 @@ import { INSTANCE_PROVIDER_ID, seedAllTeams } from "./seed-env";
 import { json, startScripted } from "@/test/support/test-upstreams";
 
 type Upstream = Awaited<ReturnType<typeof startScripted>>;
-const chatAnswer = { id: "c1", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }] };
+const chatAnswer = {
+  id: "c1",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
+  choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+};
 /** An OpenAI-compatible server: a model list and a one-word chat answer. */
-const openaiLike = () =>
-  startScripted((req, res) => (req.path.endsWith("/models") ? json(res, 200, { data: [{ id: "m" }] }) : json(res, 200, chatAnswer)));
+const openaiLike = () => startScripted((req, res) => (req.path.endsWith("/models") ? json(res, 200, { data: [{ id: "m" }] }) : json(res, 200, chatAnswer)));
 
 const KEY = "sk-live-OPERATOR-KEY-7f2c";
 let operator: Upstream;
@@ -54,7 +59,10 @@ describe("a stored key stays with the origin it was saved for", () => {
     const sealed = await createProvider(ctx, form({ name: "Sealed", apiKey: KEY, headers: "X-Org: org-SECRET-HEADER" }));
     for (const id of [sealed.id, legacy.id]) {
       const moved = form({ baseUrl: `${thief.url}/v1` });
-      await expect(testProviderSettings(ctx, id, moved)).rejects.toMatchObject({ status: 400, fieldErrors: { apiKey: expect.stringMatching(/enter this secret again/) } });
+      await expect(testProviderSettings(ctx, id, moved)).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { apiKey: expect.stringMatching(/enter this secret again/) },
+      });
       await expect(updateProvider(ctx, id, moved)).rejects.toMatchObject({ status: 400, fieldErrors: { apiKey: expect.any(String) } });
       expect((await providerRow(ctx.team.id, id)).baseUrl).toBe(`${operator.url}/v1`);
       // Past the form's rule, the probe itself refuses to send the key elsewhere.
@@ -62,7 +70,9 @@ describe("a stored key stays with the origin it was saved for", () => {
       expect(await listProviderModels({ ...row, baseUrl: `${thief.url}/v1`, savedFor: row.baseUrl })).toMatchObject({ ok: false, status: 409 });
     }
     // The headers are secrets too: a new key alone does not carry the stored headers to the new origin.
-    await expect(testProviderSettings(ctx, sealed.id, form({ baseUrl: `${thief.url}/v1`, apiKey: "sk-typed-for-thief" }))).rejects.toMatchObject({ fieldErrors: { headers: expect.any(String) } });
+    await expect(testProviderSettings(ctx, sealed.id, form({ baseUrl: `${thief.url}/v1`, apiKey: "sk-typed-for-thief" }))).rejects.toMatchObject({
+      fieldErrors: { headers: expect.any(String) },
+    });
     expect(thief.requests).toHaveLength(0);
 
     // Entering the secrets again for the new server is what it takes; only what was typed goes there.
@@ -83,7 +93,9 @@ describe("a stored key stays with the origin it was saved for", () => {
     const model = await prisma.model.create({ data: { providerId: p.id, modelId: "m", displayName: "m" } });
     // As if the row had been changed without the form's rule (an old version, a bug, a script).
     await prisma.provider.update({ where: { id: p.id }, data: { baseUrl: `${thief.url}/v1` } });
-    await expect(resolveTurnModels(ctx.team.id, model.id, { model: null, team: { defaultModel: null, fallbackModel: null } })).rejects.toMatchObject({ status: 409 });
+    await expect(resolveTurnModels(ctx.team.id, model.id, { model: null, team: { defaultModel: null, fallbackModel: null } })).rejects.toMatchObject({
+      status: 409,
+    });
     const row = await providerRow(ctx.team.id, p.id);
     expect(() => languageModel(row, "m")).toThrow(/another server/);
     expect(thief.requests).toHaveLength(0);
@@ -116,7 +128,11 @@ describe("the operator's provider from the environment", () => {
       await seedAllTeams(prisma);
       const { ctx: first } = await teamWithProvider(operator.url);
       const { teamId } = await createTeam(first, "Brand new");
-      const ctx: TeamContext = { ...first, team: { id: teamId, name: "Brand new", role: "admin" }, teams: [...first.teams, { id: teamId, name: "Brand new", role: "admin" }] };
+      const ctx: TeamContext = {
+        ...first,
+        team: { id: teamId, name: "Brand new", role: "admin" },
+        teams: [...first.teams, { id: teamId, name: "Brand new", role: "admin" }],
+      };
 
       const views = await listProviders(teamId);
       expect(views).toEqual([expect.objectContaining({ id: INSTANCE_PROVIDER_ID, scope: "instance", apiKeyHint: null })]);
@@ -130,7 +146,9 @@ describe("the operator's provider from the environment", () => {
       await expect(deleteProvider(ctx, INSTANCE_PROVIDER_ID)).rejects.toMatchObject({ status: 403 });
       await expect(setProviderEnabled(ctx, INSTANCE_PROVIDER_ID, false)).rejects.toMatchObject({ status: 403 });
       await expect(enableModels(ctx, INSTANCE_PROVIDER_ID, ["gpt-4o"])).rejects.toMatchObject({ status: 403 });
-      await expect(saveModel(ctx, INSTANCE_PROVIDER_ID, instanceModel.id, modelFormSchema.parse({ modelId: "op-model", enabled: "on" }))).rejects.toMatchObject({ status: 403 });
+      await expect(saveModel(ctx, INSTANCE_PROVIDER_ID, instanceModel.id, modelFormSchema.parse({ modelId: "op-model", enabled: "on" }))).rejects.toMatchObject(
+        { status: 403 },
+      );
       await expect(deleteModel(ctx, instanceModel.id)).rejects.toMatchObject({ status: 403 });
       expect(thief.requests).toHaveLength(0);
 

@@ -98,7 +98,10 @@ describe.each(["openai_chat", "openai_compatible", "openai_responses", "anthropi
     const { apart, merged } = await apartAndMerged(kind, prompt);
 
     expect(joined(merged)).toEqual(joined(apart));
-    const text = joined(merged).filter((p) => p.type === "text-delta").map((p) => p.delta).join("");
+    const text = joined(merged)
+      .filter((p) => p.type === "text-delta")
+      .map((p) => p.delta)
+      .join("");
     expect(text).toBe(content);
     expect(merged.find((p) => p.type === "finish")).toMatchObject({ type: "finish" });
     expect(deltaCount(apart)).toBeGreaterThan(20);
@@ -115,7 +118,8 @@ describe.each(["openai_chat", "openai_compatible", "openai_responses", "anthropi
 });
 
 describe("mergeEvents", () => {
-  const chat = (id: string, delta: object, extra: object = {}) => `data: ${JSON.stringify({ id, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+  const chat = (id: string, delta: object, extra: object = {}) =>
+    `data: ${JSON.stringify({ id, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
 
   it("folds a run of one block's text deltas into one event and keeps everything else as it was", () => {
     const role = chat("c1", { role: "assistant", content: "" });
@@ -141,8 +145,15 @@ describe("mergeEvents", () => {
 
   it("keeps an Anthropic block's text apart from its thinking and from other blocks", () => {
     const ev = (index: number, delta: object) => `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index, delta })}\n\n`;
-    const input = ev(0, { type: "thinking_delta", thinking: "x" }) + ev(0, { type: "thinking_delta", thinking: "y" }) + ev(1, { type: "text_delta", text: "A" }) + ev(1, { type: "text_delta", text: "B" }) + ev(2, { type: "text_delta", text: "C" });
-    expect(mergeEvents(input, "anthropic")).toBe(ev(0, { type: "thinking_delta", thinking: "xy" }) + ev(1, { type: "text_delta", text: "AB" }) + ev(2, { type: "text_delta", text: "C" }));
+    const input =
+      ev(0, { type: "thinking_delta", thinking: "x" }) +
+      ev(0, { type: "thinking_delta", thinking: "y" }) +
+      ev(1, { type: "text_delta", text: "A" }) +
+      ev(1, { type: "text_delta", text: "B" }) +
+      ev(2, { type: "text_delta", text: "C" });
+    expect(mergeEvents(input, "anthropic")).toBe(
+      ev(0, { type: "thinking_delta", thinking: "xy" }) + ev(1, { type: "text_delta", text: "AB" }) + ev(2, { type: "text_delta", text: "C" }),
+    );
   });
 });
 

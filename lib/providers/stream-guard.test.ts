@@ -73,6 +73,11 @@ describe("guarded provider stream", () => {
     steady.controller.enqueue(finish);
     steady.controller.close();
     const received = await parts;
-    expect(received.filter((p) => p.type === "text-delta").map((p) => (p as { delta: string }).delta).join("")).toBe(".".repeat(60));
+    expect(
+      received
+        .filter((p) => p.type === "text-delta")
+        .map((p) => (p as { delta: string }).delta)
+        .join(""),
+    ).toBe(".".repeat(60));
   });
 });

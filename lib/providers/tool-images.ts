@@ -52,7 +52,10 @@ export function moveToolImages(messages: ModelMessage[]): ModelMessage[] {
     out.push({
       role: "user",
       content: [
-        { type: "text", text: `The image${images.length === 1 ? "" : "s"} returned by the tool call${images.length === 1 ? "" : "s"} above (${[...new Set(images.map((i) => i.tool))].join(", ")}):` },
+        {
+          type: "text",
+          text: `The image${images.length === 1 ? "" : "s"} returned by the tool call${images.length === 1 ? "" : "s"} above (${[...new Set(images.map((i) => i.tool))].join(", ")}):`,
+        },
         ...images.map((i) => ({ type: "file" as const, data: i.data, mediaType: i.mediaType })),
       ],
     });
@@ -61,5 +64,8 @@ export function moveToolImages(messages: ModelMessage[]): ModelMessage[] {
 }
 
 function hasToolImages(m: ModelMessage): boolean {
-  return m.role === "tool" && m.content.some((p) => p.type === "tool-result" && p.output.type === "content" && (p.output.value as ContentItem[]).some((i) => imageData(i) !== undefined));
+  return (
+    m.role === "tool" &&
+    m.content.some((p) => p.type === "tool-result" && p.output.type === "content" && (p.output.value as ContentItem[]).some((i) => imageData(i) !== undefined))
+  );
 }

@@ -22,9 +22,17 @@ async function turn(ctx: Parameters<typeof runTurn>[0], chatId: string, text: st
   return { chunks, stored: await done.promise };
 }
 
-async function addModel(teamId: string, kind: ProviderKind, baseUrl: string, modelId: string, extra: { toolCalling?: "native" | "none"; webSearch?: boolean; providerOptions?: object } = {}) {
+async function addModel(
+  teamId: string,
+  kind: ProviderKind,
+  baseUrl: string,
+  modelId: string,
+  extra: { toolCalling?: "native" | "none"; webSearch?: boolean; providerOptions?: object } = {},
+) {
   const prisma = await db();
-  const provider = await prisma.provider.create({ data: { teamId, name: `${kind}-${modelId}-${Math.random()}`, kind, baseUrl, apiKeyEnc: encryptSecret("sk-test-key-000") } });
+  const provider = await prisma.provider.create({
+    data: { teamId, name: `${kind}-${modelId}-${Math.random()}`, kind, baseUrl, apiKeyEnc: encryptSecret("sk-test-key-000") },
+  });
   return prisma.model.create({ data: { providerId: provider.id, modelId, displayName: `Model ${modelId}`, ...extra } });
 }
 
@@ -55,7 +63,11 @@ describe("Anthropic prompt caching", () => {
       // Anthropic's message_start bookkeeping (a `custom` part in AI SDK 7) is not part of the answer.
       expect(chunks.map((c) => c.type)).not.toContain("custom");
       expect(stored.status).toBe("done");
-      const body = JSON.parse(up.requests[0].body) as { system?: { cache_control?: unknown }[]; tools: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+      const body = JSON.parse(up.requests[0].body) as {
+        system?: { cache_control?: unknown }[];
+        tools: { cache_control?: unknown }[];
+        messages: { content: { cache_control?: unknown }[] }[];
+      };
       expect(up.requests[0].path).toBe("/v1/messages");
       // The system prompt (the call's instructions) is a breakpoint too.
       expect(body.system?.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
@@ -208,7 +220,9 @@ describe("model choice", () => {
   it("a model's providerOptions reach the provider", async () => {
     mock.onMessage("with options", { content: "ok" });
     const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat", "opts-model");
-    await (await db()).model.updateMany({ where: { provider: { teamId: ctx.team.id } }, data: { providerOptions: { openai: { user: "parley-options-test" } } } });
+    await (
+      await db()
+    ).model.updateMany({ where: { provider: { teamId: ctx.team.id } }, data: { providerOptions: { openai: { user: "parley-options-test" } } } });
     mock.clearRequests();
     await turn(ctx, chat.id, "with options");
     const body = mock.getRequests().at(-1)?.body as { user?: string } | null;
@@ -222,7 +236,9 @@ describe("a model's context window", () => {
     const prisma = await db();
     const ids = Array.from({ length: count }, (_, i) => `${chatId}-e${i}`);
     await prisma.message.createMany({ data: ids.map((id, i) => ({ id, chatId, role: i % 2 ? "assistant" : "user", status: "done" })) });
-    await prisma.block.createMany({ data: ids.map((id, i) => ({ messageId: id, ordinal: 0, kind: "text", status: "done", text: `<m${i}> `.padEnd(size, "w") })) });
+    await prisma.block.createMany({
+      data: ids.map((id, i) => ({ messageId: id, ordinal: 0, kind: "text", status: "done", text: `<m${i}> `.padEnd(size, "w") })),
+    });
   }
   type Body = { messages: { role: string; content: unknown }[] };
   const numbers = (body: Body) => [...JSON.stringify(body.messages).matchAll(/<m(\d+)>/g)].map((m) => Number(m[1]));

@@ -24,7 +24,8 @@ function approvalLine(b: ExportBlock): string | undefined {
   if (!a) return undefined;
   if (a.required === "auto") return `Ran without asking${a.rule ? `: rule “${a.rule}”` : ""}.`;
   const parts: string[] = [];
-  if (a.decision) parts.push(`${a.decision[0].toUpperCase()}${a.decision.slice(1)}${a.decidedBy ? ` by ${a.decidedBy}` : ""}${a.decidedAt ? ` at ${a.decidedAt}` : ""}.`);
+  if (a.decision)
+    parts.push(`${a.decision[0].toUpperCase()}${a.decision.slice(1)}${a.decidedBy ? ` by ${a.decidedBy}` : ""}${a.decidedAt ? ` at ${a.decidedAt}` : ""}.`);
   else if (a.required) parts.push(`Waits for ${a.required === "admin" ? "an admin" : "the member"}${a.deadline ? ` until ${a.deadline}` : ""}.`);
   if (a.reason) parts.push(`Reason: ${a.reason}.`);
   if (a.rule) parts.push(`Rule: “${a.rule}”.`);
@@ -43,7 +44,12 @@ function toolLines(b: ExportBlock): string[] {
 }
 
 function messageLines(m: ExportedMessage, heading: string): string[] {
-  const out = [`${heading} ${m.role === "user" ? "User" : m.role === "assistant" ? `Assistant${m.model ? ` (${m.model})` : ""}` : "System"}`, "", `_${m.createdAt}${m.status !== "done" ? ` · ${m.status}` : ""}_`, ""];
+  const out = [
+    `${heading} ${m.role === "user" ? "User" : m.role === "assistant" ? `Assistant${m.model ? ` (${m.model})` : ""}` : "System"}`,
+    "",
+    `_${m.createdAt}${m.status !== "done" ? ` · ${m.status}` : ""}_`,
+    "",
+  ];
   for (const b of m.blocks) {
     if (b.kind === "text" && b.text) out.push(b.text, "");
     if (b.kind === "reasoning" && b.text) out.push(`> ${b.text.replace(/\n/g, "\n> ")}`, "");
@@ -52,11 +58,17 @@ function messageLines(m: ExportedMessage, heading: string): string[] {
   }
   for (const a of m.attachments) out.push(`Attachment: [${a.name}](${a.url}) (${a.mediaType}, ${a.size} bytes)`, "");
   // File parts without a stored attachment (e.g. images from a tool): by name and type.
-  for (const b of m.blocks) if (b.kind === "file" && !m.attachments.some((a) => a.name === b.name)) out.push(`Attachment: ${b.name ?? "file"} (${b.mediaType})`, "");
+  for (const b of m.blocks)
+    if (b.kind === "file" && !m.attachments.some((a) => a.name === b.name)) out.push(`Attachment: ${b.name ?? "file"} (${b.mediaType})`, "");
   if (m.citations.length) out.push("Sources:", "", ...m.citations.map((c) => `[${c.n}] ${c.title ? `${c.title} — ` : ""}${c.url}`), "");
   if (m.usage) {
     const u = m.usage;
-    const tokens = [`${u.inputTokens ?? 0} input`, `${u.outputTokens ?? 0} output`, ...(u.cachedInputTokens ? [`${u.cachedInputTokens} cached input`] : []), ...(u.reasoningTokens ? [`${u.reasoningTokens} reasoning`] : [])];
+    const tokens = [
+      `${u.inputTokens ?? 0} input`,
+      `${u.outputTokens ?? 0} output`,
+      ...(u.cachedInputTokens ? [`${u.cachedInputTokens} cached input`] : []),
+      ...(u.reasoningTokens ? [`${u.reasoningTokens} reasoning`] : []),
+    ];
     out.push(`_Usage: ${tokens.join(", ")} tokens${u.cost != null ? `, $${u.cost.toFixed(6)}` : ""}._`, "");
   }
   return out;

@@ -111,7 +111,17 @@ function approvalOf(b: BlockRow, outcome: CallOutcome): ExportedApproval | undef
 }
 
 function blockOf(b: BlockRow): ExportBlock {
-  const out: ExportBlock = { kind: b.kind, text: b.text, toolName: b.toolName, input: b.input ?? undefined, output: b.output ?? undefined, errorText: b.errorText, name: b.name, mediaType: b.mediaType, url: b.url };
+  const out: ExportBlock = {
+    kind: b.kind,
+    text: b.text,
+    toolName: b.toolName,
+    input: b.input ?? undefined,
+    output: b.output ?? undefined,
+    errorText: b.errorText,
+    name: b.name,
+    mediaType: b.mediaType,
+    url: b.url,
+  };
   if (b.kind === "tool") {
     out.outcome = outcomeOf(b);
     const approval = approvalOf(b, out.outcome);
@@ -132,7 +142,17 @@ function messageOf(m: MessageRow, base: string): ExportedMessage {
     blocks: m.blocks.filter((b) => ["text", "reasoning", "tool", "file", "error"].includes(b.kind)).map(blockOf),
     citations: m.citations.map((c) => ({ n: c.ordinal, url: c.url, title: c.title, snippet: c.snippet })),
     attachments: m.attachments.map((a) => ({ name: a.name, mediaType: a.mediaType, size: a.size, url: `${base}/api/attachments/${a.id}` })),
-    ...(hasUsage ? { usage: { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedInputTokens: m.cachedInputTokens, reasoningTokens: m.reasoningTokens, cost: m.cost } } : {}),
+    ...(hasUsage
+      ? {
+          usage: {
+            inputTokens: m.inputTokens,
+            outputTokens: m.outputTokens,
+            cachedInputTokens: m.cachedInputTokens,
+            reasoningTokens: m.reasoningTokens,
+            cost: m.cost,
+          },
+        }
+      : {}),
   };
 }
 

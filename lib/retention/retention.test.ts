@@ -22,21 +22,49 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-
   /** A chat with a question (and its attachment), an answer with a tool block and a citation, and a share. */
   async function fullChat(ctx: TeamContext, title: string, reader: TeamContext, daysOld: number) {
     const prisma = await db();
     const { id } = await createChat(ctx);
     await renameChat(ctx, id, title);
-    await prisma.message.create({ data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: `Question of ${title}` }, { ordinal: 1, kind: "file", status: "done", name: "a.txt", mediaType: "text/plain", url: "/api/attachments/x" }] } } });
-    await prisma.attachment.create({ data: { teamId: ctx.team.id, userId: ctx.user.id, chatId: id, messageId: `q-${id}`, name: "a.txt", mediaType: "text/plain", size: 3, complete: true, chunks: { create: { seq: 0, data: Buffer.from("abc") } } } });
+    await prisma.message.create({
+      data: {
+        id: `q-${id}`,
+        chatId: id,
+        role: "user",
+        blocks: {
+          create: [
+            { ordinal: 0, kind: "text", status: "done", text: `Question of ${title}` },
+            { ordinal: 1, kind: "file", status: "done", name: "a.txt", mediaType: "text/plain", url: "/api/attachments/x" },
+          ],
+        },
+      },
+    });
+    await prisma.attachment.create({
+      data: {
+        teamId: ctx.team.id,
+        userId: ctx.user.id,
+        chatId: id,
+        messageId: `q-${id}`,
+        name: "a.txt",
+        mediaType: "text/plain",
+        size: 3,
+        complete: true,
+        chunks: { create: { seq: 0, data: Buffer.from("abc") } },
+      },
+    });
     await prisma.message.create({
       data: {
         id: `a-${id}`,
         chatId: id,
         parentId: `q-${id}`,
         role: "assistant",
-        blocks: { create: [{ ordinal: 0, kind: "tool", status: "output-available", toolCallId: `c-${id}`, toolName: "echo", input: { text: "x" }, output: { ok: true } }, { ordinal: 1, kind: "text", status: "done", text: `Answer of ${title}` }] },
+        blocks: {
+          create: [
+            { ordinal: 0, kind: "tool", status: "output-available", toolCallId: `c-${id}`, toolName: "echo", input: { text: "x" }, output: { ok: true } },
+            { ordinal: 1, kind: "text", status: "done", text: `Answer of ${title}` },
+          ],
+        },
         citations: { create: { ordinal: 1, url: "https://example.com/", origin: "mcp" } },
       },
     });
@@ -69,7 +97,18 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     const old = await fullChat(admin, "Old", reader, 40);
     const recent = await fullChat(admin, "Recent", reader, 5);
     const elsewhere = await fullChat(other, "Elsewhere", otherReader, 400);
-    const unsent = await prisma.attachment.create({ data: { teamId: one.id, userId: admin.user.id, name: "u.txt", mediaType: "text/plain", size: 1, complete: true, chunks: { create: { seq: 0, data: Buffer.from("u") } }, createdAt: new Date(Date.now() - 2 * 86_400_000) } });
+    const unsent = await prisma.attachment.create({
+      data: {
+        teamId: one.id,
+        userId: admin.user.id,
+        name: "u.txt",
+        mediaType: "text/plain",
+        size: 1,
+        complete: true,
+        chunks: { create: { seq: 0, data: Buffer.from("u") } },
+        createdAt: new Date(Date.now() - 2 * 86_400_000),
+      },
+    });
     const full = { chat: 1, messages: 2, blocks: 4, citations: 1, attachments: 1, shares: 1 };
     expect(await rowsOf(old)).toEqual(full);
 
@@ -132,12 +171,16 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       await sweepRetention(prisma);
-      expect(log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(team.id))).toEqual([expect.stringMatching(/^\[retention\] team \S+: deleted 2 chats untouched for 30 days/)]);
+      expect(log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(team.id))).toEqual([
+        expect.stringMatching(/^\[retention\] team \S+: deleted 2 chats untouched for 30 days/),
+      ]);
     } finally {
       log.mockRestore();
     }
     const events = await prisma.auditEvent.findMany({ where: { teamId: team.id, action: "retention.sweep" } });
-    expect(events).toEqual([expect.objectContaining({ actorId: null, targetType: "team", targetId: team.id, data: expect.objectContaining({ chats: 2, days: 30 }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ actorId: null, targetType: "team", targetId: team.id, data: expect.objectContaining({ chats: 2, days: 30 }) }),
+    ]);
     // A sweep with nothing to delete records nothing.
     await sweepRetention(prisma);
     expect(await prisma.auditEvent.count({ where: { teamId: team.id, action: "retention.sweep" } })).toBe(1);
@@ -151,10 +194,40 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     const { id } = await createChat(owner);
     await renameChat(owner, id, "Audited chat");
     const at = new Date("2026-03-04T05:06:07.000Z");
-    await prisma.message.create({ data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: "Pay the invoice" }] } } });
-    const file = await prisma.attachment.create({ data: { teamId: team.id, userId: owner.user.id, chatId: id, messageId: `q-${id}`, name: "invoice.pdf", mediaType: "application/pdf", size: 3, complete: true, chunks: { create: { seq: 0, data: Buffer.from("pdf") } } } });
-    await prisma.message.create({ data: { id: `old-${id}`, chatId: id, parentId: `q-${id}`, role: "assistant", onBranch: false, blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: "An earlier answer" }] } } });
-    const tool = (ordinal: number, extra: { status: string } & Record<string, unknown>) => ({ ordinal, kind: "tool" as const, toolName: "pay", toolCallId: `call-${ordinal}-${id}`, input: { amount: ordinal * 100 }, ...extra });
+    await prisma.message.create({
+      data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: "Pay the invoice" }] } },
+    });
+    const file = await prisma.attachment.create({
+      data: {
+        teamId: team.id,
+        userId: owner.user.id,
+        chatId: id,
+        messageId: `q-${id}`,
+        name: "invoice.pdf",
+        mediaType: "application/pdf",
+        size: 3,
+        complete: true,
+        chunks: { create: { seq: 0, data: Buffer.from("pdf") } },
+      },
+    });
+    await prisma.message.create({
+      data: {
+        id: `old-${id}`,
+        chatId: id,
+        parentId: `q-${id}`,
+        role: "assistant",
+        onBranch: false,
+        blocks: { create: [{ ordinal: 0, kind: "text", status: "done", text: "An earlier answer" }] },
+      },
+    });
+    const tool = (ordinal: number, extra: { status: string } & Record<string, unknown>) => ({
+      ordinal,
+      kind: "tool" as const,
+      toolName: "pay",
+      toolCallId: `call-${ordinal}-${id}`,
+      input: { amount: ordinal * 100 },
+      ...extra,
+    });
     await prisma.message.create({
       data: {
         id: `a-${id}`,
@@ -166,9 +239,35 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
         cost: 0.0012,
         blocks: {
           create: [
-            tool(0, { status: "output-available", output: { paid: true }, approvalId: `ap0-${id}`, approved: true, decidedById: admin.user.id, decidedAt: at, approvalBy: "admin", approvalRule: "amount > 50 → an admin approves" }),
-            tool(1, { status: "output-denied", approvalId: `ap1-${id}`, approved: false, decidedById: owner.user.id, decidedAt: at, decisionReason: "not today", approvalBy: "member" }),
-            tool(2, { status: "output-denied", approvalId: `ap2-${id}`, approved: false, decidedById: null, decidedAt: at, decisionReason: "no decision within 30 minutes", approvalBy: "admin", approvalRule: "amount > 150 → an admin approves" }),
+            tool(0, {
+              status: "output-available",
+              output: { paid: true },
+              approvalId: `ap0-${id}`,
+              approved: true,
+              decidedById: admin.user.id,
+              decidedAt: at,
+              approvalBy: "admin",
+              approvalRule: "amount > 50 → an admin approves",
+            }),
+            tool(1, {
+              status: "output-denied",
+              approvalId: `ap1-${id}`,
+              approved: false,
+              decidedById: owner.user.id,
+              decidedAt: at,
+              decisionReason: "not today",
+              approvalBy: "member",
+            }),
+            tool(2, {
+              status: "output-denied",
+              approvalId: `ap2-${id}`,
+              approved: false,
+              decidedById: null,
+              decidedAt: at,
+              decisionReason: "no decision within 30 minutes",
+              approvalBy: "admin",
+              approvalRule: "amount > 150 → an admin approves",
+            }),
             tool(3, { status: "output-available", output: { paid: true }, approvalBy: "auto", approvalRule: "amount < 500 → run without asking" }),
             { ordinal: 4, kind: "text", status: "done", text: "Paid, see [1]." },
           ],

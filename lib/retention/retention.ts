@@ -20,7 +20,12 @@ export const RETENTION_SWEEP_MS = 15 * 60 * 1000;
 
 export async function setRetention(ctx: TeamContext, days: number | null): Promise<void> {
   retentionSchema.parse({ days });
-  await audited(ctx, (tx) => tx.team.update({ where: { id: ctx.team.id }, data: { retentionDays: days } }), { action: "team.retention", targetType: "team", targetId: ctx.team.id, data: { days } });
+  await audited(ctx, (tx) => tx.team.update({ where: { id: ctx.team.id }, data: { retentionDays: days } }), {
+    action: "team.retention",
+    targetType: "team",
+    targetId: ctx.team.id,
+    data: { days },
+  });
 }
 
 export async function retentionOf(teamId: string): Promise<number | null> {
@@ -37,13 +42,24 @@ export async function sweepRetention(prisma: PrismaClient, now = new Date()): Pr
     const deleted = await prisma.$transaction(async (tx) => {
       const { count } = await tx.chat.deleteMany({ where: { teamId: t.id, updatedAt: { lt: before }, activeStreamId: null } });
       if (count) {
-        await audit(tx, { teamId: t.id, actorId: null, action: "retention.sweep", targetType: "team", targetId: t.id, data: { chats: count, days: t.retentionDays!, before: before.toISOString() } });
+        await audit(tx, {
+          teamId: t.id,
+          actorId: null,
+          action: "retention.sweep",
+          targetType: "team",
+          targetId: t.id,
+          data: { chats: count, days: t.retentionDays!, before: before.toISOString() },
+        });
       }
       return count;
     });
-    if (deleted) console.log(`[retention] team ${t.id}: deleted ${deleted} chat${deleted === 1 ? "" : "s"} untouched for ${t.retentionDays} days (before ${before.toISOString()})`);
+    if (deleted)
+      console.log(
+        `[retention] team ${t.id}: deleted ${deleted} chat${deleted === 1 ? "" : "s"} untouched for ${t.retentionDays} days (before ${before.toISOString()})`,
+      );
     chats += deleted;
   }
-  const uploads = (await prisma.attachment.deleteMany({ where: { messageId: null, chatId: null, createdAt: { lt: new Date(now.getTime() - UNSENT_MS) } } })).count;
+  const uploads = (await prisma.attachment.deleteMany({ where: { messageId: null, chatId: null, createdAt: { lt: new Date(now.getTime() - UNSENT_MS) } } }))
+    .count;
   return { chats, uploads };
 }

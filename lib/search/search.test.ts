@@ -28,7 +28,6 @@ describe.each(DATABASES)("search on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-
   it("finds titles, text, tool inputs and outputs in own and shared chats, and nowhere else", async () => {
     const prisma = await db();
     const [one, two] = await Promise.all([prisma.team.create({ data: { name: "One" } }), prisma.team.create({ data: { name: "Two" } })]);
@@ -45,14 +44,24 @@ describe.each(DATABASES)("search on $name", (driver) => {
         blocks: {
           create: [
             { ordinal: 0, kind: "text", status: "done", text: "The platypus report is due on Friday, said the team lead." },
-            { ordinal: 1, kind: "tool", status: "output-available", toolCallId: "t1", toolName: "lookup", input: { city: "Wollongong" }, output: { content: [{ type: "text", text: "Weather: quokka sunny" }] } },
+            {
+              ordinal: 1,
+              kind: "tool",
+              status: "output-available",
+              toolCallId: "t1",
+              toolName: "lookup",
+              input: { city: "Wollongong" },
+              output: { content: [{ type: "text", text: "Weather: quokka sunny" }] },
+            },
           ],
         },
       },
     });
     // The stranger's own chat in their team has the same word: they find theirs only.
     const theirs = await createChat(stranger);
-    await prisma.message.create({ data: { id: `m-${theirs.id}`, chatId: theirs.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "platypus facts" } } } });
+    await prisma.message.create({
+      data: { id: `m-${theirs.id}`, chatId: theirs.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "platypus facts" } } },
+    });
 
     const found = await searchChats(owner, "platypus");
     expect(found.map((r) => r.chatId)).toEqual([id]);
@@ -108,12 +117,22 @@ describe.each(DATABASES)("search on $name", (driver) => {
     for (let i = 0; i < 33; i++) {
       const { id } = await createChat(m);
       older.push(id);
-      await prisma.message.create({ data: { id: `m-${id}`, chatId: id, role: "user", createdAt: new Date(start + i * 1000), blocks: { create: { ordinal: 0, kind: "text", status: "done", text: `note ${i} about the zebu` } } } });
+      await prisma.message.create({
+        data: {
+          id: `m-${id}`,
+          chatId: id,
+          role: "user",
+          createdAt: new Date(start + i * 1000),
+          blocks: { create: { ordinal: 0, kind: "text", status: "done", text: `note ${i} about the zebu` } },
+        },
+      });
     }
     // The newest chat mentions the word in 320 blocks, more than a page of matches on its own.
     const busy = await createChat(m);
     await prisma.message.create({ data: { id: `m-${busy.id}`, chatId: busy.id, role: "assistant", createdAt: new Date(start + 60_000) } });
-    await prisma.block.createMany({ data: Array.from({ length: 320 }, (_, i) => ({ messageId: `m-${busy.id}`, ordinal: i, kind: "text" as const, status: "done", text: `zebu line ${i}` })) });
+    await prisma.block.createMany({
+      data: Array.from({ length: 320 }, (_, i) => ({ messageId: `m-${busy.id}`, ordinal: i, kind: "text" as const, status: "done", text: `zebu line ${i}` })),
+    });
     const found = await searchChats(m, "zebu");
     expect(found.map((r) => r.chatId)).toEqual([busy.id, ...older.slice(-29).reverse()]);
     expect(found[1].snippet.map((s) => s.text).join("")).toContain("note 32 about the zebu");
@@ -124,7 +143,14 @@ describe.each(DATABASES)("search on $name", (driver) => {
     const team = await prisma.team.create({ data: { name: "Seven" } });
     const m = await teamMember(team.id, "Keeper");
     const old = await createChat(m);
-    await prisma.message.create({ data: { id: `m-${old.id}`, chatId: old.id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "we saw a red panda today" } } } });
+    await prisma.message.create({
+      data: {
+        id: `m-${old.id}`,
+        chatId: old.id,
+        role: "user",
+        blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "we saw a red panda today" } },
+      },
+    });
     const recent = await createChat(m);
     await prisma.message.create({ data: { id: `m-${recent.id}`, chatId: recent.id, role: "assistant" } });
     // In SQL for speed; ids after every cuid ("z…" > "c…"), as newer blocks' ids are.
@@ -147,7 +173,17 @@ describe.each(DATABASES)("search on $name", (driver) => {
         id: `m-${id}`,
         chatId: id,
         role: "assistant",
-        blocks: { create: { ordinal: 0, kind: "tool", status: "output-available", toolCallId: "t-img", toolName: "draw", input: { prompt: "a narwhal" }, output: { content: [{ type: "image", data: image, mimeType: "image/png" }] } } },
+        blocks: {
+          create: {
+            ordinal: 0,
+            kind: "tool",
+            status: "output-available",
+            toolCallId: "t-img",
+            toolName: "draw",
+            input: { prompt: "a narwhal" },
+            output: { content: [{ type: "image", data: image, mimeType: "image/png" }] },
+          },
+        },
       },
     });
     expect((await searchChats(m, "narwhal")).map((r) => r.chatId)).toEqual([id]);
@@ -158,6 +194,6 @@ describe.each(DATABASES)("search on $name", (driver) => {
     const team = await prisma.team.create({ data: { name: "Three" } });
     const m = await teamMember(team.id, "M");
     for (const q of ["", "   ", "x".repeat(201), "a\u0000b"]) await expect(searchChats(m, q)).rejects.toMatchObject({ status: 400 });
-    for (const q of ["'); DROP TABLE \"Chat\"; --", "a & | ! ( ) :*", "\\"]) expect(await searchChats(m, q)).toEqual([]);
+    for (const q of ['\'); DROP TABLE "Chat"; --', "a & | ! ( ) :*", "\\"]) expect(await searchChats(m, q)).toEqual([]);
   });
 });

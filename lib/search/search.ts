@@ -16,7 +16,12 @@ import { Invalid } from "../errors";
 import type { TeamContext } from "../teams/context";
 
 export const searchQuerySchema = z.object({
-  q: z.string().trim().min(1, "Enter something to search for.").max(200, "At most 200 characters.").regex(/^[^\u0000]*$/, "The search has a character that is not allowed."),
+  q: z
+    .string()
+    .trim()
+    .min(1, "Enter something to search for.")
+    .max(200, "At most 200 characters.")
+    .regex(/^[^\u0000]*$/, "The search has a character that is not allowed."),
 });
 
 export type SnippetPart = { text: string; hit: boolean };
@@ -81,7 +86,17 @@ export async function searchChats(ctx: Pick<TeamContext, "user" | "team">, rawQu
   return page.flatMap((h) => {
     const s = byId.get(h.chatId);
     if (!s) return []; // deleted between the two reads
-    return [{ chatId: h.chatId, title: s.title, owner: s.owner, mine: s.ownerId === ctx.user.id, messageId: h.messageId, snippet: segments(s.snippet ?? ""), at: new Date(h.at).toISOString() }];
+    return [
+      {
+        chatId: h.chatId,
+        title: s.title,
+        owner: s.owner,
+        mine: s.ownerId === ctx.user.id,
+        messageId: h.messageId,
+        snippet: segments(s.snippet ?? ""),
+        at: new Date(h.at).toISOString(),
+      },
+    ];
   });
 }
 
@@ -100,7 +115,10 @@ function batchSql(step: Step, limit: number): string {
     return `WITH older AS MATERIALIZED (SELECT b."id", b."messageId" FROM "Block" b WHERE ${HAS_WORDS} AND b."searchVector" @@ ${QUERY} AND ${NEWER_THAN_CURSOR})
             SELECT ${HIT} FROM older b ${MATCH_JOIN} WHERE ${VISIBLE} AND ${NOT_FOUND_YET} ORDER BY b."id" DESC LIMIT ${limit}`;
   // A window of the newest blocks walked row by row, or the whole table in the planner's way.
-  const from = step === "planner" ? `"Block" b` : `(SELECT "id", "messageId", "searchVector" FROM "Block" b WHERE ${NEWER_THAN_CURSOR} ORDER BY "id" DESC LIMIT ${step}) b`;
+  const from =
+    step === "planner"
+      ? `"Block" b`
+      : `(SELECT "id", "messageId", "searchVector" FROM "Block" b WHERE ${NEWER_THAN_CURSOR} ORDER BY "id" DESC LIMIT ${step}) b`;
   return `SELECT ${HIT} FROM ${from} ${MATCH_JOIN}
            WHERE ${HAS_WORDS} AND b."searchVector" @@ ${QUERY} AND ${VISIBLE} AND ${NOT_FOUND_YET} AND ${NEWER_THAN_CURSOR}
            ORDER BY b."id" DESC LIMIT ${limit}`;
@@ -121,7 +139,7 @@ async function newestBlockHits(q: string, ctx: Pick<TeamContext, "user" | "team"
   const steps: readonly Step[] = phrase ? PHRASE_STEPS : ["planner"];
   const found = new Map<string, Hit>();
   let before: string | null = null;
-  for (let s = 0; s < steps.length; ) {
+  for (let s = 0; s < steps.length;) {
     const step = steps[s];
     const limit = (MAX_CHATS - found.size) * 2;
     const rows: Hit[] = await prisma.$queryRawUnsafe<Hit[]>(batchSql(step, limit), q, ctx.team.id, ctx.user.id, before, [...found.keys()]);

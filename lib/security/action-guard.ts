@@ -118,7 +118,11 @@ function referenceProblem(root: unknown, parts: ReadonlySet<number>): string | u
       const ok =
         v[1] === "$" ||
         /^\$K[0-9a-f]*$/.test(v) ||
-        v === "$undefined" || v === "$Infinity" || v === "$-Infinity" || v === "$NaN" || v === "$-0" ||
+        v === "$undefined" ||
+        v === "$Infinity" ||
+        v === "$-Infinity" ||
+        v === "$NaN" ||
+        v === "$-0" ||
         (v[1] === "D" && v.length < 64) ||
         /^\$n-?\d{1,300}$/.test(v) ||
         (v[1] === "@" && /^[0-9a-f]{1,8}$/.test(rest) && parts.has(parseInt(rest, 16))) ||

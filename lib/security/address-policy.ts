@@ -64,7 +64,10 @@ export function judgeAddress(address: string, allowPrivate: boolean): AddressVer
 
 /** URL host without IPv6 brackets, lower case, without a trailing dot. */
 export function bareHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  return hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
 }
 
 /**

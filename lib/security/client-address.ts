@@ -57,7 +57,10 @@ export function clientAddress(headers: Headers): string | undefined {
   const peer = parse(headers.get(CONNECTION_HEADER));
   if (!peer) return undefined;
   if (!trusted(peer)) return peer.toString();
-  const chain = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const chain = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!chain.length) return parse(headers.get("x-real-ip"))?.toString() ?? peer.toString();
   let client: Address = peer;
   for (let i = chain.length - 1; i >= 0; i--) {

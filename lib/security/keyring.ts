@@ -34,8 +34,7 @@ export async function initKeyring(prisma: PrismaClient, dir = dataDir()): Promis
         // Another instance set this database up with its own key just now: ours is of no use.
         fs.rmSync(path.join(dir, KEY_FILE), { force: true });
         throw new SecretKeyError(
-          "Another Parley instance set up this database with a different secret key at the same time. " +
-            "Give every instance the same PARLEY_SECRET_KEY.",
+          "Another Parley instance set up this database with a different secret key at the same time. " + "Give every instance the same PARLEY_SECRET_KEY.",
         );
       }
       throw new SecretKeyError(

@@ -81,7 +81,9 @@ describe("address rules on typed URLs (at save)", () => {
 describe("address rules at connect time", () => {
   it("refuses a host name that resolves to a metadata or link-local address, before connecting", async () => {
     const f = createOutboundFetch({ resolve, allowPrivate: () => true });
-    expect(await refusal(f("http://metadata.test/latest/meta-data", { headers: { authorization: "Bearer sk-op" } }))).toMatch(/169\.254\.169\.254 is a cloud-metadata/);
+    expect(await refusal(f("http://metadata.test/latest/meta-data", { headers: { authorization: "Bearer sk-op" } }))).toMatch(
+      /169\.254\.169\.254 is a cloud-metadata/,
+    );
     expect(await refusal(f("http://aws6.test/"))).toMatch(/fd00:ec2::254/);
     // One bad answer among good ones is enough to refuse.
     expect(await refusal(f("http://mixed.test/"))).toMatch(/169\.254\.169\.254/);
@@ -113,7 +115,10 @@ describe("address rules at connect time", () => {
     const up = await capture();
     const port = new URL(up.url).port;
     // The server listens on 127.0.0.1 only: 127.0.0.2 refuses, as ::1 does for an IPv4-only server.
-    const twoAnswers: Resolve = async () => [{ address: "127.0.0.2", family: 4 }, { address: "127.0.0.1", family: 4 }];
+    const twoAnswers: Resolve = async () => [
+      { address: "127.0.0.2", family: 4 },
+      { address: "127.0.0.1", family: 4 },
+    ];
     const res = await createOutboundFetch({ resolve: twoAnswers, allowPrivate: () => false })(`http://dual.test:${port}/both`);
     expect(await res.text()).toBe("ok");
     expect(up.requests[0]).toMatchObject({ path: "/both" });

@@ -85,7 +85,8 @@ const isRedirect = (status: number) => status === 301 || status === 302 || statu
 export function createOutboundFetch(options: OutboundOptions = {}): typeof fetch {
   const allowPrivate = options.allowPrivate ?? (() => config().PARLEY_ALLOW_PRIVATE_URLS);
   const dispatcher = new Agent({ connect: guardedConnector(options.resolve ?? systemResolve, allowPrivate) });
-  const raw = (input: FetchInput, init?: RequestInit) => undiciFetch(input as never, { ...(init as object), dispatcher } as never) as unknown as Promise<Response>;
+  const raw = (input: FetchInput, init?: RequestInit) =>
+    undiciFetch(input as never, { ...(init as object), dispatcher } as never) as unknown as Promise<Response>;
 
   return (async (input: FetchInput, init?: RequestInit) => {
     // A caller that handles redirects itself (the MCP SDK can) sees them as they are.

@@ -95,7 +95,20 @@ describe("server-action bodies", () => {
     for (const ok of ['[{"ok":false},"$K1"]', '["$$dollar"]', '["$undefined","$NaN","$-0","$D2026-01-01T00:00:00.000Z"]', `["$n${"9".repeat(300)}"]`]) {
       expect(jsonProblem(ok, true), ok).toBeUndefined();
     }
-    for (const bad of ['["$Q1"]', '["$@1"]', '["$B1"]', '["$A1"]', '["$R1"]', '["$h1"]', '["$T1"]', '["$1"]', '["$Z"]', `["$n${"9".repeat(301)}"]`, '["$nabc"]', JSON.stringify(new Array(101).fill(0))]) {
+    for (const bad of [
+      '["$Q1"]',
+      '["$@1"]',
+      '["$B1"]',
+      '["$A1"]',
+      '["$R1"]',
+      '["$h1"]',
+      '["$T1"]',
+      '["$1"]',
+      '["$Z"]',
+      `["$n${"9".repeat(301)}"]`,
+      '["$nabc"]',
+      JSON.stringify(new Array(101).fill(0)),
+    ]) {
       expect(jsonProblem(bad, true), bad).toBeDefined();
     }
     expect(jsonProblem('["$@1"]', true, new Set([1]))).toBeUndefined(); // a part that is there

@@ -35,8 +35,7 @@ export function parseKey(text: string): Buffer {
   else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) key = Buffer.from(t.replace(/=$/, ""), "base64url");
   if (key?.length !== 32) {
     throw new SecretKeyError(
-      "PARLEY_SECRET_KEY must be 32 random bytes, as 64 hex characters or base64 " +
-        "(for example the output of `openssl rand -base64 32`).",
+      "PARLEY_SECRET_KEY must be 32 random bytes, as 64 hex characters or base64 " + "(for example the output of `openssl rand -base64 32`).",
     );
   }
   return key;
@@ -55,8 +54,7 @@ export function loadMasterKey(dir: string, allowGenerate: boolean): { key: Buffe
   if (fs.existsSync(file)) return { key: readKeyFile(file), source: "file" };
   if (!allowGenerate) {
     throw new SecretKeyError(
-      `This database holds secrets encrypted with a key that is not here: set PARLEY_SECRET_KEY ` +
-        `or restore ${KEY_FILE} into the data directory.`,
+      `This database holds secrets encrypted with a key that is not here: set PARLEY_SECRET_KEY ` + `or restore ${KEY_FILE} into the data directory.`,
     );
   }
   fs.mkdirSync(dir, { recursive: true });

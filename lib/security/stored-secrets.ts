@@ -78,7 +78,8 @@ export function secretMoved(enc: string | null | undefined, savedFor: string | n
   return !binding || binding !== bindingOf(target);
 }
 
-const MOVED_MESSAGE = "The address now points to another server: enter this secret again, or clear it. A stored secret is only sent to the server it was saved for.";
+const MOVED_MESSAGE =
+  "The address now points to another server: enter this secret again, or clear it. A stored secret is only sent to the server it was saved for.";
 
 /**
  * The write-only rule for one secret field. `entered` is the new value (undefined when the field was

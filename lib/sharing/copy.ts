@@ -29,7 +29,13 @@ export async function copyChat(ctx: TeamContext, chatId: string): Promise<{ id: 
         include: { blocks: { orderBy: { ordinal: "asc" } }, citations: true, attachments: true },
       });
       const chat = await tx.chat.create({
-        data: { teamId: ctx.team.id, userId: ctx.user.id, title: `${source.title ?? "Untitled chat"} (copy)`.slice(0, 120), modelId: source.modelId, toolSelection: source.toolSelection ?? undefined },
+        data: {
+          teamId: ctx.team.id,
+          userId: ctx.user.id,
+          title: `${source.title ?? "Untitled chat"} (copy)`.slice(0, 120),
+          modelId: source.modelId,
+          toolSelection: source.toolSelection ?? undefined,
+        },
       });
       const ids = new Map<string, string>();
       for (const m of messages) ids.set(m.id, crypto.randomUUID());
@@ -39,7 +45,17 @@ export async function copyChat(ctx: TeamContext, chatId: string): Promise<{ id: 
         const attachmentIds = new Map<string, string>();
         for (const a of m.attachments) {
           const copy = await tx.attachment.create({
-            data: { teamId: ctx.team.id, userId: ctx.user.id, chatId: chat.id, messageId: null, name: a.name, mediaType: a.mediaType, size: a.size, complete: a.complete, text: a.text },
+            data: {
+              teamId: ctx.team.id,
+              userId: ctx.user.id,
+              chatId: chat.id,
+              messageId: null,
+              name: a.name,
+              mediaType: a.mediaType,
+              size: a.size,
+              complete: a.complete,
+              text: a.text,
+            },
             select: { id: true },
           });
           // The bytes are copied inside the database, never through this process's memory.
@@ -75,7 +91,15 @@ export async function copyChat(ctx: TeamContext, chatId: string): Promise<{ id: 
         }
         if (m.citations.length) {
           await tx.citation.createMany({
-            data: m.citations.map((c) => ({ messageId: id, blockId: c.blockId ? (blockIds.get(c.blockId) ?? null) : null, ordinal: c.ordinal, url: c.url, title: c.title, snippet: c.snippet, origin: c.origin })),
+            data: m.citations.map((c) => ({
+              messageId: id,
+              blockId: c.blockId ? (blockIds.get(c.blockId) ?? null) : null,
+              ordinal: c.ordinal,
+              url: c.url,
+              title: c.title,
+              snippet: c.snippet,
+              origin: c.origin,
+            })),
           });
         }
         parentId = id;

@@ -30,10 +30,21 @@ export async function listShares(ctx: TeamContext, chatId: string): Promise<{ sh
   const prisma = await db();
   const [rows, members] = await Promise.all([
     prisma.chatShare.findMany({ where: { chatId }, include: { user: { select: { name: true } } }, orderBy: { createdAt: "asc" } }),
-    prisma.membership.findMany({ where: { teamId: ctx.team.id, NOT: { userId: ctx.user.id } }, select: { user: { select: { id: true, name: true } } }, orderBy: { user: { name: "asc" } }, take: 500 }),
+    prisma.membership.findMany({
+      where: { teamId: ctx.team.id, NOT: { userId: ctx.user.id } },
+      select: { user: { select: { id: true, name: true } } },
+      orderBy: { user: { name: "asc" } },
+      take: 500,
+    }),
   ]);
   return {
-    shares: rows.map((r) => ({ id: r.id, userId: r.userId, name: r.user?.name ?? "Everyone in the team", canContinue: r.canContinue, createdAt: r.createdAt.toISOString() })),
+    shares: rows.map((r) => ({
+      id: r.id,
+      userId: r.userId,
+      name: r.user?.name ?? "Everyone in the team",
+      canContinue: r.canContinue,
+      createdAt: r.createdAt.toISOString(),
+    })),
     members: members.map((m) => m.user),
   };
 }
@@ -45,7 +56,10 @@ export async function shareChat(ctx: TeamContext, chatId: string, input: ShareIn
   const prisma = await db();
   let name = "Everyone in the team";
   if (userId) {
-    const member = await prisma.membership.findFirst({ where: { teamId: ctx.team.id, userId, NOT: { userId: ctx.user.id } }, include: { user: { select: { name: true } } } });
+    const member = await prisma.membership.findFirst({
+      where: { teamId: ctx.team.id, userId, NOT: { userId: ctx.user.id } },
+      include: { user: { select: { name: true } } },
+    });
     if (!member) throw NotFound("No such member in this team.");
     name = member.user.name;
   }
@@ -91,5 +105,11 @@ export async function listSharedWithMe(ctx: TeamContext, limit = 50): Promise<Sh
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: Math.min(Math.max(limit, 1), 200),
   });
-  return rows.map((r) => ({ id: r.id, title: r.title, owner: r.user.name, updatedAt: r.updatedAt.toISOString(), canContinue: r.shares.some((s) => s.canContinue) }));
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    owner: r.user.name,
+    updatedAt: r.updatedAt.toISOString(),
+    canContinue: r.shares.some((s) => s.canContinue),
+  }));
 }

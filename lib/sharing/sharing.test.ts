@@ -22,7 +22,6 @@ describe.each(DATABASES)("on $name", (driver) => {
   }, 180_000);
   afterAll(() => stop?.());
 
-
   /** A team of three (owner, reader, bystander), a member of another team, and the owner's chat with one question and answer. */
   async function setting() {
     const prisma = await db();
@@ -33,7 +32,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     const stranger = await teamMember(two.id, "Stranger");
     const { id } = await createChat(owner);
     await renameChat(owner, id, "Plans");
-    await prisma.message.create({ data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "What is the plan?" } } } });
+    await prisma.message.create({
+      data: { id: `q-${id}`, chatId: id, role: "user", blocks: { create: { ordinal: 0, kind: "text", status: "done", text: "What is the plan?" } } },
+    });
     await prisma.message.create({
       data: {
         id: `a-${id}`,
@@ -42,7 +43,15 @@ describe.each(DATABASES)("on $name", (driver) => {
         role: "assistant",
         blocks: {
           create: [
-            { ordinal: 0, kind: "tool", status: "output-available", toolCallId: "c1", toolName: "echo", input: { text: "hi" }, output: { content: [{ type: "text", text: "hi" }] } },
+            {
+              ordinal: 0,
+              kind: "tool",
+              status: "output-available",
+              toolCallId: "c1",
+              toolName: "echo",
+              input: { text: "hi" },
+              output: { content: [{ type: "text", text: "hi" }] },
+            },
             { ordinal: 1, kind: "text", status: "done", text: "The plan is to ship." },
           ],
         },

@@ -16,4 +16,3 @@ export async function firstRunSteps(teamId: string): Promise<FirstRunSteps> {
   ]);
   return { provider: Boolean(model), mcpServer: Boolean(server), invited: members > 1 || Boolean(invite) };
 }
-

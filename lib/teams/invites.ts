@@ -14,9 +14,7 @@ const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
 
 export const createInviteSchema = z.object({
   role: z.enum(["member", "admin"], { error: "Choose member or admin." }),
-  days: z.coerce
-    .number()
-    .refine((d) => (INVITE_TTL_CHOICES as readonly number[]).includes(d), "Choose 1, 7 or 30 days."),
+  days: z.coerce.number().refine((d) => (INVITE_TTL_CHOICES as readonly number[]).includes(d), "Choose 1, 7 or 30 days."),
 });
 
 const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
@@ -76,14 +74,18 @@ export async function acceptInvite(userId: string, token: string): Promise<{ tea
   if (!status.ok) throw unusable(status);
   const actor = { user: { id: userId }, team: { id: status.teamId } };
   const event = { action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } };
-  return audited(actor, async (tx) => {
-    const already = await tx.membership.findUnique({ where: { teamId_userId: { teamId: status.teamId, userId } } });
-    if (already) throw Conflict(`You are already a member of ${status.teamName}.`);
-    const claimed = await tx.invite.updateMany({ where: open(token), data: { usedAt: new Date(), usedById: userId } });
-    if (claimed.count !== 1) throw raced();
-    await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
-    return { teamId: status.teamId };
-  }, event);
+  return audited(
+    actor,
+    async (tx) => {
+      const already = await tx.membership.findUnique({ where: { teamId_userId: { teamId: status.teamId, userId } } });
+      if (already) throw Conflict(`You are already a member of ${status.teamName}.`);
+      const claimed = await tx.invite.updateMany({ where: open(token), data: { usedAt: new Date(), usedById: userId } });
+      if (claimed.count !== 1) throw raced();
+      await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
+      return { teamId: status.teamId };
+    },
+    event,
+  );
 }
 
 /**

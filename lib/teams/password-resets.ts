@@ -29,9 +29,7 @@ const MESSAGES = {
   expired: "This password reset link has expired. Ask an admin of your team for a new one.",
 } as const;
 
-export type ResetStatus =
-  | { ok: true; email: string; name: string; expiresAt: Date }
-  | { ok: false; reason: keyof typeof MESSAGES; message: string };
+export type ResetStatus = { ok: true; email: string; name: string; expiresAt: Date } | { ok: false; reason: keyof typeof MESSAGES; message: string };
 
 const fail = (reason: keyof typeof MESSAGES): ResetStatus => ({ ok: false, reason, message: MESSAGES[reason] });
 

@@ -26,7 +26,10 @@ export async function setupCode(client?: Pick<PrismaClient, "setting">): Promise
 
 /** Whether `given` is the set-up code (compared in constant time, ignoring case, spaces and dashes). */
 export async function isSetupCode(given: string): Promise<boolean> {
-  const expected = crypto.createHash("sha256").update(normalise(await setupCode())).digest();
+  const expected = crypto
+    .createHash("sha256")
+    .update(normalise(await setupCode()))
+    .digest();
   const actual = crypto.createHash("sha256").update(normalise(given)).digest();
   return crypto.timingSafeEqual(expected, actual) && normalise(given).length > 0;
 }

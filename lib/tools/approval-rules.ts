@@ -4,7 +4,12 @@
 // label names it on the card and in the audit log. Fields are dotted paths into the input.
 import { z } from "zod";
 
-const field = z.string().trim().min(1, "Name a field.").max(200).regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, "Use a field name such as path or options.mode.");
+const field = z
+  .string()
+  .trim()
+  .min(1, "Name a field.")
+  .max(200)
+  .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, "Use a field name such as path or options.mode.");
 const outcome = z.enum(["auto", "ask", "admin"]);
 const base = { field, then: outcome };
 

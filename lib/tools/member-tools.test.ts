@@ -144,7 +144,12 @@ describe("tools in new chats", () => {
       expect(names).not.toContain("echo");
       // The badge's count is the list's, and both are what a turn with all of them chosen offers.
       expect(picker.status.toolCount).toBe(names.length);
-      const turn = await assembleTools({ teamId: member.team.id, userId: member.user.id, selection: { servers: [row.id], tools: picker.tools.map((t) => t.id) }, decider: async () => (t) => ({ offer: t.toolName !== "echo" }) });
+      const turn = await assembleTools({
+        teamId: member.team.id,
+        userId: member.user.id,
+        selection: { servers: [row.id], tools: picker.tools.map((t) => t.id) },
+        decider: async () => (t) => ({ offer: t.toolName !== "echo" }),
+      });
       expect(turn.offered.map((t) => t.toolName).sort()).toEqual([...names].sort());
     } finally {
       await evict(row.id);

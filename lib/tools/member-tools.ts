@@ -34,8 +34,15 @@ export type PickerServer = {
 export async function pickerServers(ctx: TeamContext): Promise<PickerServer[]> {
   const prisma = await db();
   const [servers, allowed, unconnected] = await Promise.all([
-    prisma.mcpServer.findMany({ where: { teamId: ctx.team.id }, include: { tools: { where: { enabled: true }, orderBy: { name: "asc" } } }, orderBy: { name: "asc" } }),
-    prisma.userToolPreference.findMany({ where: { userId: ctx.user.id, alwaysAllow: true, tool: { server: { teamId: ctx.team.id } } }, select: { toolId: true } }),
+    prisma.mcpServer.findMany({
+      where: { teamId: ctx.team.id },
+      include: { tools: { where: { enabled: true }, orderBy: { name: "asc" } } },
+      orderBy: { name: "asc" },
+    }),
+    prisma.userToolPreference.findMany({
+      where: { userId: ctx.user.id, alwaysAllow: true, tool: { server: { teamId: ctx.team.id } } },
+      select: { toolId: true },
+    }),
     serversNeedingConnect(ctx.team.id, ctx.user.id),
   ]);
   const always = new Set(allowed.map((p) => p.toolId));
@@ -44,12 +51,26 @@ export async function pickerServers(ctx: TeamContext): Promise<PickerServer[]> {
     const offerable = live && new Set(live.filter((t) => !t.appOnly).map((t) => t.name));
     const tools = s.tools.flatMap((t): PickerTool[] => {
       if (offerable && !offerable.has(t.name)) return [];
-      const policy = effectivePolicy({ toolPolicy: t.policy, serverDefault: s.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: s.trustReadOnly });
+      const policy = effectivePolicy({
+        toolPolicy: t.policy,
+        serverDefault: s.defaultPolicy,
+        annotations: t.annotations as { readOnlyHint?: boolean } | null,
+        trustReadOnly: s.trustReadOnly,
+      });
       if (policy === "deny") return [];
       const approver = approverFor(policy, always.has(t.id));
       const rules = readRules(t.rules).some((r) => r.then !== "auto");
       const asks = approver !== "none" || rules;
-      return [{ id: t.id, name: t.name, description: t.description, asksFirst: asks, ...(asks ? { approver: approver === "admin" || readRules(t.rules).some((r) => r.then === "admin") ? ("admin" as const) : ("member" as const) } : {}), ...(rules && approver === "none" ? { rules: true } : {}) }];
+      return [
+        {
+          id: t.id,
+          name: t.name,
+          description: t.description,
+          asksFirst: asks,
+          ...(asks ? { approver: approver === "admin" || readRules(t.rules).some((r) => r.then === "admin") ? ("admin" as const) : ("member" as const) } : {}),
+          ...(rules && approver === "none" ? { rules: true } : {}),
+        },
+      ];
     });
     const now = status(s.id, s.enabled);
     return {

@@ -28,7 +28,11 @@ async function setup() {
   return { ctx, server, write, read };
 }
 
-function offered(server: { id: string }, tool: { id: string; name: string; policy: string | null; annotations: unknown }, serverDefault: string | null): OfferedTool {
+function offered(
+  server: { id: string },
+  tool: { id: string; name: string; policy: string | null; annotations: unknown },
+  serverDefault: string | null,
+): OfferedTool {
   return {
     modelName: `files__${tool.name}`,
     serverId: server.id,

@@ -135,17 +135,33 @@ export async function setToolDecisionTimeout(ctx: TeamContext, toolId: string, l
 export const ruleFormSchema = z
   .object({ toolId: z.string().min(1).max(64), field: z.string().max(200), op: z.string().max(20), value: z.string().max(2000), then: z.string().max(10) })
   .transform((f, c) => {
-    const value = f.op === "in" || f.op === "not-in" ? f.value.split(",").map((v) => v.trim()).filter(Boolean) : f.op === "above" || f.op === "below" ? (f.value.trim() === "" ? NaN : Number(f.value)) : f.value;
+    const value =
+      f.op === "in" || f.op === "not-in"
+        ? f.value
+            .split(",")
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : f.op === "above" || f.op === "below"
+          ? f.value.trim() === ""
+            ? NaN
+            : Number(f.value)
+          : f.value;
     const rule = ruleSchema.safeParse({ field: f.field, op: f.op, value, then: f.then });
     if (!rule.success) {
-      for (const issue of rule.error.issues) c.addIssue({ code: "custom", message: issue.path[0] === "value" && typeof value === "number" ? "Give a number." : issue.message, path: issue.path });
+      for (const issue of rule.error.issues)
+        c.addIssue({ code: "custom", message: issue.path[0] === "value" && typeof value === "number" ? "Give a number." : issue.message, path: issue.path });
       return z.NEVER;
     }
     return { toolId: f.toolId, rule: rule.data };
   });
 export const removeRuleSchema = z.object({ toolId: z.string().min(1).max(64), index: z.coerce.number().int().min(0).max(100) });
 
-async function changeRules(ctx: TeamContext, toolId: string, change: (rules: ApprovalRule[]) => ApprovalRule[], what: (rules: ApprovalRule[]) => Record<string, string>): Promise<void> {
+async function changeRules(
+  ctx: TeamContext,
+  toolId: string,
+  change: (rules: ApprovalRule[]) => ApprovalRule[],
+  what: (rules: ApprovalRule[]) => Record<string, string>,
+): Promise<void> {
   const tool = await teamToolRow(ctx.team.id, toolId);
   const before = readRules(tool.rules);
   const after = rulesSchema.parse(change(before));
@@ -159,9 +175,19 @@ async function changeRules(ctx: TeamContext, toolId: string, change: (rules: App
 
 /** Adds a rule after the tool's others (the first that matches decides). */
 export async function addToolRule(ctx: TeamContext, toolId: string, rule: ApprovalRule): Promise<void> {
-  await changeRules(ctx, toolId, (rules) => [...rules, rule], () => ({ added: ruleLabel(rule) }));
+  await changeRules(
+    ctx,
+    toolId,
+    (rules) => [...rules, rule],
+    () => ({ added: ruleLabel(rule) }),
+  );
 }
 
 export async function removeToolRule(ctx: TeamContext, toolId: string, index: number): Promise<void> {
-  await changeRules(ctx, toolId, (rules) => rules.filter((_, i) => i !== index), (rules) => ({ removed: rules[index] ? ruleLabel(rules[index]) : "" }));
+  await changeRules(
+    ctx,
+    toolId,
+    (rules) => rules.filter((_, i) => i !== index),
+    (rules) => ({ removed: rules[index] ? ruleLabel(rules[index]) : "" }),
+  );
 }

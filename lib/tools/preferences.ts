@@ -14,8 +14,20 @@ export const preferenceSchema = z.object({ toolId: z.string().min(1).max(64), al
 export async function setAlwaysAllow(ctx: TeamContext, toolId: string, alwaysAllow: boolean): Promise<void> {
   const tool = await teamToolRow(ctx.team.id, toolId, "No such tool in your team.");
   if (alwaysAllow) {
-    const policy = effectivePolicy({ toolPolicy: tool.policy, serverDefault: tool.server.defaultPolicy, annotations: tool.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: tool.server.trustReadOnly });
-    if (!canAlwaysAllow(policy)) throw Conflict(policy === "deny" ? "This tool is denied by an admin and cannot be allowed." : policy === "admin" ? "An admin decides each call of this tool." : "This tool already runs without asking.");
+    const policy = effectivePolicy({
+      toolPolicy: tool.policy,
+      serverDefault: tool.server.defaultPolicy,
+      annotations: tool.annotations as { readOnlyHint?: boolean } | null,
+      trustReadOnly: tool.server.trustReadOnly,
+    });
+    if (!canAlwaysAllow(policy))
+      throw Conflict(
+        policy === "deny"
+          ? "This tool is denied by an admin and cannot be allowed."
+          : policy === "admin"
+            ? "An admin decides each call of this tool."
+            : "This tool already runs without asking.",
+      );
   }
   await audited(
     ctx,
@@ -27,7 +39,12 @@ export async function setAlwaysAllow(ctx: TeamContext, toolId: string, alwaysAll
         update: { alwaysAllow: true },
       });
     },
-    { action: alwaysAllow ? "tool.always-allow" : "tool.always-allow.revoke", targetType: "tool", targetId: toolId, data: { tool: tool.name, server: tool.server.name } },
+    {
+      action: alwaysAllow ? "tool.always-allow" : "tool.always-allow.revoke",
+      targetType: "tool",
+      targetId: toolId,
+      data: { tool: tool.name, server: tool.server.name },
+    },
   );
 }
 
@@ -60,7 +77,12 @@ export function chatAllowedTools(stored: unknown): string[] {
 /** "Allow for this chat": a tool whose policy is `ask` runs without asking in this one chat of the member's. */
 export async function allowForChat(ctx: TeamContext, chatId: string, toolId: string): Promise<void> {
   const tool = await teamToolRow(ctx.team.id, toolId, "No such tool in your team.");
-  const policy = effectivePolicy({ toolPolicy: tool.policy, serverDefault: tool.server.defaultPolicy, annotations: tool.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: tool.server.trustReadOnly });
+  const policy = effectivePolicy({
+    toolPolicy: tool.policy,
+    serverDefault: tool.server.defaultPolicy,
+    annotations: tool.annotations as { readOnlyHint?: boolean } | null,
+    trustReadOnly: tool.server.trustReadOnly,
+  });
   if (!canAlwaysAllow(policy)) throw Conflict(policy === "auto" ? "This tool already runs without asking." : "An admin decides how this tool runs.");
   const prisma = await db();
   const chat = await prisma.chat.findFirst({ where: { id: chatId, teamId: ctx.team.id, userId: ctx.user.id }, select: { allowedTools: true } });

@@ -26,7 +26,10 @@ export function repairToolCall(model: LanguageModel, onRepair?: (e: RepairEvent)
         abortSignal,
         messages: [
           ...messages,
-          { role: "assistant", content: [{ type: "tool-call", toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: safeJson(toolCall.input) }] },
+          {
+            role: "assistant",
+            content: [{ type: "tool-call", toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: safeJson(toolCall.input) }],
+          },
           {
             role: "tool",
             content: [
@@ -67,7 +70,10 @@ function safeJson(text: string): unknown {
  */
 export function invalidCallText(err: unknown): string | undefined {
   if (NoSuchToolError.isInstance(err)) {
-    return formatToolError("NoSuchTool", `The model called "${err.toolName}", which is not available here. Available: ${(err.availableTools ?? []).join(", ") || "none"}.`);
+    return formatToolError(
+      "NoSuchTool",
+      `The model called "${err.toolName}", which is not available here. Available: ${(err.availableTools ?? []).join(", ") || "none"}.`,
+    );
   }
   if (InvalidToolInputError.isInstance(err)) return formatToolError("InvalidArgs", `The model's arguments for ${err.toolName} were invalid: ${err.message}`);
   const text = typeof err === "string" ? err : undefined;

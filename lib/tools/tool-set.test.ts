@@ -43,18 +43,27 @@ async function select(chatId: string, servers: { server: { id: string }; tools: 
   const prisma = await db();
   await prisma.chat.update({
     where: { id: chatId },
-    data: { toolSelection: { servers: servers.map((s) => s.server.id), tools: servers.flatMap((s) => s.tools.filter((t) => !names || names.includes(t.name)).map((t) => t.id)) } },
+    data: {
+      toolSelection: {
+        servers: servers.map((s) => s.server.id),
+        tools: servers.flatMap((s) => s.tools.filter((t) => !names || names.includes(t.name)).map((t) => t.id)),
+      },
+    },
   });
 }
 
 /** Scripts the upstream: first a call of `tool` with `args`, then an answer once a tool result is there. */
 function scriptToolCall(prompt: string, tool: string, args: unknown, answer = "Done.") {
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${tool}` }] } });
+  mock.addFixture({
+    match: { userMessage: prompt, hasToolResult: false },
+    response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${tool}` }] },
+  });
   mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: answer } });
 }
 
 const requestsFor = (prompt: string) => mock.getRequests().filter((r) => JSON.stringify(r.body).includes(prompt));
-const offeredTools = (prompt: string) => ((requestsFor(prompt)[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
+const offeredTools = (prompt: string) =>
+  ((requestsFor(prompt)[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
 const notices = (chunks: SseChunk[]) => chunks.filter((c) => c.type === "data-notice").map((c) => c.data as { code: string; message: string });
 
 describe("MCP tools in a turn", () => {
@@ -183,7 +192,11 @@ describe("MCP tools in a turn", () => {
     expect(textOf(chunks)).toBe("The server went away.");
     expect(JSON.stringify(requestsFor("crash the server now").at(-1)?.body)).toContain("[ERROR:ServerUnavailable]");
     await done.promise;
-    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-error", errorCode: "ServerUnavailable", toolSource: "mcp" });
+    expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({
+      status: "output-error",
+      errorCode: "ServerUnavailable",
+      toolSource: "mcp",
+    });
     expect(status(row.server.id)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
   });
 
@@ -194,7 +207,10 @@ describe("MCP tools in a turn", () => {
     scriptToolCall("go slowly", "t__slow_progress", { steps: 4, stepMs: 150 });
     const done = stored();
     const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "go slowly" }, { onStored: done.onStored }));
-    const outputs = chunks.filter((c) => c.type === "tool-output-available") as unknown as { preliminary?: boolean; output: { running?: boolean; progress?: { progress: number; total: number } } }[];
+    const outputs = chunks.filter((c) => c.type === "tool-output-available") as unknown as {
+      preliminary?: boolean;
+      output: { running?: boolean; progress?: { progress: number; total: number } };
+    }[];
     const progress = outputs.filter((o) => o.preliminary && o.output.running).map((o) => o.output.progress?.progress);
     expect(progress).toEqual([1, 2, 3, 4]);
     expect(outputs.at(-1)).toMatchObject({ output: { content: [{ text: "Finished 4 steps." }] } });

@@ -131,7 +131,10 @@ async function reach(config: McpServerConfig) {
 }
 
 /** The audit event of a call that reached its server: which credential it used (never the credential). */
-function recordCall(opts: AssembleOptions, call: { serverId: string; serverName: string; toolName: string; toolCallId: string; credential: CredentialUsed }): void {
+function recordCall(
+  opts: AssembleOptions,
+  call: { serverId: string; serverName: string; toolName: string; toolCallId: string; credential: CredentialUsed },
+): void {
   void db()
     .then((prisma) =>
       audit(prisma, {
@@ -168,7 +171,11 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
           ({ config, credential } = await memberServerConfig(server, opts.userId ?? ""));
         } catch (err) {
           if (err instanceof ConnectRequired) notices.push({ code: "ConnectRequired", message: err.message, serverId: server.id });
-          else notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable: its stored secrets cannot be decrypted with this instance's key.` });
+          else
+            notices.push({
+              code: "ToolsUnavailable",
+              message: `Tools of "${server.name}" are unavailable: its stored secrets cannot be decrypted with this instance's key.`,
+            });
           return undefined;
         }
         const live = await reach(config);
@@ -176,7 +183,11 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
           if (live.failure.kind === "auth" && credential !== "shared" && opts.userId) {
             // Expired without a refresh, revoked, or a step-up: the member connects again.
             await markNeedsReconnect(server.id, opts.userId, live.failure.scope);
-            notices.push({ code: "ConnectRequired", message: `Your connection to "${server.name}" has expired or was revoked. Connect again to use its tools.`, serverId: server.id });
+            notices.push({
+              code: "ConnectRequired",
+              message: `Your connection to "${server.name}" has expired or was revoked. Connect again to use its tools.`,
+              serverId: server.id,
+            });
             return undefined;
           }
           notices.push({ code: "ToolsUnavailable", message: `Tools of "${server.name}" are unavailable in this answer. ${live.failure.message}` });
@@ -184,7 +195,12 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         }
         void syncToolRows(server.id, live.tools).catch((err) => console.warn(`[mcp] could not store the tools of ${server.name}:`, (err as Error).message));
         const liveByName = new Map(live.tools.map((t) => [t.name, t]));
-        return { server, config, credential, tools: server.tools.filter((t) => liveByName.has(t.name)).map((row) => ({ row, live: liveByName.get(row.name)! })) };
+        return {
+          server,
+          config,
+          credential,
+          tools: server.tools.filter((t) => liveByName.has(t.name)).map((row) => ({ row, live: liveByName.get(row.name)! })),
+        };
       }),
   );
   const usable = reached.filter((r) => r !== undefined);
@@ -208,7 +224,14 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         title: live.title ?? `${server.name} · ${row.name}`,
         inputSchema: { type: "object", properties: {}, ...(live.inputSchema as JSONSchema7) },
         // appUri: the tool's MCP Apps view, shown in its block (lib/chat/mcp-apps.ts serves it).
-        metadata: { source: "mcp", serverId: server.id, serverName: server.name, toolName: row.name, toolId: row.id, ...(live.appUri ? { appUri: live.appUri } : {}) },
+        metadata: {
+          source: "mcp",
+          serverId: server.id,
+          serverName: server.name,
+          toolName: row.name,
+          toolId: row.id,
+          ...(live.appUri ? { appUri: live.appUri } : {}),
+        },
         timeoutMs: config.callTimeoutMs,
         needsApproval: decision.needsApproval,
         run: async (input, { signal, toolCallId, onProgress, onElicitation }) => {

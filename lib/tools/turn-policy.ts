@@ -27,9 +27,7 @@ export type DeciderOptions = {
 export async function approvalDecider(userId: string, opts: DeciderOptions = {}): Promise<Decide> {
   const prisma = await db();
   const decided = opts.decidedCallIds ?? new Set<string>();
-  const allowed = new Set(
-    (await prisma.userToolPreference.findMany({ where: { userId, alwaysAllow: true }, select: { toolId: true } })).map((p) => p.toolId),
-  );
+  const allowed = new Set((await prisma.userToolPreference.findMany({ where: { userId, alwaysAllow: true }, select: { toolId: true } })).map((p) => p.toolId));
   for (const id of opts.chatAllowed ?? []) allowed.add(id);
   return (tool) => {
     const policy = effectivePolicy({
@@ -49,7 +47,13 @@ export async function approvalDecider(userId: string, opts: DeciderOptions = {})
         if (decided.has(toolCallId)) return true;
         const match = firstMatch(rules, input);
         // A rule that asks was set by an admin for this input: the member's allowances do not lift it.
-        const by = match ? (match.rule.then === "auto" ? "none" : match.rule.then === "admin" ? "admin" : "member") : approverFor(policy as Exclude<ToolPolicy, "deny">, memberAllows);
+        const by = match
+          ? match.rule.then === "auto"
+            ? "none"
+            : match.rule.then === "admin"
+              ? "admin"
+              : "member"
+          : approverFor(policy as Exclude<ToolPolicy, "deny">, memberAllows);
         if (by === "none") {
           // Named on the card and in the audit log (approvals.ts markApprovalRequests).
           if (match) opts.verdicts?.set(toolCallId, { by: "auto", rule: match.label, timeoutMin: null });

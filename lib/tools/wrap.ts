@@ -111,7 +111,8 @@ export function wrapTool<TOut>(opts: WrapOptions<TOut>): Tool {
       }
       const ctx = { timedOut: timeout.aborted, aborted: !!abortSignal?.aborted, timeoutMs: opts.timeoutMs };
       const failed = (e: ToolError) => (metrics().toolErrors.inc({ code: e.code }), e);
-      if (!settled) throw failed(ctx.aborted ? abortedError() : state.elicitation !== undefined ? unansweredError(opts.timeoutMs) : timeoutError(opts.timeoutMs));
+      if (!settled)
+        throw failed(ctx.aborted ? abortedError() : state.elicitation !== undefined ? unansweredError(opts.timeoutMs) : timeoutError(opts.timeoutMs));
       const done = settled as { ok: true; value: TOut } | { ok: false; error: unknown };
       if (!done.ok) throw failed(done.error instanceof ToolError ? done.error : opts.classify(done.error, ctx));
       yield done.value;

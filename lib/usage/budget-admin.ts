@@ -34,12 +34,20 @@ export type BudgetView = { id: string; scope: BudgetScope; subject: string; metr
 /** The team's budgets with what each has used this month (usage records; running turns aside). */
 export async function listBudgets(teamId: string, now = new Date()): Promise<BudgetView[]> {
   const prisma = await db();
-  const rows = await prisma.budget.findMany({ where: { teamId }, include: { user: { select: { name: true } }, modelRow: { select: { displayName: true } } }, orderBy: { createdAt: "asc" } });
+  const rows = await prisma.budget.findMany({
+    where: { teamId },
+    include: { user: { select: { name: true } }, modelRow: { select: { displayName: true } } },
+    orderBy: { createdAt: "asc" },
+  });
   const since = monthStart(now);
   return Promise.all(
     rows.map(async (b) => {
       // A member default counts each member apart: shown here is the member who used the most.
-      const where = { teamId, createdAt: { gte: since }, ...(b.scope === "member" ? { userId: b.userId } : b.scope === "model" ? { modelRowId: b.modelRowId } : {}) };
+      const where = {
+        teamId,
+        createdAt: { gte: since },
+        ...(b.scope === "member" ? { userId: b.userId } : b.scope === "model" ? { modelRowId: b.modelRowId } : {}),
+      };
       let used = 0;
       if (b.scope === "member_default") {
         const per = await prisma.usageRecord.groupBy({ by: ["userId"], where, _sum: { cost: true, inputTokens: true, outputTokens: true } });
@@ -48,7 +56,14 @@ export async function listBudgets(teamId: string, now = new Date()): Promise<Bud
         const s = await prisma.usageRecord.aggregate({ where, _sum: { cost: true, inputTokens: true, outputTokens: true } });
         used = b.metric === "cost" ? (s._sum.cost ?? 0) : (s._sum.inputTokens ?? 0) + (s._sum.outputTokens ?? 0);
       }
-      const subject = b.scope === "team" ? "Whole team" : b.scope === "member_default" ? "Each member (default)" : b.scope === "member" ? (b.user?.name ?? "Member") : (b.modelRow?.displayName ?? "Model");
+      const subject =
+        b.scope === "team"
+          ? "Whole team"
+          : b.scope === "member_default"
+            ? "Each member (default)"
+            : b.scope === "member"
+              ? (b.user?.name ?? "Member")
+              : (b.modelRow?.displayName ?? "Model");
       return { id: b.id, scope: b.scope, subject, metric: b.metric, limit: b.limit, used, resetsAt: nextMonthStart(now).toISOString() };
     }),
   );
@@ -60,7 +75,8 @@ export async function saveBudget(ctx: TeamContext, input: BudgetFormInput): Prom
   const teamId = ctx.team.id;
   const userId = input.scope === "member" ? input.userId : null;
   const modelRowId = input.scope === "model" ? input.modelRowId : null;
-  if (userId && !(await prisma.membership.findFirst({ where: { teamId, userId } }))) throw Invalid("Please correct the highlighted fields.", { userId: "Choose a member of this team." });
+  if (userId && !(await prisma.membership.findFirst({ where: { teamId, userId } })))
+    throw Invalid("Please correct the highlighted fields.", { userId: "Choose a member of this team." });
   if (modelRowId && !(await prisma.model.findFirst({ where: { id: modelRowId, provider: { OR: [{ teamId }, { teamId: null }] } } }))) {
     throw Invalid("Please correct the highlighted fields.", { modelRowId: "Choose a model of this team." });
   }
@@ -71,7 +87,12 @@ export async function saveBudget(ctx: TeamContext, input: BudgetFormInput): Prom
       await tx.budget.deleteMany({ where: { teamId, scope: input.scope, userId, modelRowId } });
       return tx.budget.create({ data });
     },
-    (row) => ({ action: "budget.set", targetType: "budget", targetId: row.id, data: { scope: data.scope, userId, modelRowId, metric: data.metric, limit: data.limit } }),
+    (row) => ({
+      action: "budget.set",
+      targetType: "budget",
+      targetId: row.id,
+      data: { scope: data.scope, userId, modelRowId, metric: data.metric, limit: data.limit },
+    }),
   );
 }
 
@@ -79,7 +100,12 @@ export async function deleteBudget(ctx: TeamContext, budgetId: string): Promise<
   const prisma = await db();
   const row = await prisma.budget.findFirst({ where: { id: budgetId, teamId: ctx.team.id } });
   if (!row) throw NotFound("No such budget in this team.");
-  await audited(ctx, (tx) => tx.budget.delete({ where: { id: budgetId } }), { action: "budget.delete", targetType: "budget", targetId: budgetId, data: { scope: row.scope, metric: row.metric, limit: row.limit } });
+  await audited(ctx, (tx) => tx.budget.delete({ where: { id: budgetId } }), {
+    action: "budget.delete",
+    targetType: "budget",
+    targetId: budgetId,
+    data: { scope: row.scope, metric: row.metric, limit: row.limit },
+  });
 }
 
 /** Members and models an admin can set a budget for. */
@@ -87,7 +113,14 @@ export async function budgetChoices(teamId: string) {
   const prisma = await db();
   const [members, models] = await Promise.all([
     prisma.membership.findMany({ where: { teamId }, include: { user: { select: { id: true, name: true, email: true } } }, orderBy: { createdAt: "asc" } }),
-    prisma.model.findMany({ where: { provider: { OR: [{ teamId }, { teamId: null }] } }, select: { id: true, displayName: true }, orderBy: { displayName: "asc" } }),
+    prisma.model.findMany({
+      where: { provider: { OR: [{ teamId }, { teamId: null }] } },
+      select: { id: true, displayName: true },
+      orderBy: { displayName: "asc" },
+    }),
   ]);
-  return { members: members.map((m) => ({ id: m.user.id, label: `${m.user.name} (${m.user.email})` })), models: models.map((m) => ({ id: m.id, label: m.displayName })) };
+  return {
+    members: members.map((m) => ({ id: m.user.id, label: `${m.user.name} (${m.user.email})` })),
+    models: models.map((m) => ({ id: m.id, label: m.displayName })),
+  };
 }

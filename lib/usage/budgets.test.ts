@@ -16,7 +16,12 @@ import { formatDay, nextMonthStart } from "./period";
 
 let mock: LLMock;
 // 1,000 input tokens (400 from the cache) and 500 output tokens (100 of them reasoning).
-const USAGE = { prompt_tokens: 1000, completion_tokens: 500, prompt_tokens_details: { cached_tokens: 400 }, completion_tokens_details: { reasoning_tokens: 100 } };
+const USAGE = {
+  prompt_tokens: 1000,
+  completion_tokens: 500,
+  prompt_tokens_details: { cached_tokens: 400 },
+  completion_tokens_details: { reasoning_tokens: 100 },
+};
 const PRICES = { inputPrice: 2, cachedInputPrice: 0.5, outputPrice: 8 };
 const ANSWER_COST = 0.0054; // (600 × 2 + 400 × 0.5 + 500 × 8) / 1e6
 
@@ -39,7 +44,14 @@ async function pricedTeam(spent: { cost?: number; tokens?: number } = {}) {
   await prisma.model.update({ where: { id: t.model.id }, data: PRICES });
   if (spent.cost != null || spent.tokens != null) {
     await prisma.usageRecord.create({
-      data: { teamId: t.ctx.team.id, userId: t.ctx.user.id, model: t.model.modelId, modelRowId: t.model.id, inputTokens: spent.tokens ?? 0, cost: spent.cost ?? 0 },
+      data: {
+        teamId: t.ctx.team.id,
+        userId: t.ctx.user.id,
+        model: t.model.modelId,
+        modelRowId: t.model.id,
+        inputTokens: spent.tokens ?? 0,
+        cost: spent.cost ?? 0,
+      },
     });
   }
   return t;
@@ -54,7 +66,13 @@ describe.each(DATABASES)("on $name", (driver) => {
     const { ctx, chat, model } = await pricedTeam();
     const first = await turn(ctx, chat.id, "price me");
     const finish = first.chunks.find((c) => c.type === "finish") as { messageMetadata?: { usage?: Record<string, number> } };
-    expect(finish.messageMetadata?.usage).toMatchObject({ inputTokens: 1000, cachedInputTokens: 400, outputTokens: 500, reasoningTokens: 100, cost: ANSWER_COST });
+    expect(finish.messageMetadata?.usage).toMatchObject({
+      inputTokens: 1000,
+      cachedInputTokens: 400,
+      outputTokens: 500,
+      reasoningTokens: 100,
+      cost: ANSWER_COST,
+    });
     const prisma = await db();
     const firstAnswer = await storedAnswer(chat.id);
     expect(firstAnswer.cost).toBe(ANSWER_COST);
@@ -84,7 +102,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     const refused = await rejection(runTurn(ctx, { chatId: chat.id, text: "one more" }));
     expect(refused).toBeInstanceOf(BudgetExceeded);
     expect(refused.status).toBe(402);
-    expect(refused.message).toBe(`Your monthly budget of $0.01 is used up until ${formatDay(nextMonthStart(new Date()))}. Ask an admin of your team to raise it.`);
+    expect(refused.message).toBe(
+      `Your monthly budget of $0.01 is used up until ${formatDay(nextMonthStart(new Date()))}. Ask an admin of your team to raise it.`,
+    );
     expect(await prisma.message.count({ where: { chatId: chat.id } })).toBe(before);
     expect(await prisma.budgetReservation.count({ where: { teamId: ctx.team.id } })).toBe(0);
 
@@ -94,7 +114,15 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(textOf((await turn(ctx, chat.id, "with my own budget")).chunks)).toBe("Allowed.");
 
     // A model's token budget refuses with 429.
-    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "model", modelRowId: (await prisma.chat.findUniqueOrThrow({ where: { id: chat.id }, include: { team: true } })).team.defaultModelId, metric: "tokens", limit: 1000 } });
+    await prisma.budget.create({
+      data: {
+        teamId: ctx.team.id,
+        scope: "model",
+        modelRowId: (await prisma.chat.findUniqueOrThrow({ where: { id: chat.id }, include: { team: true } })).team.defaultModelId,
+        metric: "tokens",
+        limit: 1000,
+      },
+    });
     const tokens = await rejection(runTurn(ctx, { chatId: chat.id, text: "one more" }));
     expect(tokens.status).toBe(429);
     expect(tokens.message).toMatch(/^The monthly budget for gpt-test of 1,000 tokens is used up until /);
@@ -122,7 +150,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     // usage (1,500 tokens), so the second turn is refused however the two interleave: it sees either
     // the first's reservation or, if the first already finished, its stored usage.
     expect(USAGE.prompt_tokens + USAGE.completion_tokens).toBeLessThan(MIN_ESTIMATE_TOKENS);
-    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 9_000 + USAGE.prompt_tokens + USAGE.completion_tokens } });
+    await prisma.budget.create({
+      data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 9_000 + USAGE.prompt_tokens + USAGE.completion_tokens },
+    });
     const other = await prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id } });
     const results = await Promise.allSettled([runTurn(ctx, { chatId: chat.id, text: "at once 1" }), runTurn(ctx, { chatId: other.id, text: "at once 2" })]);
     const started = results.filter((r) => r.status === "fulfilled");
@@ -132,36 +162,54 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(textOf(await readChunks(started[0].value))).toBe("Only one of us.");
   });
 
-  it.runIf(driver.name === "PostgreSQL")("holds across two processes: of eight holds at once, one is granted", async () => {
-    const { ctx, model } = await pricedTeam({ tokens: 9_000 });
-    const prisma = await db();
-    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 9_000 + MIN_ESTIMATE_TOKENS - 1 } });
-    const subject: TurnSubject = { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: model.id, modelName: model.displayName, prices: PRICES };
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/budget-child.ts"], {
-      env: { ...process.env, SUBJECT: JSON.stringify(subject), HOLDS: "4" },
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    let out = "";
-    const line = (re: RegExp) => new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => { const m = out.match(re); if (m) resolve(m); };
-      child.stdout.on("data", (d: Buffer) => { out += d.toString(); check(); });
-      child.once("exit", (code) => reject(new Error(`child exited ${code}: ${out}`)));
-      check();
-    });
-    await line(/READY/);
-    const { holdTurnBudget } = await import("./budgets");
-    child.stdin.write("GO\n");
-    const mine = await Promise.allSettled(Array.from({ length: 4 }, () => holdTurnBudget(prisma, subject)));
-    const [, granted, refusedThere] = await line(/RESULT (\d+) (\d+)/);
-    const grantedHere = mine.filter((r) => r.status === "fulfilled").length;
-    expect(grantedHere + Number(granted)).toBe(1);
-    expect(mine.filter((r) => r.status === "rejected").length + Number(refusedThere)).toBe(7);
-    expect(await prisma.budgetReservation.count({ where: { teamId: ctx.team.id } })).toBe(1);
-  }, 60_000);
+  it.runIf(driver.name === "PostgreSQL")(
+    "holds across two processes: of eight holds at once, one is granted",
+    async () => {
+      const { ctx, model } = await pricedTeam({ tokens: 9_000 });
+      const prisma = await db();
+      await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 9_000 + MIN_ESTIMATE_TOKENS - 1 } });
+      const subject: TurnSubject = { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: model.id, modelName: model.displayName, prices: PRICES };
+      const child = spawn(process.execPath, ["--import", "tsx", "test/support/budget-child.ts"], {
+        env: { ...process.env, SUBJECT: JSON.stringify(subject), HOLDS: "4" },
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      let out = "";
+      const line = (re: RegExp) =>
+        new Promise<RegExpMatchArray>((resolve, reject) => {
+          const check = () => {
+            const m = out.match(re);
+            if (m) resolve(m);
+          };
+          child.stdout.on("data", (d: Buffer) => {
+            out += d.toString();
+            check();
+          });
+          child.once("exit", (code) => reject(new Error(`child exited ${code}: ${out}`)));
+          check();
+        });
+      await line(/READY/);
+      const { holdTurnBudget } = await import("./budgets");
+      child.stdin.write("GO\n");
+      const mine = await Promise.allSettled(Array.from({ length: 4 }, () => holdTurnBudget(prisma, subject)));
+      const [, granted, refusedThere] = await line(/RESULT (\d+) (\d+)/);
+      const grantedHere = mine.filter((r) => r.status === "fulfilled").length;
+      expect(grantedHere + Number(granted)).toBe(1);
+      expect(mine.filter((r) => r.status === "rejected").length + Number(refusedThere)).toBe(7);
+      expect(await prisma.budgetReservation.count({ where: { teamId: ctx.team.id } })).toBe(1);
+    },
+    60_000,
+  );
 });
 
 describe("applicableBudgets", () => {
-  const b = (scope: "team" | "member_default" | "member" | "model", extra: { userId?: string; modelRowId?: string } = {}) => ({ id: scope + (extra.userId ?? extra.modelRowId ?? ""), scope, userId: extra.userId ?? null, modelRowId: extra.modelRowId ?? null, metric: "cost" as const, limit: 1 });
+  const b = (scope: "team" | "member_default" | "member" | "model", extra: { userId?: string; modelRowId?: string } = {}) => ({
+    id: scope + (extra.userId ?? extra.modelRowId ?? ""),
+    scope,
+    userId: extra.userId ?? null,
+    modelRowId: extra.modelRowId ?? null,
+    metric: "cost" as const,
+    limit: 1,
+  });
   it("takes the team's, the member's override instead of the default, and the model's", () => {
     const rows = [b("team"), b("member_default"), b("member", { userId: "u1" }), b("model", { modelRowId: "m1" }), b("model", { modelRowId: "m2" })];
     expect(applicableBudgets(rows, { userId: "u1", modelRowId: "m1" }).map((r) => r.id)).toEqual(["team", "memberu1", "modelm1"]);

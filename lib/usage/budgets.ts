@@ -78,7 +78,13 @@ async function estimate(tx: Tx, s: TurnSubject): Promise<{ tokens: number; cost:
   const tokens = Math.max(MIN_ESTIMATE_TOKENS, Math.ceil(avg((r) => r.inputTokens + r.outputTokens)));
   const half = Math.ceil(tokens / 2);
   const priced = costOf({ inputTokens: half, outputTokens: half, cachedInputTokens: 0, reasoningTokens: 0 }, s.prices) ?? 0;
-  return { tokens, cost: Math.max(priced, avg((r) => r.cost ?? 0)) };
+  return {
+    tokens,
+    cost: Math.max(
+      priced,
+      avg((r) => r.cost ?? 0),
+    ),
+  };
 }
 
 /** This month's usage and running reservations that a budget counts. */
@@ -126,11 +132,21 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
           worst = share;
           // (Rounded down, past floating point's crumbs: $0.0099 of $0.01 is 99%, not 98%.)
           const pct = Math.min(100, Math.floor(share * 100 + 1e-9));
-          warning = { code: "BudgetWarning", message: `${whose(b, s)} is ${pct}% used (${amount(b.metric, spent)} of ${amount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.` };
+          warning = {
+            code: "BudgetWarning",
+            message: `${whose(b, s)} is ${pct}% used (${amount(b.metric, spent)} of ${amount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.`,
+          };
         }
       }
       const hold = await tx.budgetReservation.create({
-        data: { teamId: s.teamId, userId: s.userId, modelRowId: s.modelRowId, tokens: one.tokens, cost: one.cost, expiresAt: new Date(now.getTime() + RESERVATION_TTL_MS) },
+        data: {
+          teamId: s.teamId,
+          userId: s.userId,
+          modelRowId: s.modelRowId,
+          tokens: one.tokens,
+          cost: one.cost,
+          expiresAt: new Date(now.getTime() + RESERVATION_TTL_MS),
+        },
       });
       return { reservationId: hold.id, warning };
     },

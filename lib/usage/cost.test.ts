@@ -26,12 +26,18 @@ describe("costOf", () => {
   });
 
   it("is unknown (null) without an input or output price", () => {
-    expect(costOf({ inputTokens: 1, cachedInputTokens: 0, outputTokens: 1, reasoningTokens: 0 }, { inputPrice: null, cachedInputPrice: null, outputPrice: 8 })).toBeNull();
+    expect(
+      costOf({ inputTokens: 1, cachedInputTokens: 0, outputTokens: 1, reasoningTokens: 0 }, { inputPrice: null, cachedInputPrice: null, outputPrice: 8 }),
+    ).toBeNull();
   });
 
   it("stays exact over many small answers (rounded to a billionth of a dollar)", () => {
     let total: number | null = null;
-    for (let i = 0; i < 1000; i++) total = addCost(total, costOf({ inputTokens: 7, cachedInputTokens: 0, outputTokens: 3, reasoningTokens: 0 }, { inputPrice: 0.15, cachedInputPrice: null, outputPrice: 0.6 }));
+    for (let i = 0; i < 1000; i++)
+      total = addCost(
+        total,
+        costOf({ inputTokens: 7, cachedInputTokens: 0, outputTokens: 3, reasoningTokens: 0 }, { inputPrice: 0.15, cachedInputPrice: null, outputPrice: 0.6 }),
+      );
     expect(total).toBe(0.00285);
   });
 });

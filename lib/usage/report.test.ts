@@ -14,7 +14,13 @@ turnHarness(() => {});
 describe("periods", () => {
   it("defaults to this month so far, and refuses bad, reversed or too long periods with 400", async () => {
     expect(parsePeriod({}, new Date("2026-11-24T10:00:00Z"))).toEqual({ from: "2026-11-01", to: "2026-11-24" });
-    for (const bad of [{ from: "2026-13-45" }, { from: "yesterday" }, { from: "2026-11-01\u0000" }, { from: "2026-11-10", to: "2026-11-01" }, { from: "2020-01-01", to: "2026-01-01" }]) {
+    for (const bad of [
+      { from: "2026-13-45" },
+      { from: "yesterday" },
+      { from: "2026-11-01\u0000" },
+      { from: "2026-11-10", to: "2026-11-01" },
+      { from: "2020-01-01", to: "2026-01-01" },
+    ]) {
       expect((await rejection(Promise.resolve().then(() => parsePeriod(bad)))).status).toBe(400);
     }
   });
@@ -24,10 +30,22 @@ describe("the usage report", () => {
   it("groups a period's usage by day, member, model and provider, fills every day, and gives a member only their own", async () => {
     const { ctx, model, provider } = await teamWithProvider("http://127.0.0.1:9/v1");
     const prisma = await db();
-    const other = await makeUser("=HYPERLINK(\"x\")");
+    const other = await makeUser('=HYPERLINK("x")');
     await prisma.membership.create({ data: { teamId: ctx.team.id, userId: other.id } });
     const rec = (userId: string, day: string, input: number, output: number, cost: number | null) =>
-      prisma.usageRecord.create({ data: { teamId: ctx.team.id, userId, providerId: provider.id, model: model.modelId, modelRowId: model.id, inputTokens: input, outputTokens: output, cost, createdAt: new Date(`${day}T12:00:00Z`) } });
+      prisma.usageRecord.create({
+        data: {
+          teamId: ctx.team.id,
+          userId,
+          providerId: provider.id,
+          model: model.modelId,
+          modelRowId: model.id,
+          inputTokens: input,
+          outputTokens: output,
+          cost,
+          createdAt: new Date(`${day}T12:00:00Z`),
+        },
+      });
     await rec(ctx.user.id, "2026-11-02", 100, 50, 0.25);
     await rec(ctx.user.id, "2026-11-02", 10, 5, 0.05);
     await rec(other.id, "2026-11-03", 1000, 0, null);
@@ -41,7 +59,10 @@ describe("the usage report", () => {
       { day: "2026-11-04", tokens: 0, cost: 0 },
     ]);
     expect(report.total).toEqual({ tokens: 1165, cost: 0.3, answers: 3 });
-    expect(report.byMember.map((m) => [m.label, m.tokens, m.answers])).toEqual([["chatter", 165, 2], [other.name, 1000, 1]]);
+    expect(report.byMember.map((m) => [m.label, m.tokens, m.answers])).toEqual([
+      ["chatter", 165, 2],
+      [other.name, 1000, 1],
+    ]);
     expect(report.byModel).toHaveLength(1);
     expect(report.rows.find((r) => r.userId === other.id)?.cost).toBeNull();
 
@@ -68,7 +89,9 @@ describe("budget forms", () => {
       ["Whole team", "cost", 25.5, 0],
       ["gpt-test", "tokens", 5000, 0],
     ]);
-    expect((await rejection(saveBudget(ctx, input({ scope: "member", userId: foreign.ctx.user.id })))).fieldErrors).toEqual({ userId: "Choose a member of this team." });
+    expect((await rejection(saveBudget(ctx, input({ scope: "member", userId: foreign.ctx.user.id })))).fieldErrors).toEqual({
+      userId: "Choose a member of this team.",
+    });
     expect((await rejection(saveBudget(ctx, input({ scope: "model", modelRowId: foreign.model.id })))).status).toBe(400);
     const theirs = await db().then((p) => p.budget.create({ data: { teamId: foreign.ctx.team.id, scope: "team", metric: "cost", limit: 1 } }));
     expect((await rejection(deleteBudget(ctx, theirs.id))).status).toBe(404);

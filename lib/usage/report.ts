@@ -9,7 +9,10 @@ import { monthStart } from "./period";
 const DAY = 86_400_000;
 export const MAX_PERIOD_DAYS = 366;
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.").refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date.");
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date.");
 
 /** A period of whole days (UTC), `from` and `to` included; this month so far by default. */
 export const periodSchema = z.object({ from: isoDay.optional(), to: isoDay.optional() });
@@ -20,11 +23,13 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export function parsePeriod(raw: { from?: string; to?: string }, now = new Date()): Period {
   const parsed = periodSchema.safeParse(raw);
-  if (!parsed.success) throw Invalid("Choose a period with dates as YYYY-MM-DD.", Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+  if (!parsed.success)
+    throw Invalid("Choose a period with dates as YYYY-MM-DD.", Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
   const from = parsed.data.from ?? day(monthStart(now));
   const to = parsed.data.to ?? day(now);
   if (to < from) throw Invalid("The period ends before it starts.", { to: "Choose a day on or after the start." });
-  if ((Date.parse(to) - Date.parse(from)) / DAY >= MAX_PERIOD_DAYS) throw Invalid(`Choose a period of at most ${MAX_PERIOD_DAYS} days.`, { from: "Too long a period." });
+  if ((Date.parse(to) - Date.parse(from)) / DAY >= MAX_PERIOD_DAYS)
+    throw Invalid(`Choose a period of at most ${MAX_PERIOD_DAYS} days.`, { from: "Too long a period." });
   return { from, to };
 }
 
@@ -55,7 +60,8 @@ export type UsageReport = {
   byProvider: UsageTotal[];
 };
 
-type Raw = Omit<UsageRow, "cost" | "answers" | "inputTokens" | "cachedInputTokens" | "outputTokens" | "reasoningTokens"> & Record<"answers" | "inputTokens" | "cachedInputTokens" | "outputTokens" | "reasoningTokens", number> & { cost: number | null };
+type Raw = Omit<UsageRow, "cost" | "answers" | "inputTokens" | "cachedInputTokens" | "outputTokens" | "reasoningTokens"> &
+  Record<"answers" | "inputTokens" | "cachedInputTokens" | "outputTokens" | "reasoningTokens", number> & { cost: number | null };
 
 /** The team's usage in a period; only one member's when `userId` is given (a member's own view). */
 export async function usageReport(teamId: string, period: Period, userId?: string): Promise<UsageReport> {
@@ -82,7 +88,10 @@ export async function usageReport(teamId: string, period: Period, userId?: strin
       AND (${userId ?? null}::text IS NULL OR u."userId" = ${userId ?? null}::text)
     GROUP BY 1, 2, 3, 4, 5
     ORDER BY 1, 3, 4, 5`;
-  return summarise(period, rows.map((r) => ({ ...r, cost: r.cost == null ? null : Math.round(Number(r.cost) * 1e9) / 1e9 })));
+  return summarise(
+    period,
+    rows.map((r) => ({ ...r, cost: r.cost == null ? null : Math.round(Number(r.cost) * 1e9) / 1e9 })),
+  );
 }
 
 function totals(rows: UsageRow[], keyOf: (r: UsageRow) => string, labelOf: (r: UsageRow) => string): UsageTotal[] {
@@ -110,15 +119,31 @@ export function summarise(period: Period, rows: UsageRow[]): UsageReport {
     d.tokens += r.inputTokens + r.outputTokens;
     d.cost += r.cost ?? 0;
   }
-  const all = totals(rows, () => "all", () => "all")[0];
+  const all = totals(
+    rows,
+    () => "all",
+    () => "all",
+  )[0];
   return {
     period,
     rows,
     total: { tokens: all?.tokens ?? 0, cost: all?.cost ?? 0, answers: all?.answers ?? 0 },
     daily: [...daily.values()],
-    byMember: totals(rows, (r) => r.userId ?? "", (r) => r.member),
-    byModel: totals(rows, (r) => r.model, (r) => r.model),
-    byProvider: totals(rows, (r) => r.provider, (r) => r.provider),
+    byMember: totals(
+      rows,
+      (r) => r.userId ?? "",
+      (r) => r.member,
+    ),
+    byModel: totals(
+      rows,
+      (r) => r.model,
+      (r) => r.model,
+    ),
+    byProvider: totals(
+      rows,
+      (r) => r.provider,
+      (r) => r.provider,
+    ),
   };
 }
 

@@ -12,7 +12,12 @@ export type AnswerUsage = Partial<TokenCounts>;
 export type PricedAnswer = { modelRowId: string | null; cost: number | null; tokens: TokenCounts };
 
 /** The answering model's row and the answer's cost (null when the model has no price). */
-export async function priceAnswer(prisma: PrismaClient, providerId: string | undefined, model: string | undefined, usage: AnswerUsage | undefined): Promise<PricedAnswer> {
+export async function priceAnswer(
+  prisma: PrismaClient,
+  providerId: string | undefined,
+  model: string | undefined,
+  usage: AnswerUsage | undefined,
+): Promise<PricedAnswer> {
   const tokens: TokenCounts = {
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
@@ -21,7 +26,10 @@ export async function priceAnswer(prisma: PrismaClient, providerId: string | und
   };
   const row =
     providerId && model
-      ? await prisma.model.findUnique({ where: { providerId_modelId: { providerId, modelId: model } }, select: { id: true, inputPrice: true, cachedInputPrice: true, outputPrice: true } })
+      ? await prisma.model.findUnique({
+          where: { providerId_modelId: { providerId, modelId: model } },
+          select: { id: true, inputPrice: true, cachedInputPrice: true, outputPrice: true },
+        })
       : null;
   return { modelRowId: row?.id ?? null, cost: row ? costOf(tokens, row) : null, tokens };
 }

@@ -36,16 +36,18 @@ let xff = 0;
 async function overHttp(email: string, password: string, address: string) {
   xff++;
   const res = await POST(
-    asRouteRequest(new Request(`${ORIGIN}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: {
-        origin: ORIGIN,
-        "content-type": "application/json",
-        [CONNECTION_HEADER]: address,
-        "x-forwarded-for": `198.51.${Math.floor(xff / 250) % 250}.${xff % 250}`,
-      },
-      body: JSON.stringify({ email, password }),
-    })),
+    asRouteRequest(
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: {
+          origin: ORIGIN,
+          "content-type": "application/json",
+          [CONNECTION_HEADER]: address,
+          "x-forwarded-for": `198.51.${Math.floor(xff / 250) % 250}.${xff % 250}`,
+        },
+        body: JSON.stringify({ email, password }),
+      }),
+    ),
   );
   return { status: res.status, retryAfter: Number(res.headers.get("retry-after")) };
 }

@@ -85,7 +85,10 @@ export function startInstance(port: number, env: Record<string, string | undefin
 /** `instance`: the one that answered (when the balancer tried a dead one first, it names both; the last answered). */
 export type Reply = { status: number; instance: string; text: string };
 
-const servedBy = (res: http.IncomingMessage) => String(res.headers["x-parley-instance"] ?? "").split(", ").at(-1)!;
+const servedBy = (res: http.IncomingMessage) =>
+  String(res.headers["x-parley-instance"] ?? "")
+    .split(", ")
+    .at(-1)!;
 
 /**
  * One request on a connection of its own (so the balancer picks an instance for it). With `instance`
@@ -122,4 +125,3 @@ export function call(
     req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
   });
 }
-

@@ -136,16 +136,25 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
     },
   };
   const prmPath = "/.well-known/oauth-protected-resource/mcp";
-  const guard = requireBearerAuth({ verifier, requiredScopes: [MCP_SCOPE], resourceMetadataUrl: `http://127.0.0.1:${mcpPort}${prmPath}`, expectedResource: new URL(mcpUrl) });
+  const guard = requireBearerAuth({
+    verifier,
+    requiredScopes: [MCP_SCOPE],
+    resourceMetadataUrl: `http://127.0.0.1:${mcpPort}${prmPath}`,
+    expectedResource: new URL(mcpUrl),
+  });
 
   // 2026-07-28: stateless by nature; the verified token reaches the tool as the request's authInfo.
   const modern = toNodeHandler(
     createMcpHandler(
       () => {
         const server = new McpServer2026({ name: "parley-protected-test", version: "1.0.0" });
-        server.registerTool("whoami", { description: "Says who is calling (the token's subject).", inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async (_args, ctx) => ({
-          content: [{ type: "text" as const, text: `You are ${String(ctx.http?.authInfo?.extra?.sub)}` }],
-        }));
+        server.registerTool(
+          "whoami",
+          { description: "Says who is calling (the token's subject).", inputSchema: z.object({}), annotations: { readOnlyHint: true } },
+          async (_args, ctx) => ({
+            content: [{ type: "text" as const, text: `You are ${String(ctx.http?.authInfo?.extra?.sub)}` }],
+          }),
+        );
         return server;
       },
       { legacy: "reject" },
@@ -157,7 +166,14 @@ export async function startMcpAuthStack(opts: McpAuthStackOptions = {}): Promise
     const url = new URL(req.url ?? "/", `http://127.0.0.1:${mcpPort}`);
     if (url.pathname === prmPath) {
       res.setHeader("content-type", "application/json");
-      return res.end(JSON.stringify({ resource: mcpUrl, authorization_servers: [opts.advertisedIssuer ?? issuer], scopes_supported: [MCP_SCOPE], bearer_methods_supported: ["header"] }));
+      return res.end(
+        JSON.stringify({
+          resource: mcpUrl,
+          authorization_servers: [opts.advertisedIssuer ?? issuer],
+          scopes_supported: [MCP_SCOPE],
+          bearer_methods_supported: ["header"],
+        }),
+      );
     }
     if (url.pathname !== "/mcp") return void ((res.statusCode = 404), res.end());
     const r = expressish(res);

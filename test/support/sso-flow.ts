@@ -53,7 +53,10 @@ export class Browser {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ provider: "sso", callbackURL, errorCallbackURL: "/sign-in" }),
     });
-    const body = (await res.clone().json().catch(() => ({}))) as { url?: string };
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { url?: string };
     return { res, url: body.url };
   }
 
@@ -73,7 +76,10 @@ export class Browser {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ provider: "sso", callbackURL, errorCallbackURL: "/profile" }),
     });
-    const body = (await res.clone().json().catch(() => ({}))) as { url?: string };
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { url?: string };
     return { res, url: body.url };
   }
 

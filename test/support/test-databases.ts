@@ -171,10 +171,8 @@ export async function rawQuery<T = Record<string, unknown>>(db: Database, sql: s
 
 /** Whether a table exists in the public schema. */
 export async function tableExists(db: Database, table: string): Promise<boolean> {
-  const rows = await rawQuery<{ n: number }>(
-    db,
-    `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = $1`,
-    [table],
-  );
+  const rows = await rawQuery<{ n: number }>(db, `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = $1`, [
+    table,
+  ]);
   return rows[0].n > 0;
 }

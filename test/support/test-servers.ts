@@ -100,5 +100,14 @@ export function httpConfig(url: string, over: Partial<McpServerConfig> = {}): Mc
 }
 
 export function stdioConfig(command: string, args: string[], over: Partial<McpServerConfig> = {}): McpServerConfig {
-  return { id: `test-${process.pid}-${seq++}`, name: "stdio", transport: "stdio", command, args, connectTimeoutMs: 10_000, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...over };
+  return {
+    id: `test-${process.pid}-${seq++}`,
+    name: "stdio",
+    transport: "stdio",
+    command,
+    args,
+    connectTimeoutMs: 10_000,
+    callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    ...over,
+  };
 }

@@ -7,7 +7,10 @@ import type { AddressInfo } from "node:net";
 export type Citation = { url: string; title: string; cite: string };
 export type Script = (req: { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }, res: http.ServerResponse) => void | Promise<void>;
 
-export async function startScripted(script: Script, port = 0): Promise<{ url: string; requests: { path: string; headers: http.IncomingHttpHeaders; body: string }[]; stop(): Promise<void> }> {
+export async function startScripted(
+  script: Script,
+  port = 0,
+): Promise<{ url: string; requests: { path: string; headers: http.IncomingHttpHeaders; body: string }[]; stop(): Promise<void> }> {
   const requests: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
   const server = http.createServer(async (req, res) => {
     let body = "";
@@ -49,7 +52,11 @@ export function responsesWebSearch(res: http.ServerResponse, text: string, citat
   const events: object[] = [
     { type: "response.created", response: { id: "resp_scripted_1", created_at: Math.floor(Date.now() / 1000), model } },
     { type: "response.output_item.added", output_index: 0, item: { type: "web_search_call", id: "ws_scripted_1", status: "in_progress" } },
-    { type: "response.output_item.done", output_index: 0, item: { type: "web_search_call", id: "ws_scripted_1", status: "completed", action: { type: "search", query: "parley citations" } } },
+    {
+      type: "response.output_item.done",
+      output_index: 0,
+      item: { type: "web_search_call", id: "ws_scripted_1", status: "completed", action: { type: "search", query: "parley citations" } },
+    },
     { type: "response.output_item.added", output_index: 1, item: { type: "message", id: msg } },
   ];
   for (let i = 0; i < text.length; i += 12) events.push({ type: "response.output_text.delta", item_id: msg, delta: text.slice(i, i + 12) });
@@ -66,15 +73,36 @@ export function responsesWebSearch(res: http.ServerResponse, text: string, citat
   });
   events.push(
     { type: "response.output_item.done", output_index: 1, item: { type: "message", id: msg } },
-    { type: "response.completed", response: { incomplete_details: null, usage: { input_tokens: 30, output_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } },
+    {
+      type: "response.completed",
+      response: {
+        incomplete_details: null,
+        usage: { input_tokens: 30, output_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+      },
+    },
   );
   sse(res, events);
 }
 
 /** An Anthropic Messages stream with `text` and usage that reports cache reads. */
-export function anthropicAnswer(res: http.ServerResponse, text: string, usage = { input_tokens: 12, output_tokens: 5, cache_read_input_tokens: 1800, cache_creation_input_tokens: 0 }) {
+export function anthropicAnswer(
+  res: http.ServerResponse,
+  text: string,
+  usage = { input_tokens: 12, output_tokens: 5, cache_read_input_tokens: 1800, cache_creation_input_tokens: 0 },
+) {
   sse(res, [
-    { type: "message_start", message: { id: "msg_a1", type: "message", role: "assistant", model: "claude-scripted", content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } },
+    {
+      type: "message_start",
+      message: {
+        id: "msg_a1",
+        type: "message",
+        role: "assistant",
+        model: "claude-scripted",
+        content: [],
+        stop_reason: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    },
     { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
     { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
     { type: "content_block_stop", index: 0 },

@@ -25,7 +25,12 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
 
 export default async function ProfilePage({ searchParams }: { searchParams: Promise<{ sso?: string; error?: string }> }) {
   const ctx = await teamPage("/profile");
-  const [profile, personalModel, models, sso] = await Promise.all([profileOf(ctx.user.id), personalModelOf(ctx), pickerModels(ctx.team.id), ssoLinkOf(ctx.user.id)]);
+  const [profile, personalModel, models, sso] = await Promise.all([
+    profileOf(ctx.user.id),
+    personalModelOf(ctx),
+    pickerModels(ctx.team.id),
+    ssoLinkOf(ctx.user.id),
+  ]);
   // Where "Link single sign-on" comes back to: ?sso=linked, or ?error=<code> when the link failed.
   const { sso: linkedNow, error } = await searchParams;
   const linkError = ssoErrorMessage(typeof error === "string" ? error : undefined);
@@ -43,14 +48,24 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
       {(sso.name || sso.linked) && (
         <Section id="profile-sso" title="Single sign-on" intro={sso.name ? `Sign in with ${sso.name} instead of your password.` : undefined}>
           {linkError && <FormMessage className="mb-3" message={`Linking failed: ${linkError}`} />}
-          {linkedNow === "linked" && sso.linked && <FormMessage ok className="mb-3" message={`Single sign-on linked. You can now sign in with ${sso.name ?? "it"}.`} />}
+          {linkedNow === "linked" && sso.linked && (
+            <FormMessage ok className="mb-3" message={`Single sign-on linked. You can now sign in with ${sso.name ?? "it"}.`} />
+          )}
           <SsoLink name={sso.name ?? "single sign-on"} linked={sso.linked} hasPassword={sso.hasPassword} link={linkSsoAction} unlink={unlinkSsoAction} />
         </Section>
       )}
-      <Section id="profile-model" title="Default model" intro={`The model your new chats in ${ctx.team.name} start with. You can still pick another in any chat.`}>
+      <Section
+        id="profile-model"
+        title="Default model"
+        intro={`The model your new chats in ${ctx.team.name} start with. You can still pick another in any chat.`}
+      >
         <PersonalModelForm action={personalModelAction} groups={models.groups} value={personalModel ?? ""} teamDefault={teamDefault?.name} />
       </Section>
-      <Section id="profile-instructions" title="Instructions" intro="Sent to the model with every message you write, in every team: how you like answers, what it should know about you.">
+      <Section
+        id="profile-instructions"
+        title="Instructions"
+        intro="Sent to the model with every message you write, in every team: how you like answers, what it should know about you."
+      >
         <InstructionsForm action={instructionsAction} instructions={profile.instructions} max={MAX_INSTRUCTIONS_CHARS} />
       </Section>
     </div>

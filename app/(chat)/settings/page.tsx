@@ -34,7 +34,8 @@ export default async function SettingsPage() {
           Usage
         </h2>
         <p className="text-sm" data-testid="my-usage-summary">
-          This month ({period.from} to {period.to}): {formatTokens(usage.total.answers)} answers, {formatTokens(usage.total.tokens)} tokens, {formatCost(usage.total.cost)}.{" "}
+          This month ({period.from} to {period.to}): {formatTokens(usage.total.answers)} answers, {formatTokens(usage.total.tokens)} tokens,{" "}
+          {formatCost(usage.total.cost)}.{" "}
           <a href={`/api/usage/export?mine=1&${new URLSearchParams(period)}`} className="underline underline-offset-2" download>
             Export CSV
           </a>

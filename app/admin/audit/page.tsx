@@ -25,7 +25,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       </h1>
       <AuditFilters filter={filter} actions={choices.actions} actors={choices.actors} />
       {rows.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">{page > 1 || filter.action || filter.actor || filter.from || filter.to ? "No events match these filters." : "Nothing recorded yet."}</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {page > 1 || filter.action || filter.actor || filter.from || filter.to ? "No events match these filters." : "Nothing recorded yet."}
+        </p>
       ) : (
         <Table label="Audit events" className="table-fixed">
           <TableHeader>
@@ -68,9 +70,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       )}
       {(page > 1 || hasMore) && (
         <nav aria-label="Audit log pages" className="mt-3 flex items-center gap-4 text-sm">
-          {page > 1 && <Link href={pageHref(filter, page - 1)} className="text-accent-text underline">← Newer</Link>}
+          {page > 1 && (
+            <Link href={pageHref(filter, page - 1)} className="text-accent-text underline">
+              ← Newer
+            </Link>
+          )}
           <span>Page {page}</span>
-          {hasMore && <Link href={pageHref(filter, page + 1)} className="text-accent-text underline">Older →</Link>}
+          {hasMore && (
+            <Link href={pageHref(filter, page + 1)} className="text-accent-text underline">
+              Older →
+            </Link>
+          )}
         </nav>
       )}
     </section>

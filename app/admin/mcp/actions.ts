@@ -19,10 +19,14 @@ export async function createMcpServerAction(_prev: ActionState, form: FormData):
   const refused = checkForm(form, idFields("serverId", "toolId"));
   if (refused) return refused;
   let id = "";
-  const state = await runAction(async () => {
-    const ctx = await requireAdmin();
-    ({ id } = await createServer(ctx, parseForm(mcpServerFormSchema, form)));
-  }, form, SECRET_FIELDS);
+  const state = await runAction(
+    async () => {
+      const ctx = await requireAdmin();
+      ({ id } = await createServer(ctx, parseForm(mcpServerFormSchema, form)));
+    },
+    form,
+    SECRET_FIELDS,
+  );
   if (state.ok) redirect(`/admin/mcp/${id}?created=1`);
   return state;
 }
@@ -30,14 +34,18 @@ export async function createMcpServerAction(_prev: ActionState, form: FormData):
 export async function updateMcpServerAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const refused = checkForm(form, idFields("serverId", "toolId"));
   if (refused) return refused;
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const id = String(form.get("serverId") ?? "");
-    await updateServer(ctx, id, parseForm(mcpServerFormSchema, form));
-    revalidatePath(`/admin/mcp/${id}`);
-    revalidatePath("/admin/mcp");
-    return { ok: true, message: "Saved. The server will be reconnected with the new settings." };
-  }, form, SECRET_FIELDS);
+  return runAction(
+    async () => {
+      const ctx = await requireAdmin();
+      const id = String(form.get("serverId") ?? "");
+      await updateServer(ctx, id, parseForm(mcpServerFormSchema, form));
+      revalidatePath(`/admin/mcp/${id}`);
+      revalidatePath("/admin/mcp");
+      return { ok: true, message: "Saved. The server will be reconnected with the new settings." };
+    },
+    form,
+    SECRET_FIELDS,
+  );
 }
 
 export async function setMcpServerEnabledAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -100,7 +108,12 @@ export async function setMcpServerOnByDefaultAction(_prev: ActionState, form: Fo
     const input = parseForm(onByDefaultSchema, form);
     await setServerOnByDefault(ctx, input.serverId, input.onByDefault);
     revalidatePath(`/admin/mcp/${input.serverId}`);
-    return { ok: true, message: input.onByDefault ? "On by default: new chats of members who have not chosen tools yet use this server's tools." : "No longer on by default in new chats." };
+    return {
+      ok: true,
+      message: input.onByDefault
+        ? "On by default: new chats of members who have not chosen tools yet use this server's tools."
+        : "No longer on by default in new chats.",
+    };
   }, form);
 }
 

@@ -30,7 +30,10 @@ export async function setMcpServerTrustAction(_prev: ActionState, form: FormData
   return runAction(async () => {
     const input = parseForm(trustReadOnlySchema, form);
     await setServerTrustReadOnly(await requireAdmin(), input.serverId, input.trustReadOnly);
-    return saved(form, input.trustReadOnly ? "Tools this server marks read-only now run without asking." : "Every tool of this server asks unless set otherwise.");
+    return saved(
+      form,
+      input.trustReadOnly ? "Tools this server marks read-only now run without asking." : "Every tool of this server asks unless set otherwise.",
+    );
   }, form);
 }
 

@@ -18,7 +18,12 @@ export default async function MembersPage() {
         <h1 id="members-heading" className="mb-3 text-lg font-semibold">
           Members
         </h1>
-        <MembersTable teamId={ctx.team.id} members={members} currentUserId={ctx.user.id} actions={{ changeRole: changeRoleAction, remove: removeMemberAction, resetLink: createResetLinkAction }} />
+        <MembersTable
+          teamId={ctx.team.id}
+          members={members}
+          currentUserId={ctx.user.id}
+          actions={{ changeRole: changeRoleAction, remove: removeMemberAction, resetLink: createResetLinkAction }}
+        />
       </section>
       <section aria-labelledby="invites-heading">
         <h2 id="invites-heading" className="mb-3 text-lg font-semibold">

@@ -14,6 +14,9 @@ export async function setProviderToolsAction(_prev: ActionState, form: FormData)
     const input = parseForm(providerToolsSchema, form);
     await setProviderToolsAllowed(await requireAdmin(), input.modelRowId, input.allowed);
     revalidatePath(`/admin/providers/${String(form.get("providerId") ?? "")}`);
-    return { ok: true, message: input.allowed ? "Tools that run at the provider are allowed for this model." : "Tools that run at the provider are off for this model." };
+    return {
+      ok: true,
+      message: input.allowed ? "Tools that run at the provider are allowed for this model." : "Tools that run at the provider are off for this model.",
+    };
   }, form);
 }

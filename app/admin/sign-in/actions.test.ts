@@ -18,7 +18,14 @@ import { ssoProviderView } from "@/lib/identity/sso-provider";
 import { startOidcProvider, type RunningOidcProvider } from "@/test/support/oidc-provider";
 import { APP_BASE, Browser } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
-import { addGroupRuleAction, removeGroupRuleAction, removeSsoProviderAction, saveSsoProviderAction, setPasswordSignInAction, testDiscoveryAction } from "./actions";
+import {
+  addGroupRuleAction,
+  removeGroupRuleAction,
+  removeSsoProviderAction,
+  saveSsoProviderAction,
+  setPasswordSignInAction,
+  testDiscoveryAction,
+} from "./actions";
 
 const PASSWORD = "correct horse battery staple 42";
 const driver = DRIVERS[0];
@@ -31,7 +38,11 @@ function form(fields: Record<string, string>): FormData {
 
 async function sessionOf(email: string): Promise<Headers> {
   const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await browser.request("/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   expect(res.status).toBe(200);
   return new Headers({ cookie: browser.jar.header(), origin: APP_BASE });
 }
@@ -42,18 +53,27 @@ describe("Admin → Sign-in actions", () => {
   const as: Record<"firstAdmin" | "member" | "laterAdmin", Headers> = {} as never;
   let firstTeam = "";
   const initial = { ok: false };
-  const provider = () => form({ name: "Acme ID", issuer: idp.issuer, clientId: "parley", clientSecret: "s3cret value", scopes: "email", groupsClaim: "groups" });
+  const provider = () =>
+    form({ name: "Acme ID", issuer: idp.issuer, clientId: "parley", clientSecret: "s3cret value", scopes: "email", groupsClaim: "groups" });
 
   beforeAll(async () => {
     ({ stop } = await startTestApp(driver));
-    idp = await startOidcProvider({ clients: [{ clientId: "parley", clientSecret: "s3cret value", redirectUris: [`${APP_BASE}/api/auth/callback/sso`] }], users: [] });
+    idp = await startOidcProvider({
+      clients: [{ clientId: "parley", clientSecret: "s3cret value", redirectUris: [`${APP_BASE}/api/auth/callback/sso`] }],
+      users: [],
+    });
     const prisma = await db();
     const ids: Record<string, string> = {};
     for (const who of ["firstAdmin", "member", "laterAdmin"]) {
       ids[who] = (await signUp({ name: who, email: `${who.toLowerCase()}@example.com`, password: PASSWORD }, new Headers())).userId;
     }
     firstTeam = (await prisma.team.create({ data: { name: "First" } })).id;
-    await prisma.membership.createMany({ data: [{ teamId: firstTeam, userId: ids.firstAdmin, role: "admin" }, { teamId: firstTeam, userId: ids.member, role: "member" }] });
+    await prisma.membership.createMany({
+      data: [
+        { teamId: firstTeam, userId: ids.firstAdmin, role: "admin" },
+        { teamId: firstTeam, userId: ids.member, role: "member" },
+      ],
+    });
     const later = await prisma.team.create({ data: { name: "Later" } });
     await prisma.membership.create({ data: { teamId: later.id, userId: ids.laterAdmin, role: "admin" } });
     for (const who of Object.keys(ids) as (keyof typeof as)[]) as[who] = await sessionOf(`${who.toLowerCase()}@example.com`);
@@ -102,13 +122,22 @@ describe("Admin → Sign-in actions", () => {
   it("answers bad input with a 4xx naming the field, and keeps what was stored", async () => {
     requestHeaders = as.firstAdmin;
     const before = await ssoProviderView();
-    const refusedSecret = await saveSsoProviderAction(initial, form({ name: "Acme\u0000", issuer: idp.issuer, clientId: "parley", clientSecret: "other secret", scopes: "", groupsClaim: "groups" }));
+    const refusedSecret = await saveSsoProviderAction(
+      initial,
+      form({ name: "Acme\u0000", issuer: idp.issuer, clientId: "parley", clientSecret: "other secret", scopes: "", groupsClaim: "groups" }),
+    );
     expect(refusedSecret.status).toBe(400);
     expect(JSON.stringify(refusedSecret)).not.toContain("other secret");
-    const badIssuer = await saveSsoProviderAction(initial, form({ name: "Acme", issuer: "javascript:alert(1)", clientId: "parley", scopes: "", groupsClaim: "groups" }));
+    const badIssuer = await saveSsoProviderAction(
+      initial,
+      form({ name: "Acme", issuer: "javascript:alert(1)", clientId: "parley", scopes: "", groupsClaim: "groups" }),
+    );
     expect(badIssuer.status).toBe(400);
     expect(badIssuer.fields?.issuer).toMatch(/issuer's http\(s\) URL/);
-    const badClaim = await saveSsoProviderAction(initial, form({ name: "Acme", issuer: idp.issuer, clientId: "parley", scopes: "", groupsClaim: "a claim with spaces" }));
+    const badClaim = await saveSsoProviderAction(
+      initial,
+      form({ name: "Acme", issuer: idp.issuer, clientId: "parley", scopes: "", groupsClaim: "a claim with spaces" }),
+    );
     expect(badClaim.fields?.groupsClaim).toBeTruthy();
     expect((await addGroupRuleAction(initial, form({ group: "eng", teamId: "no-such-team", role: "admin" }))).status).toBe(404);
     expect((await addGroupRuleAction(initial, form({ group: "eng", teamId: firstTeam, role: "owner" }))).status).toBe(400);

@@ -48,7 +48,11 @@ export default async function SignInSettingsPage() {
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
           Register Parley at your identity provider as a web application with this redirect URI, then enter what the provider gives you.
         </p>
-        <CopyField label="Redirect (callback) URI" url={`${base}${SSO_CALLBACK_PATH}`} hint="Behind a proxy, set PARLEY_URL so this shows the address people use." />
+        <CopyField
+          label="Redirect (callback) URI"
+          url={`${base}${SSO_CALLBACK_PATH}`}
+          hint="Behind a proxy, set PARLEY_URL so this shows the address people use."
+        />
         <SsoProviderForm provider={provider} save={saveSsoProviderAction} test={testDiscoveryAction} />
         <RemoveSsoButton action={removeSsoProviderAction} configured={Boolean(provider)} />
       </section>
@@ -57,9 +61,9 @@ export default async function SignInSettingsPage() {
           Group rules
         </h2>
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          At every single sign-on, a person&apos;s membership in each team named below follows their groups: added, changed or removed. Only memberships the rules
-          granted change, unless the provider&apos;s settings above let the rules manage every membership. A team&apos;s last admin is never removed this way. Teams
-          without a rule are left alone.
+          At every single sign-on, a person&apos;s membership in each team named below follows their groups: added, changed or removed. Only memberships the
+          rules granted change, unless the provider&apos;s settings above let the rules manage every membership. A team&apos;s last admin is never removed this
+          way. Teams without a rule are left alone.
         </p>
         <GroupRules rules={rules} teams={teams} add={addGroupRuleAction} remove={removeGroupRuleAction} />
       </section>
@@ -68,7 +72,8 @@ export default async function SignInSettingsPage() {
           Email and password
         </h2>
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          It can be turned off once single sign-on is set up and you have signed in with it yourself, so nobody is locked out. Removing single sign-on turns it back on.
+          It can be turned off once single sign-on is set up and you have signed in with it yourself, so nobody is locked out. Removing single sign-on turns it
+          back on.
         </p>
         <PasswordSignInSwitch on={password} action={setPasswordSignInAction} />
       </section>

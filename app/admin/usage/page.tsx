@@ -35,7 +35,8 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
         </h1>
         <PeriodForm action="/admin/usage" period={period} error={error} />
         <p className="text-sm" data-testid="usage-summary">
-          {period.from} to {period.to}: {formatTokens(report.total.answers)} answers, {formatTokens(report.total.tokens)} tokens, {formatCost(report.total.cost)}.{" "}
+          {period.from} to {period.to}: {formatTokens(report.total.answers)} answers, {formatTokens(report.total.tokens)} tokens,{" "}
+          {formatCost(report.total.cost)}.{" "}
           <a href={csv} className="underline underline-offset-2" download>
             Export CSV
           </a>
@@ -48,7 +49,8 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
           Budgets
         </h2>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Monthly limits, counted from the first of the month (UTC). A turn past a limit does not start; members see a warning at 80%. A member&apos;s own budget replaces the default for everyone.
+          Monthly limits, counted from the first of the month (UTC). A turn past a limit does not start; members see a warning at 80%. A member&apos;s own
+          budget replaces the default for everyone.
         </p>
         <BudgetsPanel budgets={budgets} members={choices.members} models={choices.models} save={saveBudgetAction} remove={deleteBudgetAction} />
       </section>

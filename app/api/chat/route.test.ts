@@ -41,7 +41,9 @@ beforeAll(async () => {
   const { userId } = await signUp({ name: "Rate", email: "rate-owner@example.com", password: PASSWORD }, new Headers());
   const team = await prisma.team.create({ data: { name: "Rates" } });
   await prisma.membership.create({ data: { teamId: team.id, userId, role: "admin" } });
-  const provider = await prisma.provider.create({ data: { teamId: team.id, name: "aimock", kind: "openai_chat", baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") } });
+  const provider = await prisma.provider.create({
+    data: { teamId: team.id, name: "aimock", kind: "openai_chat", baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") },
+  });
   const model = await prisma.model.create({ data: { providerId: provider.id, modelId: "gpt-test", displayName: "gpt-test" } });
   await prisma.team.update({ where: { id: team.id }, data: { defaultModelId: model.id } });
   const summary = { id: team.id, name: team.name, role: "admin" as const };
@@ -52,7 +54,11 @@ beforeAll(async () => {
   const tools = await prisma.mcpTool.findMany({ where: { serverId: row.id, name: "search" } });
   chatId = (await prisma.chat.create({ data: { teamId: team.id, userId, toolSelection: { servers: [row.id], tools: tools.map((t) => t.id) } } })).id;
   const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "rate-owner@example.com", password: PASSWORD }) });
+  const res = await browser.request("/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "rate-owner@example.com", password: PASSWORD }),
+  });
   expect(res.status).toBe(200);
   requestHeaders = new Headers({ cookie: browser.jar.header(), origin: APP_BASE });
 }, 180_000);
@@ -73,7 +79,11 @@ const message = (text: string) => ({ id: chatId, message: { role: "user", parts:
 /** The call waiting for a person in the chat's last answer (what its card's Approve decides). */
 async function waitingCall(): Promise<string | undefined> {
   const prisma = await db();
-  const last = await prisma.message.findFirst({ where: { chatId, role: "assistant" }, orderBy: { seq: "desc" }, include: { blocks: { where: { status: "approval-requested" } } } });
+  const last = await prisma.message.findFirst({
+    where: { chatId, role: "assistant" },
+    orderBy: { seq: "desc" },
+    include: { blocks: { where: { status: "approval-requested" } } },
+  });
   return last?.blocks[0]?.approvalId ?? undefined;
 }
 

@@ -31,7 +31,9 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
   const setMany = (ids: string[], on: boolean) =>
     setPicked((p) => {
       const next = new Set(p);
-      for (const id of ids) if (on) next.add(id); else next.delete(id);
+      for (const id of ids)
+        if (on) next.add(id);
+        else next.delete(id);
       return next;
     });
   return (
@@ -52,18 +54,50 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
           <input type="hidden" name="providerId" value={provider.id} />
           <FormMessage message={enableState.message} ok={enableState.ok} />
           <div className="flex flex-wrap items-center gap-2">
-            <Input size="sm" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter models" placeholder="Filter models" className="max-w-60" />
-            <Button type="button" variant="secondary" size="sm" onClick={() => setMany(choosable.filter((m) => !m.notChat).map((m) => m.id), true)}>
+            <Input
+              size="sm"
+              type="search"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              aria-label="Filter models"
+              placeholder="Filter models"
+              className="max-w-60"
+            />
+            <Button
+              type="button"
+              variant="secondary"
+              size="sm"
+              onClick={() =>
+                setMany(
+                  choosable.filter((m) => !m.notChat).map((m) => m.id),
+                  true,
+                )
+              }
+            >
               Select all
             </Button>
-            <Button type="button" variant="secondary" size="sm" onClick={() => setMany(shown.map((m) => m.id), false)}>
+            <Button
+              type="button"
+              variant="secondary"
+              size="sm"
+              onClick={() =>
+                setMany(
+                  shown.map((m) => m.id),
+                  false,
+                )
+              }
+            >
               Select none
             </Button>
             <span className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
               {shown.length} of {listed.length} shown, {picked.size} selected
             </span>
           </div>
-          <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800" aria-label="The provider's list" tabIndex={0}>
+          <ul
+            className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800"
+            aria-label="The provider's list"
+            tabIndex={0}
+          >
             {shown.map((m) => (
               <li key={m.id}>
                 <label className="flex items-center gap-2 text-sm">

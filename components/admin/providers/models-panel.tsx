@@ -32,7 +32,8 @@ export function ModelsPanel({ provider, webSearchKind, actions }: { provider: Pr
 
 function ModelList({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
   const [removeState, removeAction] = useActionState(actions.remove, initialActionState);
-  if (!provider.models.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
+  if (!provider.models.length)
+    return <p className="text-sm text-zinc-600 dark:text-zinc-400">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={removeState.message} ok={removeState.ok} />
@@ -109,7 +110,13 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
       <FormMessage message={state.message} ok={state.ok} />
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Model id" name="modelId" defaultValue={v?.modelId ?? model?.modelId} error={f.modelId} required />
-        <Field label="Display name" name="displayName" defaultValue={v?.displayName ?? model?.displayName} error={f.displayName} hint="Shown in the model picker." />
+        <Field
+          label="Display name"
+          name="displayName"
+          defaultValue={v?.displayName ?? model?.displayName}
+          error={f.displayName}
+          hint="Shown in the model picker."
+        />
         <FormField label="Tool calling">
           {(control) => (
             <OptionSelect
@@ -136,8 +143,22 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
       <fieldset className="grid gap-3 sm:grid-cols-3">
         <legend className="mb-1 text-sm font-medium">Prices (US dollars per million tokens)</legend>
         <Field label="Input" name="inputPrice" inputMode="decimal" defaultValue={v?.inputPrice ?? model?.inputPrice ?? ""} error={f.inputPrice} />
-        <Field label="Cached input" name="cachedInputPrice" inputMode="decimal" defaultValue={v?.cachedInputPrice ?? model?.cachedInputPrice ?? ""} error={f.cachedInputPrice} hint="Empty: the input price." />
-        <Field label="Output" name="outputPrice" inputMode="decimal" defaultValue={v?.outputPrice ?? model?.outputPrice ?? ""} error={f.outputPrice} hint="Reasoning counts as output. Empty: cost not counted." />
+        <Field
+          label="Cached input"
+          name="cachedInputPrice"
+          inputMode="decimal"
+          defaultValue={v?.cachedInputPrice ?? model?.cachedInputPrice ?? ""}
+          error={f.cachedInputPrice}
+          hint="Empty: the input price."
+        />
+        <Field
+          label="Output"
+          name="outputPrice"
+          inputMode="decimal"
+          defaultValue={v?.outputPrice ?? model?.outputPrice ?? ""}
+          error={f.outputPrice}
+          hint="Reasoning counts as output. Empty: cost not counted."
+        />
       </fieldset>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className="sr-only">Capabilities</legend>

@@ -68,9 +68,26 @@ export function ProviderForm({
       )}
       <Field label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} error={f.name} required maxLength={100} />
       <FormField label="Kind" error={f.kind}>
-        {(control) => <OptionSelect {...control} name="kind" value={kind} onValueChange={(k) => setKind(k as typeof kind)} options={kinds.map((k) => ({ value: k.kind, label: k.label }))} />}
+        {(control) => (
+          <OptionSelect
+            {...control}
+            name="kind"
+            value={kind}
+            onValueChange={(k) => setKind(k as typeof kind)}
+            options={kinds.map((k) => ({ value: k.kind, label: k.label }))}
+          />
+        )}
       </FormField>
-      <Field label="Base URL" name="baseUrl" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} error={f.baseUrl} hint={info?.hint} placeholder={info?.defaultBaseUrl} />
+      <Field
+        label="Base URL"
+        name="baseUrl"
+        type="url"
+        value={baseUrl}
+        onChange={(e) => setBaseUrl(e.target.value)}
+        error={f.baseUrl}
+        hint={info?.hint}
+        placeholder={info?.defaultBaseUrl}
+      />
       <div className="flex flex-col gap-1">
         <Field
           label="API key"
@@ -81,7 +98,11 @@ export function ProviderForm({
           onChange={(e) => setApiKey(e.target.value)}
           error={f.apiKey}
           placeholder={provider?.apiKeyHint ? `${provider.apiKeyHint} (stored)` : "Optional for local servers"}
-          hint={provider?.apiKeyHint ? `Stored key: ${provider.apiKeyHint}. Leave empty to keep it; a base URL on another server needs the key again.` : "Stored encrypted; never shown again."}
+          hint={
+            provider?.apiKeyHint
+              ? `Stored key: ${provider.apiKeyHint}. Leave empty to keep it; a base URL on another server needs the key again.`
+              : "Stored encrypted; never shown again."
+          }
         />
         {provider?.apiKeyHint && <CheckboxField name="clearApiKey" label="Remove the stored key" />}
       </div>
@@ -110,7 +131,10 @@ export function ProviderForm({
         </Button>
       </div>
       <div aria-live="polite" data-testid="connection-result">
-        <FormMessage message={!testing && testState.message ? `${testState.ok ? "Connection works. " : "Connection failed: "}${testState.message}` : undefined} ok={testState.ok} />
+        <FormMessage
+          message={!testing && testState.message ? `${testState.ok ? "Connection works. " : "Connection failed: "}${testState.message}` : undefined}
+          ok={testState.ok}
+        />
       </div>
     </form>
   );

@@ -9,7 +9,17 @@ import { FormField, FormMessage } from "../../ui/field";
 import { OptionSelect } from "../../ui/select";
 import { SubmitButton } from "../../ui/submit-button";
 
-export function TeamModelsForm({ groups, defaultModelId, fallbackModelId, save }: { groups: PickerGroup[]; defaultModelId: string | null; fallbackModelId: string | null; save: FormAction }) {
+export function TeamModelsForm({
+  groups,
+  defaultModelId,
+  fallbackModelId,
+  save,
+}: {
+  groups: PickerGroup[];
+  defaultModelId: string | null;
+  fallbackModelId: string | null;
+  save: FormAction;
+}) {
   const [state, action] = useActionState(save, initialActionState);
   const f = state.fields ?? {};
   if (!groups.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Enable a model of a provider first.</p>;
@@ -20,10 +30,27 @@ export function TeamModelsForm({ groups, defaultModelId, fallbackModelId, save }
         <FormMessage message={state.message} ok={state.ok} />
       </div>
       <FormField label="Default model" error={f.defaultModelId}>
-        {(control) => <OptionSelect {...control} name="defaultModelId" defaultValue={defaultModelId ?? ""} className="w-56" options={options} placeholder="Choose a model" />}
+        {(control) => (
+          <OptionSelect
+            {...control}
+            name="defaultModelId"
+            defaultValue={defaultModelId ?? ""}
+            className="w-56"
+            options={options}
+            placeholder="Choose a model"
+          />
+        )}
       </FormField>
       <FormField label="Fallback model" error={f.fallbackModelId}>
-        {(control) => <OptionSelect {...control} name="fallbackModelId" defaultValue={fallbackModelId ?? ""} className="w-56" options={[{ value: "", label: "None" }, ...options]} />}
+        {(control) => (
+          <OptionSelect
+            {...control}
+            name="fallbackModelId"
+            defaultValue={fallbackModelId ?? ""}
+            className="w-56"
+            options={[{ value: "", label: "None" }, ...options]}
+          />
+        )}
       </FormField>
       <SubmitButton pendingText="Saving…">Save</SubmitButton>
     </form>

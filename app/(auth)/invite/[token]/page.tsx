@@ -17,8 +17,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     <>
       <h1 className="mb-1 text-lg font-semibold">Join {status.teamName}</h1>
       <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">
-        You are invited as {status.role === "admin" ? "an admin" : "a member"}. The link expires{" "}
-        {status.expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}.
+        You are invited as {status.role === "admin" ? "an admin" : "a member"}. The link expires {status.expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}.
       </p>
       {user ? (
         <>

@@ -23,7 +23,16 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   if (!owner) {
     // Shared with the caller: read-only and live (components/sharing/shared-chat-view.tsx).
     const page = await loadMessagePage(chat.id);
-    return <SharedChatView key={chat.id} chatId={chat.id} title={chat.title || "Untitled chat"} owner={ownerName} canContinue={canContinue} initialMessages={page.messages} />;
+    return (
+      <SharedChatView
+        key={chat.id}
+        chatId={chat.id}
+        title={chat.title || "Untitled chat"}
+        owner={ownerName}
+        canContinue={canContinue}
+        initialMessages={page.messages}
+      />
+    );
   }
   const [page, models] = await Promise.all([loadMessagePage(chat.id), pickerModels(ctx.team.id)]);
   // The chat's model when it is still offered, else the team default (the server falls back the same way).

@@ -30,7 +30,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         </Button>
       </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        {project.shared ? `Shared with the team by ${project.mine ? "you" : project.owner}: everyone in the team sees its chats, read-only.` : "Personal: only you see it."}
+        {project.shared
+          ? `Shared with the team by ${project.mine ? "you" : project.owner}: everyone in the team sees its chats, read-only.`
+          : "Personal: only you see it."}
       </p>
       <section aria-labelledby="instructions-heading" className="flex flex-col gap-1">
         <h2 id="instructions-heading" className="text-sm font-medium">
@@ -49,7 +51,10 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         {project.chats.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">No chats in this project yet.</p>
         ) : (
-          <ul aria-labelledby="project-chats-heading" className="flex flex-col divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          <ul
+            aria-labelledby="project-chats-heading"
+            className="flex flex-col divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+          >
             {project.chats.map((c) => (
               <li key={c.id}>
                 <Link href={`/chat/${c.id}`} className="flex items-center gap-2 px-3 py-2 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-900">

@@ -15,10 +15,14 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
     <div className="mx-auto max-w-2xl px-4 pb-10 pt-14 md:pt-6">
       <h1 className="mb-1 text-lg font-semibold">Connections</h1>
       <p className="mb-6 text-sm text-zinc-600 dark:text-zinc-400">
-        Tool servers in {ctx.team.name} where you act as yourself: connect your own account or paste your own key. Your tool calls to them use it; nobody else&apos;s do.
+        Tool servers in {ctx.team.name} where you act as yourself: connect your own account or paste your own key. Your tool calls to them use it; nobody
+        else&apos;s do.
       </p>
       {typeof connected === "string" && connected.length < 100 && (
-        <p role="status" className="mb-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100">
+        <p
+          role="status"
+          className="mb-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100"
+        >
           Connected to {connected}.
         </p>
       )}

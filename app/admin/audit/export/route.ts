@@ -9,6 +9,10 @@ export const GET = handle(async (req: Request) => {
   const csv = await auditCsv(ctx.team.id, filter);
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {
-    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="parley-audit-${day}.csv"`, "cache-control": "no-store" },
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="parley-audit-${day}.csv"`,
+      "cache-control": "no-store",
+    },
   });
 });

@@ -5,14 +5,28 @@ import { getServerForAdmin, type McpServerAdminView } from "@/lib/mcp/servers";
 import { explainPolicy } from "@/lib/tools/approval-policy";
 import { readRules, ruleLabel } from "@/lib/tools/approval-rules";
 import { ServerApprovalSettings, type ToolApprovalView } from "@/components/admin/mcp-approval-settings";
-import { addMcpToolRuleAction, removeMcpToolRuleAction, setMcpServerTimeoutAction, setMcpServerTrustAction, setMcpToolTimeoutAction } from "../approval-actions";
+import {
+  addMcpToolRuleAction,
+  removeMcpToolRuleAction,
+  setMcpServerTimeoutAction,
+  setMcpServerTrustAction,
+  setMcpToolTimeoutAction,
+} from "../approval-actions";
 import { FormMessage } from "@/components/ui/field";
 import { EnableDeleteControls } from "@/components/admin/enable-delete-controls";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
 import { McpToolsTable } from "@/components/admin/mcp-tools-table";
 import { McpDefaultPolicy, McpOnByDefault } from "@/components/admin/mcp-default-policy";
-import { deleteMcpServerAction, setMcpServerEnabledAction, setMcpServerOnByDefaultAction, setMcpServerPolicyAction, setMcpToolPolicyAction, testMcpServerAction, updateMcpServerAction } from "../actions";
+import {
+  deleteMcpServerAction,
+  setMcpServerEnabledAction,
+  setMcpServerOnByDefaultAction,
+  setMcpServerPolicyAction,
+  setMcpToolPolicyAction,
+  testMcpServerAction,
+  updateMcpServerAction,
+} from "../actions";
 
 export const metadata = { title: "MCP server" };
 
@@ -20,7 +34,12 @@ export const metadata = { title: "MCP server" };
 function approvalViews(server: McpServerAdminView): Record<string, ToolApprovalView> {
   return Object.fromEntries(
     server.tools.map((t) => {
-      const { policy, why } = explainPolicy({ toolPolicy: t.policy, serverDefault: server.defaultPolicy, annotations: t.annotations as { readOnlyHint?: boolean } | null, trustReadOnly: server.trustReadOnly });
+      const { policy, why } = explainPolicy({
+        toolPolicy: t.policy,
+        serverDefault: server.defaultPolicy,
+        annotations: t.annotations as { readOnlyHint?: boolean } | null,
+        trustReadOnly: server.trustReadOnly,
+      });
       return [t.id, { policy, why, rules: readRules(t.rules).map(ruleLabel), decisionTimeoutMin: t.decisionTimeoutMin }];
     }),
   );
@@ -53,13 +72,22 @@ export default async function McpServerPage({ params, searchParams }: { params: 
         <div className="mb-4 flex flex-col gap-4">
           <McpDefaultPolicy serverId={server.id} value={server.defaultPolicy} action={setMcpServerPolicyAction} />
           <McpOnByDefault serverId={server.id} value={server.onByDefault} action={setMcpServerOnByDefaultAction} />
-          <ServerApprovalSettings serverId={server.id} trustReadOnly={server.trustReadOnly} decisionTimeoutMin={server.decisionTimeoutMin} trustAction={setMcpServerTrustAction} timeoutAction={setMcpServerTimeoutAction} />
+          <ServerApprovalSettings
+            serverId={server.id}
+            trustReadOnly={server.trustReadOnly}
+            decisionTimeoutMin={server.decisionTimeoutMin}
+            trustAction={setMcpServerTrustAction}
+            timeoutAction={setMcpServerTimeoutAction}
+          />
         </div>
         <McpToolsTable
           serverId={server.id}
           tools={server.tools}
           setPolicy={setMcpToolPolicyAction}
-          approval={{ views: approvalViews(server), actions: { addRule: addMcpToolRuleAction, removeRule: removeMcpToolRuleAction, setTimeout: setMcpToolTimeoutAction } }}
+          approval={{
+            views: approvalViews(server),
+            actions: { addRule: addMcpToolRuleAction, removeRule: removeMcpToolRuleAction, setTimeout: setMcpToolTimeoutAction },
+          }}
         />
       </section>
       <section aria-labelledby="mcp-settings-heading" className="max-w-xl">

@@ -33,7 +33,13 @@ export default async function ProviderPage({ params }: { params: Promise<{ id: s
         <ModelsPanel
           provider={provider}
           webSearchKind={kind.webSearch}
-          actions={{ fetch: fetchModelsAction, enable: enableModelsAction, save: saveModelAction, remove: deleteModelAction, providerTools: setProviderToolsAction }}
+          actions={{
+            fetch: fetchModelsAction,
+            enable: enableModelsAction,
+            save: saveModelAction,
+            remove: deleteModelAction,
+            providerTools: setProviderToolsAction,
+          }}
         />
       </Section>
       <Section id="settings-heading" title="Connection" className="max-w-xl">
@@ -64,8 +70,8 @@ function InstanceProvider({ provider, label }: { provider: ProviderView; label: 
     <div className="flex flex-col gap-6">
       <ProviderHeading provider={provider} label={label} />
       <p className="max-w-xl text-sm">
-        This provider is set by the operator of this instance (environment variables) and shared by every team. Its key stays on the
-        server. Your team can use its models and make one the team default on the Providers page; only the operator can change it.
+        This provider is set by the operator of this instance (environment variables) and shared by every team. Its key stays on the server. Your team can use
+        its models and make one the team default on the Providers page; only the operator can change it.
       </p>
       <Section id="models-heading" title="Models">
         <ul aria-label="Models" className="flex flex-col gap-1 text-sm">

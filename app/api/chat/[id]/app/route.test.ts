@@ -37,7 +37,11 @@ let chatId = "";
 
 async function sessionOf(email: string): Promise<Headers> {
   const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await browser.request("/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   expect(res.status).toBe(200);
   return new Headers({ cookie: browser.jar.header(), origin: APP_BASE });
 }
@@ -55,14 +59,17 @@ async function callTool(tool: string, args: unknown = {}): Promise<string> {
 }
 
 const page = (chat: string, call?: string) =>
-  GET(new Request(`${APP_BASE}/api/chat/${chat}/app${call === undefined ? "" : `?call=${encodeURIComponent(call)}`}`), { params: Promise.resolve({ id: chat }) });
+  GET(new Request(`${APP_BASE}/api/chat/${chat}/app${call === undefined ? "" : `?call=${encodeURIComponent(call)}`}`), {
+    params: Promise.resolve({ id: chat }),
+  });
 
 beforeAll(async () => {
   ({ stop } = await startTestApp(DRIVERS[0]));
   [mock, server] = await Promise.all([startUpstream(), startTestServer()]);
   const prisma = await db();
   const ids: Record<string, string> = {};
-  for (const who of ["owner", "teammate", "outsider"]) ids[who] = (await signUp({ name: who, email: `apps-${who}@example.com`, password: PASSWORD }, new Headers())).userId;
+  for (const who of ["owner", "teammate", "outsider"])
+    ids[who] = (await signUp({ name: who, email: `apps-${who}@example.com`, password: PASSWORD }, new Headers())).userId;
   const team = await prisma.team.create({ data: { name: "Apps" } });
   const elsewhere = await prisma.team.create({ data: { name: "Elsewhere" } });
   await prisma.membership.createMany({
@@ -72,7 +79,9 @@ beforeAll(async () => {
       { teamId: elsewhere.id, userId: ids.outsider, role: "admin" },
     ],
   });
-  const provider = await prisma.provider.create({ data: { teamId: team.id, name: "aimock", kind: "openai_chat", baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") } });
+  const provider = await prisma.provider.create({
+    data: { teamId: team.id, name: "aimock", kind: "openai_chat", baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") },
+  });
   const model = await prisma.model.create({ data: { providerId: provider.id, modelId: "gpt-test", displayName: "gpt-test" } });
   await prisma.team.update({ where: { id: team.id }, data: { defaultModelId: model.id } });
   const summary = { id: team.id, name: team.name, role: "admin" as const };
@@ -140,7 +149,10 @@ describe("GET /api/chat/[id]/app", () => {
 
 describe("POST /api/chat/[id]/app/call", () => {
   const post = (body: unknown, contentType = "application/json") =>
-    callRoute(new Request(`${APP_BASE}/api/chat/${chatId}/app/call`, { method: "POST", headers: { "content-type": contentType }, body: JSON.stringify(body) }), { params: Promise.resolve({ id: chatId }) });
+    callRoute(
+      new Request(`${APP_BASE}/api/chat/${chatId}/app/call`, { method: "POST", headers: { "content-type": contentType }, body: JSON.stringify(body) }),
+      { params: Promise.resolve({ id: chatId }) },
+    );
 
   it("runs a view's tool call for the owner; refuses others and bad bodies", async () => {
     const id = await callTool("t__show_card", { text: "x" });

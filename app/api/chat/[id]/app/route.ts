@@ -9,7 +9,11 @@ import { Invalid } from "@/lib/errors";
 import { appPageHeaders, appErrorPage } from "@/lib/mcp/app-page";
 import { requireTeam } from "@/lib/teams/context";
 
-const callField = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/);
+const callField = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/);
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {

@@ -9,7 +9,12 @@ export async function GET(req: Request): Promise<Response> {
   try {
     const user = await requireUser();
     const q = new URL(req.url).searchParams;
-    const done = await finishConnect(user.id, q.get("state"), { code: q.get("code"), iss: q.get("iss"), error: q.get("error"), errorDescription: q.get("error_description") });
+    const done = await finishConnect(user.id, q.get("state"), {
+      code: q.get("code"),
+      iss: q.get("iss"),
+      error: q.get("error"),
+      errorDescription: q.get("error_description"),
+    });
     const back = new URL(safeReturnTo(done.returnTo), req.url);
     back.searchParams.set("connected", done.serverName);
     return new Response(null, { status: 303, headers: { location: `${back.pathname}${back.search}`, "cache-control": "no-store" } });

@@ -9,7 +9,11 @@ import { requireTeam } from "@/lib/teams/context";
 
 const callSchema = z
   .object({
-    call: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/),
+    call: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/),
     name: z.string().min(1).max(200),
     arguments: z.record(z.string(), z.unknown()).default({}),
     approved: z.boolean().optional(),
