@@ -3,10 +3,10 @@
 // finish and usage whether the events arrive one by one or all in one socket read (merged).
 import { LLMock } from "@copilotkit/aimock";
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ProviderKind } from "../db/generated/client";
 import { languageModel } from "./model-factory";
-import { mergeEvents, sseMerger } from "./sse-merge";
+import { holdMs, mergeEvents, sseMerger } from "./sse-merge";
 
 let mock: LLMock;
 beforeAll(async () => {
@@ -90,6 +90,10 @@ function joined(parts: LanguageModelV4StreamPart[]) {
 const deltaCount = (parts: LanguageModelV4StreamPart[]) => parts.filter((p) => (p.type === "text-delta" || p.type === "reasoning-delta") && p.delta).length;
 
 describe.each(["openai_chat", "openai_compatible", "openai_responses", "anthropic"] as const)("the %s client reading merged events", (kind) => {
+  // Events read apart stay apart here: frames (below) would join them too.
+  beforeAll(() => vi.stubEnv("PARLEY_STREAM_FRAME_MS", "0"));
+  afterAll(() => vi.unstubAllEnvs());
+
   it("sees the same text and reasoning in far fewer deltas, and the same finish and usage", async () => {
     const prompt = `merge text over ${kind}`;
     const content = "Streaming answers arrive token by token; merged, they read the same — ünïcödé too.";
@@ -184,5 +188,77 @@ describe("sseMerger", () => {
 
   it("sends a last event that lacks its blank line at the end", async () => {
     expect((await through([ev("a") + ev("b") + "data: [DONE]"], true)).join("")).toBe(ev("ab") + "data: [DONE]");
+  });
+});
+
+describe("frames", () => {
+  afterEach(() => vi.useRealTimers());
+  const ev = (content: string) => `data: {"id":"c","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}}]}\n\n`;
+
+  /** A merger with 16 ms frames, written to by hand; `reads` is what its reader has had so far. */
+  function framed() {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const merger = sseMerger("chat", 16);
+    const writer = merger.writable.getWriter();
+    const reader = merger.readable.getReader();
+    const reads: string[] = [];
+    const done = (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) reads.push(decoder.decode(r.value));
+    })();
+    const write = (text: string) => writer.write(encoder.encode(text));
+    return { reads, write, close: () => writer.close().then(() => done), wait: (ms: number) => vi.advanceTimersByTimeAsync(ms) };
+  }
+
+  it("sends the first event at once, and what follows within the frame merged at its end", async () => {
+    const s = framed();
+    await s.write(ev("a"));
+    expect(s.reads).toEqual([ev("a")]);
+    await s.wait(2);
+    await s.write(ev("b"));
+    await s.wait(2);
+    await s.write(ev("c"));
+    await s.wait(10);
+    expect(s.reads).toEqual([ev("a")]);
+    await s.wait(2);
+    expect(s.reads).toEqual([ev("a"), ev("bc")]);
+    await s.close();
+  });
+
+  it("starts the frames with the first text: a role or ids before it never hold the first words", async () => {
+    const s = framed();
+    const role = `data: {"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n`;
+    await s.write(role);
+    await s.wait(2);
+    await s.write(ev("a"));
+    expect(s.reads).toEqual([role, ev("a")]);
+    await s.wait(2);
+    await s.write(ev("b"));
+    expect(s.reads).toEqual([role, ev("a")]);
+    await s.close();
+    expect(s.reads).toEqual([role, ev("a"), ev("b")]);
+  });
+
+  it("sends an event after a quiet frame at once", async () => {
+    const s = framed();
+    await s.write(ev("a"));
+    await s.wait(40);
+    await s.write(ev("b"));
+    expect(s.reads).toEqual([ev("a"), ev("b")]);
+    await s.close();
+  });
+
+  it("sends what waits when the stream ends, without waiting for the frame", async () => {
+    const s = framed();
+    await s.write(ev("a"));
+    await s.write(ev("b") + "data: [DONE]");
+    await s.close();
+    expect(s.reads.join("")).toBe(ev("a") + ev("b") + "data: [DONE]");
+  });
+
+  it("widens the frame with the streams read at once, up to 100 ms; 0 turns frames off", () => {
+    expect(holdMs(16, 1)).toBe(16);
+    expect(holdMs(16, 100)).toBe(40);
+    expect(holdMs(16, 1000)).toBe(100);
+    expect(holdMs(0, 100)).toBe(0);
   });
 });

@@ -3,9 +3,13 @@
 // socket read, and each would go through the whole per-event path (decoding, SSE parsing, JSON, the
 // provider's schema check and transform, every later stage). Here consecutive events that only add
 // text to the same block are folded into one event with the joined text, so that path runs once per
-// read instead of once per token: the work per chat falls as the load rises. On an idle server each
-// read holds one event, which goes on untouched and at once. Anything else (a role, a tool call, a
-// finish, usage, ids, comments, CRLF streams) passes byte for byte.
+// read instead of once per token: the work per chat falls as the load rises. Anything else (a role, a
+// tool call, a finish, usage, ids, comments, CRLF streams) passes byte for byte.
+// Events also wait for each other in time: a stream sends at most once per frame
+// (PARLEY_STREAM_FRAME_MS, 16 ms: one screen refresh), widened while this process reads many streams
+// (`holdMs`). What arrives after a quiet frame goes on at once, so the first words are never held; what
+// follows within the frame goes with the frame's end, merged; the stream's end sends what waits at once.
+import { config } from "../config";
 
 export type SseDialect = "chat" | "responses" | "anthropic";
 
@@ -124,6 +128,11 @@ export function mergeEvents(complete: string, dialect: SseDialect): string {
   return out.join("");
 }
 
+/** Whether whole events `text` hold some text (frames start after the first; a role often comes with ""). */
+function carriesText(text: string, dialect: SseDialect): boolean {
+  return text.split("\n\n").some((raw) => raw && !!parseTextEvent(raw, SLOT[dialect])?.slot.text);
+}
+
 const BLANK_LINE = Buffer.from("\n\n");
 
 /** Whether `chunk` is exactly one whole event: its first blank line is its end. */
@@ -132,36 +141,106 @@ function isOneEvent(chunk: Uint8Array): boolean {
   return bytes.indexOf(BLANK_LINE) === bytes.length - 2;
 }
 
+/** The longest a stream's events wait for each other, however many streams this process reads. */
+const MAX_HOLD_MS = 100;
+/** How much each stream this process reads widens the frame: 100 streams, 40 ms. */
+const HOLD_PER_STREAM_MS = 0.4;
+
 /**
- * The byte stream of an event stream, with the text deltas that arrived in one read merged. A read
- * that holds one whole event (an idle server's case) goes on as it came, without being decoded.
+ * How long a stream's events may wait for each other: one frame (`frameMs`), widened as more streams are
+ * read at once, up to MAX_HOLD_MS. `frameMs` 0 sends every read at once.
  */
-export function sseMerger(dialect: SseDialect): TransformStream<Uint8Array, Uint8Array> {
+export function holdMs(frameMs: number, open: number): number {
+  return frameMs <= 0 ? 0 : Math.min(MAX_HOLD_MS, Math.max(frameMs, open * HOLD_PER_STREAM_MS));
+}
+
+/** The streams this process reads: each merger and when it last had a chunk. */
+const reading = new Map<object, number>();
+let counted = { at: -Infinity, open: 0 };
+
+/** Streams that had a chunk in the last 2 s (counted at most every 250 ms; forgotten after 30 s quiet). */
+function openStreams(now: number): number {
+  if (now - counted.at < 250) return counted.open;
+  let open = 0;
+  for (const [stream, at] of reading) {
+    if (now - at > 30_000) reading.delete(stream);
+    else if (now - at < 2_000) open++;
+  }
+  counted = { at: now, open };
+  return open;
+}
+
+/**
+ * The byte stream of an event stream, with the text deltas that wait together merged: those of one read,
+ * and those that arrive within one frame of the last send (`frameMs`; see the header). A read that holds
+ * one whole event after a quiet frame goes on as it came, without being decoded.
+ */
+export function sseMerger(dialect: SseDialect, frameMs = 0): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
+  const self = {};
   let pending = "";
   let passThrough = false;
+  let sentAt = -Infinity;
+  /** Frames start once the first text went out: the first words (after a role or ids) are never held. */
+  let textSent = false;
+  let timer: NodeJS.Timeout | undefined;
+  let out: TransformStreamDefaultController<Uint8Array> | undefined;
+
+  /** Sends the whole events that wait, merged; at the end, also what follows the last blank line. */
+  const send = (end = false) => {
+    clearTimeout(timer);
+    timer = undefined;
+    const cut = pending.lastIndexOf("\n\n") + 2;
+    let text = cut >= 2 ? mergeEvents(pending.slice(0, cut), dialect) : "";
+    if (cut >= 2) pending = pending.slice(cut);
+    if (end) [text, pending] = [text + pending, ""];
+    if (!text) return;
+    sentAt = Date.now();
+    textSent ||= carriesText(text, dialect);
+    try {
+      out?.enqueue(encoder.encode(text));
+    } catch {
+      // The reader went away while the frame ran: nobody is left to send to.
+    }
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    reading.delete(self);
+  };
 
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      if (passThrough || (!pending && isOneEvent(chunk))) return controller.enqueue(chunk);
+      out = controller;
+      if (passThrough) return controller.enqueue(chunk);
+      const now = Date.now();
+      reading.set(self, now);
+      const wait = textSent ? sentAt + holdMs(frameMs, openStreams(now)) - now : 0;
+      if (wait <= 0 && !pending && isOneEvent(chunk)) {
+        sentAt = now;
+        textSent ||= frameMs > 0 && carriesText(new TextDecoder().decode(chunk), dialect);
+        return controller.enqueue(chunk);
+      }
       pending += decoder.decode(chunk, { stream: true });
       if (pending.includes("\r")) {
         // CRLF line endings: not worth parsing here; everything from now on goes through untouched.
         passThrough = true;
+        clearTimeout(timer);
         controller.enqueue(encoder.encode(pending));
         pending = "";
         return;
       }
-      const end = pending.lastIndexOf("\n\n") + 2;
-      if (end < 2) return;
-      const complete = pending.slice(0, end);
-      pending = pending.slice(end);
-      controller.enqueue(encoder.encode(mergeEvents(complete, dialect)));
+      if (wait <= 0) send();
+      else timer ??= setTimeout(send, wait);
     },
-    flush(controller) {
+    flush() {
+      stop();
       pending += decoder.decode();
-      if (pending) controller.enqueue(encoder.encode(pending)); // a last event without its blank line
+      send(true); // a last event may lack its blank line
+    },
+    // @ts-expect-error `cancel` is in the Streams standard (and Node) but not yet in TypeScript's Transformer type
+    cancel() {
+      stop();
     },
   });
 }
@@ -171,7 +250,7 @@ export function mergingFetch(dialect: SseDialect, base?: typeof fetch): typeof f
   return async (input, init) => {
     const response = await (base ?? fetch)(input, init);
     if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) return response;
-    return new Response(response.body.pipeThrough(sseMerger(dialect)), {
+    return new Response(response.body.pipeThrough(sseMerger(dialect, config().PARLEY_STREAM_FRAME_MS)), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
