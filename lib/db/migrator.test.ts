@@ -127,7 +127,7 @@ for (const driver of DRIVERS) {
       const again = await migrate(db, projectMigrations);
       expect(again).toEqual({ applied: [], total: projectMigrations.length });
       expect(await records(db)).toEqual(rows);
-    });
+    }, 120_000); // every migration, on PGlite (wasm): ~35 s on a busy 2-core machine
 
     it("the _prisma_migrations table has prisma migrate's columns and types", async () => {
       const { db } = await fresh();

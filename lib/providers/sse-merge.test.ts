@@ -257,7 +257,8 @@ describe("frames", () => {
 
   it("widens the frame with the streams read at once, up to 100 ms; 0 turns frames off", () => {
     expect(holdMs(16, 1)).toBe(16);
-    expect(holdMs(16, 100)).toBe(40);
+    expect(holdMs(16, 50)).toBe(40);
+    expect(holdMs(16, 100)).toBe(80);
     expect(holdMs(16, 1000)).toBe(100);
     expect(holdMs(0, 100)).toBe(0);
   });

@@ -143,8 +143,8 @@ function isOneEvent(chunk: Uint8Array): boolean {
 
 /** The longest a stream's events wait for each other, however many streams this process reads. */
 const MAX_HOLD_MS = 100;
-/** How much each stream this process reads widens the frame: 100 streams, 40 ms. */
-const HOLD_PER_STREAM_MS = 0.4;
+/** How much each stream this process reads widens the frame: 50 streams, 40 ms; 100, 80 ms. */
+const HOLD_PER_STREAM_MS = 0.8;
 
 /**
  * How long a stream's events may wait for each other: one frame (`frameMs`), widened as more streams are
