@@ -5,7 +5,7 @@ import { listGroupRules, ruleTeamChoices } from "@/lib/identity/group-rules";
 import { passwordSignInAllowed } from "@/lib/identity/sign-in-methods";
 import { SSO_CALLBACK_PATH, ssoProviderView } from "@/lib/identity/sso-provider";
 import { isInstanceAdmin } from "@/lib/teams/instance-admin";
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { CopyField } from "@/components/ui/copy-field";
 import { SsoProviderForm } from "@/components/admin/sso-provider-form";
 import { GroupRules, PasswordSignInSwitch, RemoveSsoButton } from "@/components/admin/sso-rules";
