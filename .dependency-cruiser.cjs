@@ -10,6 +10,8 @@ const TESTS = "(\\.test\\.tsx?$|\\.spec\\.ts$|^e2e/|^test/|^scripts/|^bench/)";
 const TEST_SUPPORT = "(^test/support/|^lib/[a-z/-]*(test-[a-z-]+|turn-harness|crash-child)\\.ts$)";
 /** lib's folders, one per concept; the files at lib's top level (config, errors, ...) are its kernel. */
 const libFolder = (name) => `^lib/${name}/`;
+/** Next's request-time APIs: the request's headers and cookies, redirects and interrupts, revalidation. */
+const NEXT_REQUEST_APIS = "^node_modules/next/(headers|navigation|cache)\\.";
 /** Folders that are below lib/chat: they serve a turn and never call back into it. */
 const BELOW_CHAT = ["mcp", "providers", "tools", "db", "security", "identity", "usage", "observability"];
 
@@ -35,6 +37,21 @@ module.exports = {
       comment: "lib is React-free: a React-cached accessor belongs in app/.",
       from: { path: "^lib/" },
       to: { path: "^node_modules/((@types/)?react|(@types/)?react-dom|@ai-sdk/react)/" },
+    },
+    {
+      name: "lib-not-to-next-request-apis",
+      severity: "error",
+      comment:
+        "lib takes the request as plain values (Headers, a cookie's value, a TeamContext): reading it, redirects, interrupts and revalidation are app/'s (app/_server/).",
+      from: { path: "^lib/", pathNot: TESTS },
+      to: { path: NEXT_REQUEST_APIS },
+    },
+    {
+      name: "app-not-to-db",
+      severity: "error",
+      comment: "app/ asks lib for data: the Prisma client (lib/db) is lib's, so every query is a named lib function.",
+      from: { path: "^app/", pathNot: TESTS },
+      to: { path: libFolder("db") },
     },
     {
       name: "components-to-lib-types-only",
@@ -95,7 +112,7 @@ module.exports = {
     {
       name: "auth-not-to-teams",
       severity: "error",
-      comment: "lib/auth says who is calling; lib/teams (memberships, the team a request acts in, page guards) builds on it.",
+      comment: "lib/auth says who is calling; lib/teams (memberships, the team a request acts in) builds on it.",
       from: { path: libFolder("auth"), pathNot: TESTS },
       to: { path: libFolder("teams") },
     },
@@ -144,6 +161,7 @@ module.exports = {
         "^instrumentation\\.ts$",
         "^proxy\\.ts$",
         "^node_modules/((@types/)?react|(@types/)?react-dom|@ai-sdk/react)/",
+        NEXT_REQUEST_APIS,
       ],
     },
     tsPreCompilationDeps: true,

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/app/_server/caller";
 import { needsSetup } from "@/lib/teams/setup";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,8 @@
 // The entry checks of server actions: arguments of the wrong shape, NUL bytes, over-long fields and
-// malformed ids are refused with a 400 state before an action's own code runs.
+// malformed ids are refused with a 400 state before an action's own code runs; what an action throws
+// becomes a state with a client's status, never a 500 for input the database refuses.
 import { describe, expect, it } from "vitest";
-import { checkForm, idFields, runAction } from "./actions";
+import { checkForm, echoedValues, errorState, idFields } from "./actions";
 import { AppError } from "./errors";
 
 const form = (fields: Record<string, string | Blob>) => {
@@ -27,10 +28,17 @@ describe("checkForm", () => {
   });
 });
 
-describe("runAction", () => {
-  it("turns PostgreSQL's refusal of a NUL byte into a 400, not a 500", async () => {
+describe("errorState", () => {
+  it("turns PostgreSQL's refusal of a NUL byte into a 400, not a 500", () => {
     const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" });
-    expect(await runAction(async () => Promise.reject(pgError))).toMatchObject({ ok: false, status: 400 });
-    expect(await runAction(async () => Promise.reject(new AppError("NotFound", 404, "Not found.")))).toMatchObject({ status: 404 });
+    expect(errorState(pgError)).toMatchObject({ ok: false, status: 400 });
+    expect(errorState(new AppError("NotFound", 404, "Not found."))).toMatchObject({ status: 404 });
+  });
+});
+
+describe("echoedValues", () => {
+  it("keeps what was typed, less passwords, React's entries and the secret fields", () => {
+    const typed = form({ name: "Ada", newPassword: "hunter22", $ACTION_ID_1: "", apiKey: "sk-1" });
+    expect(echoedValues(typed, ["apiKey"])).toEqual({ name: "Ada" });
   });
 });

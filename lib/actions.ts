@@ -1,9 +1,8 @@
-// Server actions: the checks at their entry and the state they return. A form action starts with
-// `checkForm` (the arguments are a state and a FormData; every field a bounded string without NUL;
-// named ids in their shape) and returns a plain state object for its form instead of throwing:
-// the message, the per-field errors and the HTTP-like status. Actions that return no state run
-// their body through `interrupts`, which turns refusals into real 401/403/404 responses.
-import { notFound, forbidden, unauthorized, unstable_rethrow } from "next/navigation";
+// Server actions' plain parts: the check at a form action's entry (`checkForm`: the arguments are a
+// state and a FormData; every field a bounded string without NUL; named ids in their shape) and the
+// state it returns instead of throwing: the message, the per-field errors, the HTTP-like status and
+// the echo of what was typed. How an action is run (the role check, Next's interrupts, revalidation,
+// redirects) is app/_server/actions.ts' `defineAction`.
 import { z, ZodError } from "zod";
 import { AppError, clientError } from "./errors";
 import { idField, zodFieldErrors } from "./validation";
@@ -48,52 +47,24 @@ export function checkForm(form: unknown, shape: z.ZodRawShape = {}): ActionState
 }
 
 /**
- * The entry check of an action called with plain arguments: parses them with `schema`, and answers
- * 404 (nothing of that shape exists) when they do not fit.
+ * What a refusal of an action that returns no state answers: lib's client errors, and invalid input as
+ * a 400; undefined for anything else (a server error, or one of Next's own interrupts).
  */
-export function checkArgs<T extends z.ZodType>(schema: T, args: unknown): z.infer<T> {
-  const parsed = schema.safeParse(args);
-  if (!parsed.success) notFound();
-  return parsed.data;
+export function refusalOf(err: unknown): AppError | undefined {
+  return clientError(err) ?? (err instanceof ZodError ? new AppError("InvalidInput", 400, "Invalid request.") : undefined);
 }
 
-/**
- * Runs the body of an action that returns no form state. Refusals become Next's interrupts (401,
- * 403, 404: real statuses, where a thrown error would be a 500); redirects pass through.
- */
-export async function interrupts<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    unstable_rethrow(err);
-    const known = clientError(err) ?? (err instanceof ZodError ? new AppError("InvalidInput", 400, "Invalid request.") : undefined);
-    if (!known) throw err;
-    if (known.status === 401) unauthorized();
-    if (known.status === 403) forbidden();
-    if (known.status < 500) notFound();
-    throw err;
-  }
+/** The state for what a form action threw; `values` is the echo of the form (echoedValues). */
+export function errorState(err: unknown, values?: Record<string, string>): ActionState {
+  if (err instanceof ZodError) return { ok: false, status: 400, message: "Please correct the highlighted fields.", fields: zodFieldErrors(err), values };
+  const known = clientError(err);
+  if (known) return { ok: false, status: known.status, message: known.message, fields: known.fieldErrors, values };
+  console.error("[action] unexpected error:", err);
+  return { ok: false, status: 500, message: "Something went wrong on the server. Try again.", values };
 }
 
-/**
- * Runs an action and turns what it throws into a state. With `form`, a rejected state echoes its
- * inputs, less passwords, `$`-prefixed (React) entries and the `secret` field names.
- */
-export async function runAction(fn: () => Promise<ActionState | void>, form?: FormData, secret: readonly string[] = []): Promise<ActionState> {
-  const values = form instanceof FormData ? keepValues(form, secret) : undefined;
-  try {
-    return (await fn()) ?? { ok: true };
-  } catch (err) {
-    unstable_rethrow(err);
-    if (err instanceof ZodError) return { ok: false, status: 400, message: "Please correct the highlighted fields.", fields: zodFieldErrors(err), values };
-    const known = clientError(err);
-    if (known) return { ok: false, status: known.status, message: known.message, fields: known.fieldErrors, values };
-    console.error("[action] unexpected error:", err);
-    return { ok: false, status: 500, message: "Something went wrong on the server. Try again.", values };
-  }
-}
-
-function keepValues(form: FormData, secret: readonly string[] = []): Record<string, string> {
+/** What a rejected form keeps: its string fields, less passwords, `$`-prefixed (React) entries and the `secret` names. */
+export function echoedValues(form: FormData, secret: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of form.entries()) if (typeof v === "string" && !/password/i.test(k) && !k.startsWith("$") && !secret.includes(k)) out[k] = v;
   return out;

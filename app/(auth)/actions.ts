@@ -1,96 +1,60 @@
 "use server";
 // Account actions: first-run setup, sign in, sign out, join through an invite, reset a password
 // through an admin's link.
-import { headers } from "next/headers";
-import { notFound, redirect } from "next/navigation";
-import { checkForm, interrupts, runAction, type ActionState } from "@/lib/actions";
+import { redirect } from "next/navigation";
+import { z } from "zod";
 import { signIn, signInSchema, signOut, signUp, signUpSchema, startSsoSignIn } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { requireUser } from "@/lib/auth/session";
 import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
 import { resetPassword, useResetSchema } from "@/lib/teams/password-resets";
 import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
-import { rememberTeam } from "@/lib/teams/switch";
 import { parseForm, tokenField } from "@/lib/validation";
+import { defineAction, defineArgsAction, formText } from "@/app/_server/actions";
+import { rememberTeam } from "@/app/_server/team-choice";
 
-export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form);
-  if (refused) return refused;
-  const state = await runAction(async () => {
-    const input = parseForm(setupSchema, form);
-    const { teamId } = await createFirstAdmin(input, await headers());
-    await rememberTeam(teamId);
-  }, form);
-  if (state.ok) redirect("/chat");
-  return state;
-}
+/** The forms of an invite or reset link: its token in its shape. */
+const LINK = { fields: { token: tokenField } };
 
-export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form);
-  if (refused) return refused;
-  const state = await runAction(async () => {
-    await signIn(parseForm(signInSchema, form), await headers());
-  }, form);
-  if (state.ok) redirect(safeNextPath(form.get("next")));
-  return state;
-}
+export const setupAction = defineAction({ role: "public" }, async (ctx, form) => {
+  const { teamId } = await createFirstAdmin(parseForm(setupSchema, form), ctx.headers);
+  await rememberTeam(teamId);
+  return { redirectTo: "/chat" };
+});
+
+export const signInAction = defineAction({ role: "public" }, async (ctx, form) => {
+  await signIn(parseForm(signInSchema, form), ctx.headers);
+  return { redirectTo: safeNextPath(form.get("next")) };
+});
 
 /** "Sign in with <provider>": to the provider's login page, or the reason it cannot start. */
-export async function ssoSignInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form);
-  if (refused) return refused;
-  let url = "";
-  const state = await runAction(async () => {
-    ({ url } = await startSsoSignIn(safeNextPath(form.get("next")), await headers()));
-  });
-  if (state.ok) redirect(url);
-  return state;
-}
+export const ssoSignInAction = defineAction({ role: "public" }, async (ctx, form) => {
+  const { url } = await startSsoSignIn(safeNextPath(form.get("next")), ctx.headers);
+  return { redirectTo: url };
+});
 
-/** The Sign out form; a call that is not its form's (no FormData) is refused with 404. */
-export async function signOutAction(form: unknown): Promise<void> {
-  if (!(form instanceof FormData)) notFound();
-  await interrupts(async () => signOut(await headers()));
+/** The Sign out form (no state); a call that is not its form's (no FormData) is refused with 404. */
+export const signOutAction = defineArgsAction({ args: z.instanceof(FormData), role: "public" }, async (ctx) => {
+  await signOut(ctx.headers);
   redirect("/sign-in");
-}
+});
 
 /** New account through an invite link: claim the link, create the account, join the team. */
-export async function joinWithNewAccountAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, { token: tokenField });
-  if (refused) return refused;
-  const token = String(form.get("token") ?? "");
-  const state = await runAction(async () => {
-    const input = parseForm(signUpSchema, form);
-    const requestHeaders = await headers();
-    const { teamId } = await joinWithNewAccount(token, () => signUp(input, requestHeaders));
-    await rememberTeam(teamId);
-  }, form);
-  if (state.ok) redirect("/chat");
-  return state;
-}
+export const joinWithNewAccountAction = defineAction({ ...LINK, role: "public" }, async (ctx, form) => {
+  const input = parseForm(signUpSchema, form);
+  const { teamId } = await joinWithNewAccount(formText(form, "token"), () => signUp(input, ctx.headers));
+  await rememberTeam(teamId);
+  return { redirectTo: "/chat" };
+});
 
 /** A signed-in user accepts an invite into another team. */
-export async function joinAsCurrentUserAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, { token: tokenField });
-  if (refused) return refused;
-  const token = String(form.get("token") ?? "");
-  const state = await runAction(async () => {
-    const user = await requireUser();
-    const { teamId } = await acceptInvite(user.id, token);
-    await rememberTeam(teamId);
-  });
-  if (state.ok) redirect("/chat");
-  return state;
-}
+export const joinAsCurrentUserAction = defineAction({ ...LINK, role: "user" }, async (ctx, form) => {
+  const { teamId } = await acceptInvite(ctx.user.id, formText(form, "token"));
+  await rememberTeam(teamId);
+  return { redirectTo: "/chat" };
+});
 
 /** A new password through a reset link; then the person signs in with it. */
-export async function resetPasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, { token: tokenField });
-  if (refused) return refused;
-  const token = String(form.get("token") ?? "");
-  const state = await runAction(async () => {
-    await resetPassword(token, parseForm(useResetSchema, form).newPassword);
-  });
-  if (state.ok) redirect("/sign-in?reset=1");
-  return state;
-}
+export const resetPasswordAction = defineAction({ ...LINK, role: "public" }, async (_ctx, form) => {
+  await resetPassword(formText(form, "token"), parseForm(useResetSchema, form).newPassword);
+  return { redirectTo: "/sign-in?reset=1" };
+});

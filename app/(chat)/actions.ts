@@ -1,10 +1,7 @@
 "use server";
 // Actions of the signed-in frame: switch team.
-import { checkArgs, interrupts } from "@/lib/actions";
-import { switchTeam } from "@/lib/teams/switch";
 import { idField } from "@/lib/validation";
+import { defineArgsAction } from "@/app/_server/actions";
+import { switchTeam } from "@/app/_server/team-choice";
 
-export async function switchTeamAction(teamId: string): Promise<void> {
-  const id = checkArgs(idField, teamId);
-  await interrupts(() => switchTeam(id));
-}
+export const switchTeamAction = defineArgsAction({ args: idField, role: "member" }, async (ctx, teamId) => switchTeam(ctx, teamId));

@@ -1,4 +1,4 @@
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { SignedInShell } from "./signed-in-shell";
 
 export const dynamic = "force-dynamic";

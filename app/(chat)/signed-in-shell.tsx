@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { AppShell } from "@/components/shell/app-shell";
 import { listChatPage, knownTimeZone } from "@/lib/chat/chat-list";
-import type { TeamContext } from "@/lib/teams/context";
+import type { TeamContext } from "@/lib/teams/team-context";
 import { signOutAction } from "../(auth)/actions";
 import { switchTeamAction } from "./actions";
 

@@ -1,4 +1,4 @@
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { isInstanceAdmin } from "@/lib/teams/instance-admin";
 import { AdminTabs } from "@/components/admin/admin-tabs";
 import { SignedInShell } from "../(chat)/signed-in-shell";

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 
 export default async function AdminHome() {
   await adminPage("/admin");

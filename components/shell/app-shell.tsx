@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { LogOut, MessageSquarePlus, MessagesSquare, Settings, SlidersHorizontal, TextSearch, UserRound } from "lucide-react";
 import type { ChatPage } from "@/lib/chat/chat-list";
-import type { TeamContext } from "@/lib/teams/context";
+import type { TeamContext } from "@/lib/teams/team-context";
 import { SidebarFrame } from "./mobile-sidebar";
 import { TeamSwitcher } from "./team-switcher";
 import { ThemeToggle } from "./theme-toggle";

@@ -2,7 +2,7 @@
 // Chooses the team the user works in. Switching reloads the team's data.
 import { useId, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import type { TeamSummary } from "@/lib/teams/context";
+import type { TeamSummary } from "@/lib/teams/team-context";
 import { Label } from "../ui/label";
 import { OptionSelect } from "../ui/select";
 

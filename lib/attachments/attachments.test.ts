@@ -5,7 +5,7 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { loadMessagePage } from "../chat/history";
 import { shareChat } from "../sharing/shares";
 import { copyChat } from "../sharing/copy";

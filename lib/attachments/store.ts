@@ -12,7 +12,7 @@ import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { AppError, NotFound } from "../errors";
 import { visibleChats } from "../sharing/access";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { attachmentBytes, chunkStream, rechunk, writeChunk } from "./chunks";
 import { boundText, MAX_EXTRACTED_CHARS, pdfText } from "./extract";
 import { type Sniffed, sniffBinary, TextCheck, textType } from "./sniff";

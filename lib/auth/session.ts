@@ -1,8 +1,7 @@
-// Who is calling: the signed-in user from the session cookie, checked on the server for every
+// Who is calling: the signed-in user of a request's session cookie, checked on the server for every
 // request — once per request: a layout and its page both ask, and the answer is kept for the
-// request's headers object (Next gives every call of `headers()` in one request the same one), so
-// the second asks nobody. No React here: lib is React-free.
-import { headers } from "next/headers";
+// request's headers object (Next gives every call of `headers()` in one request the same one;
+// app/_server/caller.ts reads it), so the second asks nobody. No React and no Next here.
 import { Unauthorized } from "../errors";
 import { getAuth } from "./auth";
 
@@ -29,12 +28,9 @@ async function lookUp(requestHeaders: Headers): Promise<SessionUser | null> {
   return { id, name, email };
 }
 
-export async function currentUser(): Promise<SessionUser | null> {
-  return sessionUser(await headers());
-}
-
-export async function requireUser(): Promise<SessionUser> {
-  const user = await currentUser();
+/** The user of a request's session cookie; 401 when nobody is signed in. */
+export async function signedInUser(requestHeaders: Headers): Promise<SessionUser> {
+  const user = await sessionUser(requestHeaders);
   if (!user) throw Unauthorized();
   return user;
 }

@@ -10,7 +10,7 @@ import { audit } from "../audit";
 import { db } from "../db/client";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import type { CallVerdict } from "../tools/turn-policy";
 import { checkEditedInput, editedInputSchema, toolIdOf } from "../tools/edited-input";
 import { abortedText, SUPERSEDED } from "./tool-states";

@@ -15,7 +15,7 @@ import { switchVersion } from "./switch-version";
 import { stopTurn } from "./turn";
 import { readChunks, readUntil, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import type { TurnRequest } from "./turn";
 
 let mock: LLMock;

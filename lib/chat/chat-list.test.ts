@@ -4,7 +4,7 @@
 // caller's own chats in their team (another member's or another team's chat: 404, nothing changes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { dateGroup, listChatPage, parseChatListQuery } from "./chat-list";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { AppError } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 
 export const CHAT_PAGE_SIZE = 50;
 /** Pinned chats are few by nature; the list shows at most this many of them. */

@@ -4,7 +4,7 @@
 // the member's choice for their next new chats. A draft chat's picker reads and saves that choice
 // (`newChatTools`, `setNewChatTools`) and sends it with the chat's first message (turn-load.ts).
 import { getChat } from "./chats";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { chatSelection, newChatSelection, pickerServers, rememberChoice, usable, type PickerServer } from "../tools/member-tools";
 import { checkSelection, saveSelection, type ToolSelection } from "../tools/selection";
 

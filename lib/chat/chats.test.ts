@@ -2,7 +2,7 @@
 // or the owner acting in another team, gets 404 from every read and write, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { startTestApp, teamMember } from "@/test/support/test-app";
 import { chatTools, setChatTools } from "./chat-tools";
 import { createChat, deleteChat, getChat, renameChat } from "./chats";

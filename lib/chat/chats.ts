@@ -8,7 +8,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { newChatSelection } from "../tools/member-tools";
 import { personalModelOf } from "../teams/personal-model";
 import { fileableProject } from "../projects/projects";

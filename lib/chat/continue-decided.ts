@@ -6,7 +6,7 @@
 //   shown and marked interrupted there, it is continued here as Continue would.
 import { db } from "../db/client";
 import { AppError } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { HANDED_OVER_STORE_MS } from "./handed-over";
 import { runTurn, turnDeps, type TurnDeps, type TurnRequest } from "./turn";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../db/client";
 import { closeAll } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, makeUser, rejection, startTestApp } from "@/test/support/test-app";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
 import { readUntil, startUpstream, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";

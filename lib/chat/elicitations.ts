@@ -12,7 +12,7 @@ import type { Elicitation, Prisma } from "../db/generated/client";
 import { Conflict, Invalid, NotFound } from "../errors";
 import { checkAnswer, formOf, type ElicitField } from "../mcp/elicitation-schema";
 import type { Elicit, ElicitationAnswer, ElicitationRequest } from "../mcp/elicitation-routing";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 
 /** What the tool block shows of a waiting question. */
 export type ElicitationView = {

@@ -5,7 +5,7 @@
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { makeUser } from "@/test/support/test-app";
 import { readChunks, teamWithProvider, type SseChunk } from "@/test/support/test-turns";
 import { DATABASES, runTurn, turnHarness } from "@/test/support/turn-harness";

@@ -19,7 +19,7 @@ import { capResult, errorText, type CappedResult } from "../mcp/results";
 import { chatAllowedTools } from "../tools/preferences";
 import { offeredTool } from "../tools/tool-set";
 import { approvalDecider, type CallVerdict } from "../tools/turn-policy";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { appOfCall, appServerConfig, unavailable } from "./mcp-apps";
 
 /** `approved`: the member said yes to this call on the card under the view. */

@@ -10,7 +10,7 @@ import { db } from "../db/client";
 import { closeAll } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
 import { appErrorPage, appPageHeaders } from "../mcp/app-page";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { assembleTools } from "../tools/tool-set";
 import { DRIVERS, rejection, startTestApp, teamMember } from "@/test/support/test-app";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";

@@ -15,7 +15,7 @@ import { ConnectRequired } from "../mcp/oauth-provider";
 import { acquire } from "../mcp/pool";
 import { chatAccess } from "../sharing/access";
 import type { McpServer } from "../db/generated/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { blockToPart } from "./parts";
 
 export type AppPage = { html: string; csp: string; uri: string };

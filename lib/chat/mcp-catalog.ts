@@ -9,7 +9,7 @@ import { AppError, Invalid, NotFound } from "../errors";
 import type { McpFailure } from "../mcp/failures";
 import { acquire } from "../mcp/pool";
 import { serverConfig } from "../mcp/servers";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import type { ResourceData } from "./message-types";
 
 /** The most characters of an attached resource's text kept (and read by the model). */

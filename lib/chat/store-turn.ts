@@ -6,7 +6,7 @@
 // the message is marked interrupted ("not-saved") as soon as the database takes a write again
 // (recovery.ts) and the turn reports `saved: false` (the browser is told).
 import type { Block, MessageStatus, PrismaClient } from "../db/generated/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { createBlockWriter, type RetryPolicy } from "./block-writer";
 import { storeTurnCitations } from "./citations";
 import { messageFold } from "./message-fold";

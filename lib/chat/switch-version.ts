@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { Conflict } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { supersedePending } from "./approvals";
 import { switchBranch } from "./branches";
 import { chatOf } from "./chats";

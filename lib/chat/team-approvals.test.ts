@@ -13,7 +13,7 @@ import { db } from "../db/client";
 import { closeAll } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
 import { ready, shutdown } from "../startup";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import { makeUser, rejection } from "@/test/support/test-app";
 import { readChunks, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";

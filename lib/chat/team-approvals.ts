@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { checkEditedInput, toolIdOf } from "../tools/edited-input";
 import { ALREADY_DECIDED, decisionSchema, pendingOf, recordDecisions, storeDecision, type Decision } from "./approvals";
 import { getChat } from "./chats";

@@ -28,7 +28,7 @@ import { db } from "../db/client";
 import type { Block, Chat, MessageStatus } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { chatModelsInclude, NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { endedAtStepLimit, restartAllowance, STEP_LIMIT_CODE, stepsTaken } from "./answer-steps";
 import { ALREADY_DECIDED, anyDecidedAlready, decidedAnswer, recordDecisions, supersedePending, type Decision } from "./approvals";
 import { branchMessage, branchTip, leaveBranchFrom } from "./branches";

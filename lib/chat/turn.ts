@@ -19,7 +19,7 @@ import { config } from "../config";
 import { answerCap } from "./answer-cap";
 import { stepsLeft } from "./answer-steps";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
 import { assembleTools } from "../tools/tool-set";

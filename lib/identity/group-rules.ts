@@ -28,6 +28,12 @@ export async function listGroupRules(): Promise<GroupRuleView[]> {
   return rows.map((r) => ({ id: r.id, group: r.group, teamId: r.teamId, teamName: r.team.name, role: r.role }));
 }
 
+/** Every team of the installation, by name: the teams a rule may name. */
+export async function ruleTeamChoices(): Promise<{ id: string; name: string }[]> {
+  const prisma = await db();
+  return prisma.team.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
 export async function addGroupRule(actor: Actor, input: GroupRuleInput): Promise<void> {
   const prisma = await db();
   const team = await prisma.team.findUnique({ where: { id: input.teamId }, select: { id: true } });

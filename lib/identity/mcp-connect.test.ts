@@ -7,7 +7,7 @@
 // resource, another member's flow. Members see and remove only their own connections.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, makeUser, rejection, startTestApp } from "@/test/support/test-app";
 import { loginHeadless, startMcpAuthStack, type McpAuthStack } from "@/test/support/mcp-auth-server";
 import { freePort, TEST_REVISION } from "@/test/support/test-servers";

@@ -20,7 +20,7 @@ import { serverConfig } from "../mcp/servers";
 import { syncToolRows } from "../mcp/tool-rows";
 import { outboundFetch } from "../security/outbound-fetch";
 import { openJsonSecretFor, sealJsonSecret } from "../security/stored-secrets";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { credentialStore, openCredential, rememberServerClient, sealKey, type OAuthSecret } from "./mcp-credentials";
 import { oauthClientSettings } from "./mcp-member-config";
 

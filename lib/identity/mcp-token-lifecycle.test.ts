@@ -8,7 +8,7 @@
 // server down: nothing is lost, and calls work again once it is back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, startTestApp, teamMember } from "@/test/support/test-app";
 import { loginHeadless, startMcpAuthStack, type McpAuthStack } from "@/test/support/mcp-auth-server";
 import { closeAll } from "../mcp/pool";

@@ -3,7 +3,7 @@
 // descriptions, input schemas and annotations (stored as McpTool rows), or what failed: the kind and,
 // for an HTTP refusal, its status and a generic reason, never the body (it may come from an internal
 // service).
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import type { McpFailureKind } from "./failures";
 import { classifyFailure } from "./failures";
 import { acquire } from "./pool";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { db } from "../db/client";
 import { startScripted } from "@/test/support/test-upstreams";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, makeUser, startTestApp } from "@/test/support/test-app";
 import { parseForm } from "../validation";
 import { openConnection } from "./connection";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { makeUser, startTestApp, DRIVERS } from "../../test/support/test-app";
 import { saveSelection } from "../tools/selection";
 import { closeAll } from "./pool";

@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import type { McpServer, McpTool, Prisma } from "../db/generated/client";
 import { Conflict, NotFound } from "../errors";
 import { openJsonSecretFor, readJsonSecret, sealJsonSecret, secretMoved, STDIO_TARGET, writeOnly } from "../security/stored-secrets";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { type McpServerConfig } from "./config";
 import { evict, status, type McpStatus } from "./pool";
 import { parseArgLines, parseEnvLines, parseHeaderLines, type McpServerFormInput } from "./server-schema";

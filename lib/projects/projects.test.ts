@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { db } from "../db/client";
 import { errorResponse } from "../http";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { chatAccess } from "../sharing/access";
 import { createChat, draftChatId, updateChat, updateChatSchema } from "../chat/chats";
 import { readJson } from "../security/limits";

@@ -19,7 +19,7 @@ import { Prisma } from "../db/generated/client";
 import { AppError, Invalid, NotFound } from "../errors";
 import { visibleTo } from "../providers/scope";
 import { visibleChats } from "../sharing/access";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { checkSelection, readSelection, toolSelectionSchema, type ToolSelection } from "../tools/selection";
 import { idField, nameField } from "../validation";
 

@@ -8,7 +8,7 @@ import type { Prisma, ProviderKind, ToolCallingMode } from "../db/generated/clie
 import { Conflict, Forbidden, NotFound } from "../errors";
 import { maskSecret } from "../security/secrets";
 import { readJsonSecret, sealJsonSecret, sealSecret, secretMoved, writeOnly } from "../security/stored-secrets";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { effectiveBaseUrl } from "./kinds";
 import { listProviderModels, type ProbeResult } from "./probe";
 import { parseHeaderLines, type ProviderFormInput } from "./schemas";

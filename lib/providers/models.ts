@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import { z } from "zod";
 import { Prisma } from "../db/generated/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { kindInfo } from "./kinds";
 import type { ModelFormInput } from "./schemas";
 import { INSTANCE_READ_ONLY, providerRow } from "./admin";

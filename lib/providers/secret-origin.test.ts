@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { teamWithProvider } from "@/test/support/test-turns";
 import { db } from "../db/client";
 import { createTeam } from "../teams/members";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { createProvider, deleteProvider, listProviders, providerRow, setProviderEnabled, testProviderSettings, updateProvider } from "./admin";
 import { languageModel } from "./model-factory";

@@ -10,7 +10,7 @@ import { db } from "../db/client";
 import type { Attachment, Block, Citation, Message } from "../db/generated/client";
 import { NotFound } from "../errors";
 import { viewableChat } from "../sharing/access";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { SUPERSEDED } from "../chat/tool-states";
 
 export type CallOutcome = "done" | "error" | "denied" | "timed-out" | "superseded" | "aborted" | "waiting" | "decided" | "running";

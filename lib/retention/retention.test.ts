@@ -6,7 +6,7 @@
 // rule that asked or let it run, sources, other versions, attachment links and usage.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { createChat, renameChat } from "../chat/chats";

@@ -11,7 +11,7 @@ import { audit, audited } from "../audit";
 import { UNSENT_MS } from "../attachments/store";
 import { db } from "../db/client";
 import type { PrismaClient } from "../db/generated/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 
 export const retentionSchema = z.object({ days: z.number().int().min(1, "At least 1 day.").max(3650, "At most 3650 days.").nullable() }).strict();
 

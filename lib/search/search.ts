@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { Invalid } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 
 export const searchQuerySchema = z.object({
   q: z

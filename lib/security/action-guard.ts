@@ -2,7 +2,7 @@
 // over its limit and to a body it cannot decode, before any action code runs. So a body over the
 // limit is 413, and one that is not the shape React's client sends (a JSON array, or multipart form
 // data whose fields are valid, nesting bounded) is 400. What the arguments mean is checked by each
-// action's own entry (lib/actions.ts).
+// action's own entry (defineAction, app/_server/actions.ts).
 import type { Refusal } from "./request-guard";
 
 /** The largest server-action body (Next's serverActions.bodySizeLimit is set to the same). */

@@ -13,7 +13,7 @@
 import { db } from "../db/client";
 import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 
 type Caller = Pick<TeamContext, "user" | "team">;
 

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { audited } from "../audit";
 import { NotFound } from "../errors";
 import type { Prisma } from "../db/generated/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { chatAccess } from "./access";
 
 /** Attachment urls in file blocks (lib/attachments/store.ts makes them). */

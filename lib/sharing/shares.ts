@@ -6,7 +6,7 @@ import { z } from "zod";
 import { audited } from "../audit";
 import { db } from "../db/client";
 import { NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { idField } from "../validation";
 import { ownedChats, sharedWithMe } from "./access";
 

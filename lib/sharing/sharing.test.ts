@@ -3,7 +3,7 @@
 // team never see it, whatever they try; "can continue" makes a copy of one's own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { startTestApp, teamMember } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/turn-harness";
 import { createChat, deleteChat, getChat, renameChat } from "../chat/chats";

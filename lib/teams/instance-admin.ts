@@ -3,7 +3,7 @@
 // sign-in provider decides who everybody is, so an admin of a team made later must not change it.
 import { db } from "../db/client";
 import { Forbidden } from "../errors";
-import { requireAdmin, type TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 
 /** The first team (oldest), or null before setup. */
 export async function firstTeamId(): Promise<string | null> {
@@ -20,9 +20,7 @@ export async function isInstanceAdmin(userId: string): Promise<boolean> {
   return m?.role === "admin";
 }
 
-/** An admin of the current team who is also an instance admin; 403 otherwise. */
-export async function requireInstanceAdmin(): Promise<TeamContext> {
-  const ctx = await requireAdmin();
+/** 403 unless the user of an admin's context is also an instance admin. */
+export async function checkInstanceAdmin(ctx: TeamContext): Promise<void> {
   if (!(await isInstanceAdmin(ctx.user.id))) throw Forbidden("Only admins of the first team can change how people sign in.");
-  return ctx;
 }

@@ -8,7 +8,7 @@ import { db } from "../db/client";
 import type { TeamRole } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { audited } from "../audit";
-import type { TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 
 const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
 

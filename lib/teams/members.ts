@@ -7,7 +7,7 @@ import { Conflict, Forbidden, NotFound } from "../errors";
 import { audited } from "../audit";
 import { teamNameField } from "../validation";
 import { seedEnvProvider } from "../providers/seed-env";
-import type { TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 
 export const changeRoleSchema = z.object({ membershipId: z.string().min(1).max(64), role: z.enum(["admin", "member"]) });
 export const removeMemberSchema = z.object({ membershipId: z.string().min(1).max(64) });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, signUp } from "../auth/accounts";
 import { db } from "../db/client";
 import { DRIVERS, rejection, startTestApp } from "../../test/support/test-app";
-import type { TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 import { createPasswordReset, inspectPasswordReset, resetPassword } from "./password-resets";
 
 const OLD = "pelican umbrella quarry";

@@ -14,7 +14,7 @@ import { db } from "../db/client";
 import { AppError, Forbidden, Invalid, NotFound } from "../errors";
 import { passwordWeakness } from "../security/password-strength";
 import { passwordField } from "../validation";
-import type { TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 
 export const RESET_TTL_HOURS = 24;
 

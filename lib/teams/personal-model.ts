@@ -5,7 +5,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { Invalid } from "../errors";
 import { isVisibleTo, visibleTo } from "../providers/scope";
-import type { TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 
 export const personalModelSchema = z.object({ modelId: z.string().max(64) });
 

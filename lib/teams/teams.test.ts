@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import { DRIVERS, makeUser, rejection, startTestApp } from "../../test/support/test-app";
-import type { TeamContext } from "./context";
+import type { TeamContext } from "./team-context";
 import { acceptInvite, createInvite, inspectInvite, joinWithNewAccount, revokeInvite } from "./invites";
 import { changeRole, createTeam, listMembers, removeMember } from "./members";
 

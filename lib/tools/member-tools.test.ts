@@ -4,7 +4,7 @@
 // team's defaults, and nobody reaches another team's servers or another member's choice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { makeUser, startTestApp, DRIVERS } from "../../test/support/test-app";
 import { chatTools, newChatTools, setChatTools, setNewChatTools } from "../chat/chat-tools";
 import { createChat } from "../chat/chats";

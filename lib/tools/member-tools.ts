@@ -10,7 +10,7 @@ import { db } from "../db/client";
 import { Prisma, type Chat } from "../db/generated/client";
 import { serversNeedingConnect } from "../identity/mcp-credentials";
 import { liveTools, status, type McpStatus } from "../mcp/pool";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { approverFor, effectivePolicy } from "./approval-policy";
 import { readRules } from "./approval-rules";
 import { readSelection, type ToolSelection } from "./selection";

@@ -2,7 +2,7 @@
 // always-allow only for tools that ask, and an admin's policy change clearing those choices.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { getServerForAdmin } from "../mcp/servers";
 import { setServerDefaultPolicy, setServerTrustReadOnly, setToolPolicy } from "./policy-admin";

@@ -6,7 +6,7 @@ import { audited } from "../audit";
 import type { Prisma } from "../db/generated/client";
 import { serverRow } from "../mcp/servers";
 import { teamToolRow } from "../mcp/tool-rows";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { clearAlwaysAllow } from "./preferences";
 import { readRules, ruleLabel, ruleSchema, rulesSchema, type ApprovalRule } from "./approval-rules";
 

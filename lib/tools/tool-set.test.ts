@@ -9,7 +9,7 @@ import { readChunks, startUpstream, storedAnswer, teamWithProvider, textOf, type
 import { closeAll, poolStats, setBackoff, status } from "../mcp/pool";
 import { probeServer } from "../mcp/probe";
 import { freePort, startEverything, startTestServer, type RunningServer } from "../../test/support/test-servers";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { DRIVERS, startTestApp } from "../../test/support/test-app";
 
 let mock: LLMock;

@@ -6,7 +6,7 @@ import { audited } from "../audit";
 import { db } from "../db/client";
 import type { BudgetMetric, BudgetScope } from "../db/generated/client";
 import { Invalid, NotFound } from "../errors";
-import type { TeamContext } from "../teams/context";
+import type { TeamContext } from "../teams/team-context";
 import { idField } from "../validation";
 import { monthStart, nextMonthStart } from "./period";
 

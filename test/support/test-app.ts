@@ -5,7 +5,7 @@ import { DATABASES, DRIVERS, type TestDatabase } from "./test-databases";
 import { db } from "../../lib/db/client";
 import { ready, shutdown } from "../../lib/startup";
 import { AppError } from "../../lib/errors";
-import type { TeamContext } from "../../lib/teams/context";
+import type { TeamContext } from "../../lib/teams/team-context";
 
 export { DATABASES, DRIVERS };
 

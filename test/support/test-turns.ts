@@ -4,7 +4,7 @@ import { LLMock } from "@copilotkit/aimock";
 import { db } from "@/lib/db/client";
 import type { ProviderKind } from "@/lib/db/generated/client";
 import { encryptSecret } from "@/lib/security/keyring";
-import type { TeamContext } from "@/lib/teams/context";
+import type { TeamContext } from "@/lib/teams/team-context";
 import { makeUser } from "./test-app";
 
 export async function startUpstream(opts: { chunkSize?: number } = {}): Promise<LLMock> {

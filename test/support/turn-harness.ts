@@ -12,7 +12,7 @@ import { DATABASES, DRIVERS, startTestApp } from "./test-app";
 import type { RetryPolicy } from "@/lib/chat/block-writer";
 import type { StoredTurn } from "@/lib/chat/store-turn";
 import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/chat/turn";
-import type { TeamContext } from "@/lib/teams/context";
+import type { TeamContext } from "@/lib/teams/team-context";
 import type { TurnSlots } from "@/lib/chat/turn-slots";
 import { startUpstream } from "./test-turns";
 

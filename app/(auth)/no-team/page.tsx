@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/app/_server/caller";
 import { teamsOf } from "@/lib/teams/context";
 import { signOutAction } from "../actions";
 import { Button } from "@/components/ui/button";

@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";
 import { FormMessage } from "@/components/ui/field";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/app/_server/caller";
 import { needsSetup } from "@/lib/teams/setup";
 import { signInMethods } from "@/lib/identity/sign-in-methods";
 import { ssoErrorMessage } from "@/lib/identity/sign-in-errors";

@@ -14,10 +14,10 @@ import { maxMessageChars } from "@/lib/chat/request";
 import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
 import { pickerModels } from "@/lib/providers/models";
 import { firstRunSteps } from "@/lib/teams/first-run";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { personalModelOf } from "@/lib/teams/personal-model";
 import { getProject } from "@/lib/projects/projects";
-import { orNotFound } from "@/lib/teams/page-guards";
+import { orNotFound } from "@/app/_server/page-guards";
 
 export const metadata = { title: "New chat" };
 

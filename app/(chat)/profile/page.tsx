@@ -5,7 +5,7 @@ import { MAX_INSTRUCTIONS_CHARS, profileOf } from "@/lib/auth/profile";
 import { ssoErrorMessage } from "@/lib/identity/sign-in-errors";
 import { ssoLinkOf } from "@/lib/identity/sign-in-methods";
 import { pickerModels } from "@/lib/providers/models";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { personalModelOf } from "@/lib/teams/personal-model";
 import { changePasswordAction, instructionsAction, linkSsoAction, personalModelAction, renameAction, unlinkSsoAction } from "./actions";
 

@@ -1,6 +1,6 @@
 // What the project form offers: the team's models and its MCP servers with their tools.
 import { pickerModels } from "@/lib/providers/models";
-import type { TeamContext } from "@/lib/teams/context";
+import type { TeamContext } from "@/lib/teams/team-context";
 import { pickerServers } from "@/lib/tools/member-tools";
 
 export async function projectFormData(ctx: TeamContext) {

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { searchChats, type SearchResult } from "@/lib/search/search";
 import { isAppError } from "@/lib/errors";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 
 export const metadata = { title: "Search messages" };
 

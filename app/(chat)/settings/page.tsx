@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { AlwaysAllowedList } from "@/components/chat/always-allowed-list";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { listAlwaysAllowed } from "@/lib/tools/preferences";
 import { parsePeriod, usageReport } from "@/lib/usage/report";
 import { UsageTable } from "@/components/usage/usage-table";

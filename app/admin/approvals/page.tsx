@@ -2,7 +2,7 @@
 // that the caller is an admin; the inbox reads again by itself).
 import { ApprovalsInbox } from "@/components/approvals/approvals-inbox";
 import { adminInbox } from "@/lib/chat/team-approvals";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 
 export const metadata = { title: "Approvals · Parley" };
 

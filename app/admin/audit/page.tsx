@@ -1,7 +1,7 @@
 // The team's audit log for admins: a table (time, who, action, target, details), newest first, in
 // pages, filtered by action, member and date range from the query string.
 import Link from "next/link";
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { auditFilterChoices, auditFilterSchema, listAuditEvents, type AuditFilter } from "@/lib/audit-log";
 import { AuditFilters } from "@/components/admin/audit-filters";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";

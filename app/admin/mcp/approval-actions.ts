@@ -2,9 +2,7 @@
 // Admin actions on how a server's tools are approved: trusting its read-only hints, time limits for a
 // decision (server and tool), and rules on a tool's arguments. Each checks the admin role first; bad
 // input comes back as field errors and nothing is saved.
-import { revalidatePath } from "next/cache";
-import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
-import { requireAdmin } from "@/lib/teams/context";
+import { idFields } from "@/lib/actions";
 import {
   addToolRule,
   removeRuleSchema,
@@ -18,61 +16,45 @@ import {
   trustReadOnlySchema,
 } from "@/lib/tools/policy-admin";
 import { parseForm } from "@/lib/validation";
+import { defineAction, formText, type FormActionOptions } from "@/app/_server/actions";
 
-const saved = (form: FormData, message: string): ActionState => {
-  revalidatePath(`/admin/mcp/${String(form.get("serverId") ?? "")}`);
-  return { ok: true, message };
-};
+/** The server's page shows every one of these settings. */
+const serverPage = (form: FormData) => [`/admin/mcp/${formText(form, "serverId")}`];
+const SERVER_SETTING = { role: "admin", fields: idFields("serverId"), revalidate: serverPage } satisfies FormActionOptions<"admin">;
+const TOOL_SETTING = { ...SERVER_SETTING, fields: idFields("serverId", "toolId") };
 
-export async function setMcpServerTrustAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("serverId"));
-  if (refused) return refused;
-  return runAction(async () => {
-    const input = parseForm(trustReadOnlySchema, form);
-    await setServerTrustReadOnly(await requireAdmin(), input.serverId, input.trustReadOnly);
-    return saved(
-      form,
-      input.trustReadOnly ? "Tools this server marks read-only now run without asking." : "Every tool of this server asks unless set otherwise.",
-    );
-  }, form);
-}
+export const setMcpServerTrustAction = defineAction(SERVER_SETTING, async (ctx, form) => {
+  const input = parseForm(trustReadOnlySchema, form);
+  await setServerTrustReadOnly(ctx, input.serverId, input.trustReadOnly);
+  return {
+    ok: true,
+    message: input.trustReadOnly ? "Tools this server marks read-only now run without asking." : "Every tool of this server asks unless set otherwise.",
+  };
+});
 
-export async function setMcpServerTimeoutAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("serverId"));
-  if (refused) return refused;
-  return runAction(async () => {
-    const input = parseForm(serverTimeoutSchema, form);
-    await setServerDecisionTimeout(await requireAdmin(), input.serverId, input.minutes);
-    return saved(form, input.minutes ? `Calls waiting longer than ${input.minutes} minutes are denied.` : "Calls wait for a decision without a time limit.");
-  }, form);
-}
+export const setMcpServerTimeoutAction = defineAction(SERVER_SETTING, async (ctx, form) => {
+  const input = parseForm(serverTimeoutSchema, form);
+  await setServerDecisionTimeout(ctx, input.serverId, input.minutes);
+  return {
+    ok: true,
+    message: input.minutes ? `Calls waiting longer than ${input.minutes} minutes are denied.` : "Calls wait for a decision without a time limit.",
+  };
+});
 
-export async function setMcpToolTimeoutAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("serverId", "toolId"));
-  if (refused) return refused;
-  return runAction(async () => {
-    const input = parseForm(toolTimeoutSchema, form);
-    await setToolDecisionTimeout(await requireAdmin(), input.toolId, input.minutes);
-    return saved(form, "Time limit saved.");
-  }, form);
-}
+export const setMcpToolTimeoutAction = defineAction(TOOL_SETTING, async (ctx, form) => {
+  const input = parseForm(toolTimeoutSchema, form);
+  await setToolDecisionTimeout(ctx, input.toolId, input.minutes);
+  return { ok: true, message: "Time limit saved." };
+});
 
-export async function addMcpToolRuleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("serverId", "toolId"));
-  if (refused) return refused;
-  return runAction(async () => {
-    const input = parseForm(ruleFormSchema, form);
-    await addToolRule(await requireAdmin(), input.toolId, input.rule);
-    return saved(form, "Rule added.");
-  }, form);
-}
+export const addMcpToolRuleAction = defineAction(TOOL_SETTING, async (ctx, form) => {
+  const input = parseForm(ruleFormSchema, form);
+  await addToolRule(ctx, input.toolId, input.rule);
+  return { ok: true, message: "Rule added." };
+});
 
-export async function removeMcpToolRuleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("serverId", "toolId"));
-  if (refused) return refused;
-  return runAction(async () => {
-    const input = parseForm(removeRuleSchema, form);
-    await removeToolRule(await requireAdmin(), input.toolId, input.index);
-    return saved(form, "Rule removed.");
-  }, form);
-}
+export const removeMcpToolRuleAction = defineAction(TOOL_SETTING, async (ctx, form) => {
+  const input = parseForm(removeRuleSchema, form);
+  await removeToolRule(ctx, input.toolId, input.index);
+  return { ok: true, message: "Rule removed." };
+});

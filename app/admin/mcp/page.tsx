@@ -1,4 +1,4 @@
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
 import { listServersForAdmin } from "@/lib/mcp/servers";
 import { McpServerForm } from "@/components/admin/mcp-server-form";

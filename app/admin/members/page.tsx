@@ -1,4 +1,4 @@
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { listOpenInvites } from "@/lib/teams/invites";
 import { listMembers } from "@/lib/teams/members";
 import { MembersTable } from "@/components/admin/members-table";

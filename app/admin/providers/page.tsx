@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { listProviders } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
 import { pickerModels } from "@/lib/providers/models";

@@ -1,22 +1,19 @@
 "use server";
 // Admin action: allow or disallow a model's provider-executed tools (web search), which run without
 // Parley's approval. Checks the admin role first.
-import { revalidatePath } from "next/cache";
-import { checkForm, idFields, runAction, type ActionState } from "@/lib/actions";
+import { idFields } from "@/lib/actions";
 import { providerToolsSchema, setProviderToolsAllowed } from "@/lib/providers/models";
-import { requireAdmin } from "@/lib/teams/context";
 import { parseForm } from "@/lib/validation";
+import { defineAction, formText } from "@/app/_server/actions";
 
-export async function setProviderToolsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = checkForm(form, idFields("modelRowId", "providerId"));
-  if (refused) return refused;
-  return runAction(async () => {
+export const setProviderToolsAction = defineAction(
+  { role: "admin", fields: idFields("modelRowId", "providerId"), revalidate: (form) => [`/admin/providers/${formText(form, "providerId")}`] },
+  async (ctx, form) => {
     const input = parseForm(providerToolsSchema, form);
-    await setProviderToolsAllowed(await requireAdmin(), input.modelRowId, input.allowed);
-    revalidatePath(`/admin/providers/${String(form.get("providerId") ?? "")}`);
+    await setProviderToolsAllowed(ctx, input.modelRowId, input.allowed);
     return {
       ok: true,
       message: input.allowed ? "Tools that run at the provider are allowed for this model." : "Tools that run at the provider are off for this model.",
     };
-  }, form);
-}
+  },
+);

@@ -1,12 +1,11 @@
 import { headers } from "next/headers";
 import { forbidden } from "next/navigation";
 import { publicUrl } from "@/lib/config";
-import { db } from "@/lib/db/client";
-import { listGroupRules } from "@/lib/identity/group-rules";
+import { listGroupRules, ruleTeamChoices } from "@/lib/identity/group-rules";
 import { passwordSignInAllowed } from "@/lib/identity/sign-in-methods";
 import { SSO_CALLBACK_PATH, ssoProviderView } from "@/lib/identity/sso-provider";
 import { isInstanceAdmin } from "@/lib/teams/instance-admin";
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { CopyField } from "@/components/ui/copy-field";
 import { SsoProviderForm } from "@/components/admin/sso-provider-form";
 import { GroupRules, PasswordSignInSwitch, RemoveSsoButton } from "@/components/admin/sso-rules";
@@ -31,12 +30,11 @@ async function origin(): Promise<string> {
 export default async function SignInSettingsPage() {
   const ctx = await adminPage("/admin/sign-in");
   if (!(await isInstanceAdmin(ctx.user.id))) forbidden();
-  const prisma = await db();
   const [provider, rules, password, teams, base] = await Promise.all([
     ssoProviderView(),
     listGroupRules(),
     passwordSignInAllowed(),
-    prisma.team.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } }),
+    ruleTeamChoices(),
     origin(),
   ]);
   return (

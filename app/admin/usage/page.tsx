@@ -1,6 +1,6 @@
 // Admin → Usage: the team's tokens and cost for a period (this month by default) as charts by day,
 // member, model and provider, the table beneath, a CSV export, and the team's monthly budgets.
-import { adminPage } from "@/lib/teams/page-guards";
+import { adminPage } from "@/app/_server/page-guards";
 import { isAppError } from "@/lib/errors";
 import { budgetChoices, listBudgets } from "@/lib/usage/budget-admin";
 import { parsePeriod, usageReport, type Period } from "@/lib/usage/report";

@@ -3,7 +3,7 @@
 import { handle } from "@/lib/http";
 import { adminDecisionSchema, adminInbox, decideAsAdmin } from "@/lib/chat/team-approvals";
 import { readJson } from "@/lib/security/limits";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 
 export const GET = handle(async () => Response.json({ items: await adminInbox(await requireAdmin()) }));
 

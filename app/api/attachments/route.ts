@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { AppError, Invalid } from "@/lib/errors";
 import { uploadAttachment } from "@/lib/attachments/store";
 import { readMultipartFile } from "@/lib/attachments/upload-body";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const POST = handle(async (req: Request) => {
   const ctx = await requireTeam();

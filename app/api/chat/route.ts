@@ -4,7 +4,7 @@ import { handle } from "@/lib/http";
 import { runTurn } from "@/lib/chat/turn";
 import { chatBodyLimit, chatRequestSchema, messageText, rateLimitFor } from "@/lib/chat/request";
 import { readJson } from "@/lib/security/limits";
-import { requireTeamFromSessionCookie } from "@/lib/teams/context";
+import { requireTeamFromSessionCookie } from "@/app/_server/caller";
 
 export const POST = handle(async (req: Request) => {
   // The turn takes its slot first, then reads who asks and what: a server at capacity turns requests

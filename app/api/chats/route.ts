@@ -5,7 +5,7 @@ import { handle } from "@/lib/http";
 import { createChat, createChatSchema } from "@/lib/chat/chats";
 import { listChatPage, parseChatListQuery } from "@/lib/chat/chat-list";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const GET = handle(async (req: Request) => {
   const ctx = await requireTeam();

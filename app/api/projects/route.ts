@@ -2,7 +2,7 @@
 import { handle } from "@/lib/http";
 import { createProject, createProjectSchema, listProjects } from "@/lib/projects/projects";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const GET = handle(async () => Response.json({ projects: await listProjects(await requireTeam()) }));
 

@@ -1,7 +1,7 @@
 // GET ?q=: full-text search over the caller's chats and those shared with them (lib/search/search.ts).
 import { handle } from "@/lib/http";
 import { searchChats } from "@/lib/search/search";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const GET = handle(async (req: Request) => {
   const ctx = await requireTeam();

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { LinkNotUsable } from "@/components/auth/link-not-usable";
 import { JoinAsCurrentUserForm, JoinWithNewAccountForm } from "@/components/auth/join-forms";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/app/_server/caller";
 import { inspectInvite } from "@/lib/teams/invites";
 import { joinAsCurrentUserAction, joinWithNewAccountAction } from "../../actions";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
-import { teamPage, orNotFound } from "@/lib/teams/page-guards";
+import { teamPage, orNotFound } from "@/app/_server/page-guards";
 import { chatAccess } from "@/lib/sharing/access";
 import { SharedChatView } from "@/components/sharing/shared-chat-view";
 import { loadMessagePage } from "@/lib/chat/history";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { MessageSquarePlus, Pencil } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { getProject } from "@/lib/projects/projects";
-import { orNotFound, teamPage } from "@/lib/teams/page-guards";
+import { orNotFound, teamPage } from "@/app/_server/page-guards";
 
 export const metadata = { title: "Project" };
 

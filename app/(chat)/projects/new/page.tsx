@@ -1,6 +1,6 @@
 // New project: the project form (components/projects/project-form.tsx); saving goes to its page.
 import { ProjectForm } from "@/components/projects/project-form";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { projectFormData } from "../form-data";
 
 export const metadata = { title: "New project" };

@@ -3,7 +3,7 @@
 // or a field for their own key. Tokens and keys never reach this page.
 import { ConnectionsList } from "@/components/account/connections-list";
 import { listConnections } from "@/lib/identity/mcp-credentials";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { disconnectAction, saveKeyAction } from "./actions";
 
 export const metadata = { title: "Connections" };

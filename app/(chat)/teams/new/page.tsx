@@ -1,5 +1,5 @@
 import { forbidden } from "next/navigation";
-import { teamPage } from "@/lib/teams/page-guards";
+import { teamPage } from "@/app/_server/page-guards";
 import { CreateTeamForm } from "@/components/admin/create-team-form";
 import { createTeamAction } from "../../../admin/actions";
 

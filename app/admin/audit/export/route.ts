@@ -1,7 +1,7 @@
 // GET: the team's audit log as CSV, filtered like the page (member, action, tool, decision, dates).
 import { auditCsv, auditFilterSchema } from "@/lib/audit-log";
 import { handle } from "@/lib/http";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 
 export const GET = handle(async (req: Request) => {
   const ctx = await requireAdmin();

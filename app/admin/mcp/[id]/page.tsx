@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { adminPage, orNotFound } from "@/lib/teams/page-guards";
+import { adminPage, orNotFound } from "@/app/_server/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
 import { getServerForAdmin, type McpServerAdminView } from "@/lib/mcp/servers";
 import { explainPolicy } from "@/lib/tools/approval-policy";

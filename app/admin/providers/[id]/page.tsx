@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { adminPage, orNotFound } from "@/lib/teams/page-guards";
+import { adminPage, orNotFound } from "@/app/_server/page-guards";
 import { getProvider, type ProviderView } from "@/lib/providers/admin";
 import { PROVIDER_KINDS, kindInfo } from "@/lib/providers/kinds";
 import { ProviderForm } from "@/components/admin/providers/provider-form";

@@ -5,7 +5,7 @@
 // DELETE: the uploader removes it while it is unsent (the composer's Remove); 404 otherwise.
 import { handle, idParams } from "@/lib/http";
 import { deleteUnsentAttachment, readAttachment } from "@/lib/attachments/store";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const INLINE = /^(image\/(png|jpeg|gif|webp)|application\/pdf)$/;
 

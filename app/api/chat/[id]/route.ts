@@ -2,7 +2,7 @@
 import { handle, idParams } from "@/lib/http";
 import { deleteChat, updateChat, updateChatSchema } from "@/lib/chat/chats";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -3,7 +3,7 @@
 import { handle, idParams } from "@/lib/http";
 import { answerElicitation, answerSchema } from "@/lib/chat/elicitations";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const POST = handle(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const ctx = await requireTeam();

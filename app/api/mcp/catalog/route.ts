@@ -2,7 +2,7 @@
 // templates (Attach) and prompts ("/"). A server that is down is listed with its error.
 import { handle } from "@/lib/http";
 import { teamCatalog } from "@/lib/chat/mcp-catalog";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const GET = handle(async () => {
   const ctx = await requireTeam();

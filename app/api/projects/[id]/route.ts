@@ -3,7 +3,7 @@
 import { handle, idParams } from "@/lib/http";
 import { deleteProject, getProject, updateProject, updateProjectSchema } from "@/lib/projects/projects";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -2,7 +2,7 @@
 // PUT: save that choice (the picker of a chat not created yet); foreign ids are 404 and nothing is saved.
 import { handle } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 import { newChatTools, setNewChatTools } from "@/lib/chat/chat-tools";
 import { toolSelectionSchema } from "@/lib/tools/selection";
 

@@ -1,7 +1,7 @@
 // GET: the caller's always-allowed tools. POST {toolId, alwaysAllow}: set or revoke one.
 import { handle } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 import { listAlwaysAllowed, preferenceSchema, setAlwaysAllow } from "@/lib/tools/preferences";
 
 export const GET = handle(async () => Response.json({ tools: await listAlwaysAllowed(await requireTeam()) }));

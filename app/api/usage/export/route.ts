@@ -1,6 +1,6 @@
 // GET: a period's usage as CSV — the team's for an admin, or `?mine=1` one's own for any member.
 import { handle } from "@/lib/http";
-import { requireAdmin, requireTeamFromSessionCookie } from "@/lib/teams/context";
+import { requireAdmin, requireTeamFromSessionCookie } from "@/app/_server/caller";
 import { parsePeriod, usageCsv, usageReport } from "@/lib/usage/report";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { DeleteProjectButton } from "@/components/projects/delete-project";
 import { ProjectForm } from "@/components/projects/project-form";
 import { getProject } from "@/lib/projects/projects";
-import { orNotFound, teamPage } from "@/lib/teams/page-guards";
+import { orNotFound, teamPage } from "@/app/_server/page-guards";
 import { projectFormData } from "../../form-data";
 
 export const metadata = { title: "Edit project" };

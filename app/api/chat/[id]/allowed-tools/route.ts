@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 import { allowForChat } from "@/lib/tools/preferences";
 
 const schema = z.object({ toolId: z.string().min(1).max(64) }).strict();

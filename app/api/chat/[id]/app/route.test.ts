@@ -18,7 +18,7 @@ import { db } from "@/lib/db/client";
 import { closeAll } from "@/lib/mcp/pool";
 import { probeServer } from "@/lib/mcp/probe";
 import { encryptSecret } from "@/lib/security/keyring";
-import type { TeamContext } from "@/lib/teams/context";
+import type { TeamContext } from "@/lib/teams/team-context";
 import { APP_BASE, Browser } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";

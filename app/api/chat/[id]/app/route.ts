@@ -7,7 +7,7 @@ import { appPage } from "@/lib/chat/mcp-apps";
 import { errorResponse, idParams } from "@/lib/http";
 import { Invalid } from "@/lib/errors";
 import { appPageHeaders, appErrorPage } from "@/lib/mcp/app-page";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const callField = z
   .string()

@@ -4,7 +4,7 @@ import { handle, idParams } from "@/lib/http";
 import { decideWhileWaiting, memberDecisionsSchema } from "@/lib/chat/team-approvals";
 import { decisionRateLimit } from "@/lib/chat/request";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const POST = handle(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const ctx = await requireTeam();

@@ -5,7 +5,7 @@ import { attachmentHeader, fileNameOf } from "@/lib/download-name";
 import { handle, idParams } from "@/lib/http";
 import { exportChat } from "@/lib/retention/export";
 import { chatMarkdown } from "@/lib/retention/export-markdown";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const query = z.object({ format: z.enum(["md", "json"]).default("md") });
 

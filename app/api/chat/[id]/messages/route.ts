@@ -3,7 +3,7 @@ import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
 import { viewableChat } from "@/lib/sharing/access";
 import { loadMessagePage } from "@/lib/chat/history";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const query = z.object({ before: z.coerce.number().int().positive().optional() });
 

@@ -2,7 +2,7 @@
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { listShares, shareChat, shareSchema } from "@/lib/sharing/shares";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -2,7 +2,7 @@
 // streamed so far is kept and the message is marked stopped).
 import { handle, idParams } from "@/lib/http";
 import { stopTurn } from "@/lib/chat/turn";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const POST = handle(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const ctx = await requireTeam();

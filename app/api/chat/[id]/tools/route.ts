@@ -2,7 +2,7 @@
 // PUT: save the selection; ids of another team's servers or tools are 404 and nothing is saved.
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 import { chatTools, setChatTools } from "@/lib/chat/chat-tools";
 import { toolSelectionSchema } from "@/lib/tools/selection";
 

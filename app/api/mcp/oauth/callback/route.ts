@@ -1,7 +1,7 @@
 // GET: where an authorization server sends a member back after they connected an MCP account. The
 // flow must have been started by this member (their session) and is taken once; success returns
 // them where they started, anything else shows why and stores nothing.
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/app/_server/caller";
 import { finishConnect, safeReturnTo } from "@/lib/identity/mcp-connect";
 import { connectErrorPage } from "../result-page";
 

@@ -1,7 +1,7 @@
 // GET: open invites. POST: create an invite link. Admins only.
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 import { createInvite, createInviteSchema, listOpenInvites } from "@/lib/teams/invites";
 
 type Params = { params: Promise<{ teamId: string }> };

@@ -2,7 +2,7 @@
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { retentionOf, retentionSchema, setRetention } from "@/lib/retention/retention";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 
 type Params = { params: Promise<{ teamId: string }> };
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { appToolCall } from "@/lib/chat/mcp-app-calls";
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const callSchema = z
   .object({

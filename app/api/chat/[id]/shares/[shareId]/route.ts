@@ -1,7 +1,7 @@
 // DELETE: revoke a share of the caller's chat; the member loses access with their next request.
 import { handle, idParams } from "@/lib/http";
 import { revokeShare } from "@/lib/sharing/shares";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 export const DELETE = handle(async (_req: Request, { params }: { params: Promise<{ id: string; shareId: string }> }) => {
   const ctx = await requireTeam();

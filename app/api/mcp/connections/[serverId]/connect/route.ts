@@ -3,7 +3,7 @@
 // the authorization server. `returnTo`: a path of Parley to come back to afterwards.
 import { idParams } from "@/lib/http";
 import { startConnect } from "@/lib/identity/mcp-connect";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 import { connectErrorPage } from "../../../oauth/result-page";
 
 type Params = { params: Promise<{ serverId: string }> };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
 import { promptMessages } from "@/lib/chat/mcp-catalog";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const promptSchema = z.object({ name: z.string().min(1).max(200), arguments: z.record(z.string().max(200), z.string().max(10_000)).default({}) }).strict();
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
 import { readAttachments } from "@/lib/chat/mcp-catalog";
 import { readJson } from "@/lib/security/limits";
-import { requireTeam } from "@/lib/teams/context";
+import { requireTeam } from "@/app/_server/caller";
 
 const resourceSchema = z.object({ uri: z.string().min(1).max(2000) }).strict();
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 import { changeRole, changeRoleSchema, removeMember } from "@/lib/teams/members";
 
 type Params = { params: Promise<{ teamId: string; membershipId: string }> };

@@ -1,7 +1,7 @@
 // GET: all chats of a member of the team as JSON (admins only; for offboarding).
 import { handle, idParams } from "@/lib/http";
 import { exportMemberChats } from "@/lib/retention/export";
-import { requireAdmin } from "@/lib/teams/context";
+import { requireAdmin } from "@/app/_server/caller";
 
 export const GET = handle(async (_req: Request, { params }: { params: Promise<{ teamId: string; membershipId: string }> }) => {
   const { teamId, membershipId } = await idParams(params);

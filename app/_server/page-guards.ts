@@ -1,8 +1,9 @@
-// Guards for pages: the same server-side checks as routes, answered the way a page should: signed
-// out -> the sign-in page, not an admin -> 403 page, no such thing -> 404 page.
+// Guards for pages: the same server-side checks as routes (caller.ts), answered the way a page should:
+// signed out -> the sign-in page, not an admin -> 403 page, no such thing -> 404 page.
 import { forbidden, notFound, redirect } from "next/navigation";
-import { AppError } from "../errors";
-import { requireAdmin, requireTeam, type TeamContext } from "./context";
+import { AppError } from "@/lib/errors";
+import type { TeamContext } from "@/lib/teams/team-context";
+import { requireAdmin, requireTeam } from "./caller";
 
 async function guard(fn: () => Promise<TeamContext>, path: string): Promise<TeamContext> {
   try {
