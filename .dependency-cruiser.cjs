@@ -2,7 +2,8 @@
 // their rules"), checked by `npm run lint:deps`, which `npm run lint` and so `npm test` run: a
 // violation fails the build.
 // Type-only imports (`import type`, or every name marked `type`) are seen (tsPreCompilationDeps) and
-// told apart from value imports, so `components -> lib` may carry types and nothing else.
+// told apart from value imports, so `components -> lib` may carry types and nothing else (values only
+// from lib/format, the pure module both sides share).
 
 /** Tests and the code that only tests use: specs, e2e, test support, scripts run by hand or by CI. */
 const TESTS = "(\\.test\\.tsx?$|\\.spec\\.ts$|^e2e/|^test/|^scripts/|^bench/)";
@@ -10,6 +11,8 @@ const TESTS = "(\\.test\\.tsx?$|\\.spec\\.ts$|^e2e/|^test/|^scripts/|^bench/)";
 const TEST_SUPPORT = "(^test/support/|^lib/[a-z/-]*(test-[a-z-]+|turn-harness|crash-child)\\.ts$)";
 /** lib's folders, one per concept; the files at lib's top level (config, errors, ...) are its kernel. */
 const libFolder = (name) => `^lib/${name}/`;
+/** Pure values the server and the browser share (formatting, wire formats): components may import them. */
+const LIB_PURE = "^lib/format/";
 /** Folders that are below lib/chat: they serve a turn and never call back into it. */
 const BELOW_CHAT = ["mcp", "providers", "tools", "db", "security", "identity", "usage", "observability"];
 
@@ -39,9 +42,16 @@ module.exports = {
     {
       name: "components-to-lib-types-only",
       severity: "error",
-      comment: "components import only types from lib: values come in as props, or from app/ (server actions).",
+      comment: "components import only types from lib, and values only from lib/format: the rest comes in as props, or from app/ (server actions).",
       from: { path: "^components/" },
-      to: { path: "^lib/", dependencyTypesNot: ["type-only"] },
+      to: { path: "^lib/", pathNot: LIB_PURE, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "lib-format-is-pure",
+      severity: "error",
+      comment: "lib/format runs in the browser too: it imports nothing but itself (no database, no node:*, no Next.js server APIs).",
+      from: { path: LIB_PURE },
+      to: { pathNot: LIB_PURE },
     },
     {
       name: "components-not-to-app",

@@ -9,6 +9,7 @@ import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import type { Truncation } from "@/lib/mcp/results";
 import type { ElicitationView } from "@/lib/chat/elicitations";
 import type { ApprovalDetails } from "@/lib/chat/approval-details";
+import { parseToolError } from "@/lib/format/tool-error";
 import { InputDiff } from "../approvals/input-editor";
 import { ApprovalCard } from "./approval";
 import { ElicitationForm } from "./elicitation-form";
@@ -17,7 +18,6 @@ import { AppView } from "./app-view";
 import { OpenResource } from "./resource-view";
 import { MarkdownImage } from "./gated-image";
 import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
-import { codedError } from "./tool-error";
 
 const markdownComponents = { img: MarkdownImage };
 
@@ -186,7 +186,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
     (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
   const asking = isRunning(live) ? live.elicitation : undefined;
-  const coded = part.state === "output-error" ? codedError(part.errorText) : undefined;
+  const coded = part.state === "output-error" ? (parseToolError(part.errorText) ?? { code: undefined, message: part.errorText ?? "The tool failed." }) : undefined;
   // An aborted call (stopped, interrupted, superseded, step limit): the server's face, not an error.
   const aborted = coded?.code === "Aborted" ? coded.message : undefined;
   const error = aborted ? undefined : coded;
