@@ -3,6 +3,7 @@
 // disabled, not connected yet), polled from /api/mcp/servers (or one server's route) while the page is open.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { McpStatus } from "@/lib/mcp/pool";
+import { fetchJson } from "../shared/fetch-json";
 
 const LABEL: Record<McpStatus["state"], string> = {
   idle: "Not connected yet",
@@ -41,13 +42,12 @@ export function useMcpStatuses(
   const alive = useRef(true);
   const refresh = useCallback(async () => {
     try {
-      const res = await fetch(url, { cache: "no-store" });
-      if (!res.ok || !alive.current) return;
-      const body = (await res.json()) as { servers?: Polled[]; server?: Polled };
+      const body = await fetchJson<{ servers?: Polled[]; server?: Polled }>(url, { cache: "no-store" });
+      if (!alive.current) return;
       const servers = body.servers ?? (body.server ? [body.server] : []);
       setStatuses(Object.fromEntries(servers.map((s) => [s.id, s.status])));
     } catch {
-      /* offline: keep the last known */
+      /* offline, or refused: keep the last known */
     }
   }, [url]);
   useEffect(() => {

@@ -5,6 +5,7 @@
 import { useEffect, useState } from "react";
 import Link from "next/link";
 import { Inbox } from "lucide-react";
+import { fetchJson } from "../shared/fetch-json";
 
 export const APPROVALS_CHANGED = "parley:approvals-changed";
 const POLL_MS = 5_000;
@@ -16,8 +17,7 @@ export function ApprovalsLink({ initial }: { initial?: number }) {
     let timer: ReturnType<typeof setTimeout>;
     const load = async () => {
       clearTimeout(timer);
-      const res = await fetch("/api/approvals/count", { cache: "no-store" }).catch(() => undefined);
-      const body = res?.ok ? ((await res.json().catch(() => undefined)) as { count?: number } | undefined) : undefined;
+      const body = await fetchJson<{ count?: number }>("/api/approvals/count", { cache: "no-store" }).catch(() => undefined);
       if (cancelled) return;
       if (typeof body?.count === "number") setCount(body.count);
       timer = setTimeout(load, POLL_MS);

@@ -10,6 +10,7 @@ import type { ApprovalDetails } from "@/lib/chat/approval-details";
 import { InputEditor } from "../approvals/input-editor";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
+import { fetchJson } from "../shared/fetch-json";
 
 export type ApprovalDecision = {
   approvalId: string;
@@ -73,9 +74,8 @@ export function ApprovalCard({
   };
   const edit = async () => {
     setEditing("loading");
-    const res = toolId ? await fetch(`/api/tools/${toolId}/schema`).catch(() => undefined) : undefined;
-    const body = res?.ok ? ((await res.json()) as { inputSchema: unknown }) : { inputSchema: null };
-    setEditing({ schema: body.inputSchema });
+    const body = toolId ? await fetchJson<{ inputSchema: unknown }>(`/api/tools/${toolId}/schema`).catch(() => undefined) : undefined;
+    setEditing({ schema: body ? body.inputSchema : null });
   };
   return (
     <div className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950" role="group" aria-label={`Approve ${toolLabel}?`}>

@@ -38,6 +38,7 @@ export function chatTransport(edited?: EditedInputs) {
   let refused = false;
   const transport = new DefaultChatTransport<ParleyUIMessage>({
     api: "/api/chat",
+    // A raw fetch, not fetchJson: the answer is a stream (SSE) that the AI SDK reads as it comes.
     fetch: async (input, init) => {
       refused = false;
       const res = await fetch(input, init);

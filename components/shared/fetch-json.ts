@@ -38,7 +38,7 @@ export function serverMessage(err: unknown): string | undefined {
   return err instanceof ApiError && err.fromServer ? err.message : undefined;
 }
 
-type JsonRequest = {
+export type JsonRequest = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON; a FormData (a file upload) as it is. */
   body?: unknown;

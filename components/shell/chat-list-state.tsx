@@ -7,6 +7,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { ChatPage } from "@/lib/chat/chat-list";
 import { onChats } from "./chat-events";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
 
 export type View = "active" | "archived";
 const SEARCH_DELAY_MS = 200;
@@ -19,12 +20,11 @@ async function fetchPage(q: string, view: View, cursor?: string | null): Promise
   const params = new URLSearchParams({ tz: timeZone(), view });
   if (q.trim()) params.set("q", q.trim());
   if (cursor) params.set("cursor", cursor);
-  const res = await fetch(`/api/chats?${params}`, { cache: "no-store" });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-    throw new Error(body.error?.message ?? "Could not load the chats.");
+  try {
+    return await fetchJson<ChatPage>(`/api/chats?${params}`, { cache: "no-store" });
+  } catch (err) {
+    throw new Error(serverMessage(err) ?? "Could not load the chats.");
   }
-  return (await res.json()) as ChatPage;
 }
 
 type ChatListState = {
