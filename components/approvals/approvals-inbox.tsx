@@ -9,10 +9,10 @@ import type { InboxItem } from "@/lib/chat/team-approvals";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { FormMessage } from "../ui/field";
-import { Json } from "../chat/large-output";
-import { deadlineText } from "../chat/approval";
-import { InputEditor } from "./input-editor";
-import { APPROVALS_CHANGED } from "./approvals-link";
+import { Json } from "../shared/large-output";
+import { deadlineText } from "../shared/deadline-text";
+import { InputEditor } from "../shared/input-editor";
+import { announceApprovalsDecided } from "../shared/approval-events";
 import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
 
 const POLL_MS = 3_000;
@@ -110,7 +110,7 @@ export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
   const decided = (id: string, o: Outcome) => {
     setItems((current) => current.filter((i) => i.approvalId !== id));
     setOutcome(o);
-    window.dispatchEvent(new Event(APPROVALS_CHANGED));
+    announceApprovalsDecided();
   };
   return (
     <div className="flex flex-col gap-4">

@@ -7,7 +7,8 @@
 import { createContext, useContext, useState } from "react";
 import { Check, Hourglass, MessageSquareLock, Pencil, ShieldCheck, X } from "lucide-react";
 import type { ApprovalDetails } from "@/lib/chat/approval-details";
-import { InputEditor } from "../approvals/input-editor";
+import { deadlineText } from "../shared/deadline-text";
+import { InputEditor } from "../shared/input-editor";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { fetchJson } from "../shared/fetch-json";
@@ -21,12 +22,6 @@ export type ApprovalDecision = {
   allowForChatToolId?: string;
 };
 export const ApprovalContext = createContext<((d: ApprovalDecision) => void) | undefined>(undefined);
-
-/** "in 29 minutes" / "at 14:05" for a deadline. */
-export function deadlineText(iso: string): string {
-  const at = new Date(iso);
-  return `by ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}${at.toDateString() === new Date().toDateString() ? "" : ` on ${at.toLocaleDateString()}`}`;
-}
 
 function Why({ details }: { details?: ApprovalDetails }) {
   if (!details?.rule && !details?.deadline) return null;

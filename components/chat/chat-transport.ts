@@ -6,7 +6,7 @@
 // rate limit: nothing was stored, so the page gives the typed message back).
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
-import { messageWithAttachments } from "../attachments/message-attachments";
+import { messageWithAttachments } from "./attachments/message-attachments";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; decidedAt?: string } };
 

@@ -10,14 +10,14 @@ import type { Truncation } from "@/lib/mcp/results";
 import type { ElicitationView } from "@/lib/chat/elicitations";
 import type { ApprovalDetails } from "@/lib/chat/approval-details";
 import { parseToolError } from "@/lib/format/tool-error";
-import { InputDiff } from "../approvals/input-editor";
+import { InputDiff } from "../shared/input-editor";
 import { ApprovalCard } from "./approval";
 import { ElicitationForm } from "./elicitation-form";
 import { StructuredView } from "./structured-view";
 import { AppView } from "./app-view";
 import { OpenResource } from "./resource-view";
-import { MarkdownImage } from "./gated-image";
-import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
+import { MarkdownImage } from "../shared/gated-image";
+import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "../shared/large-output";
 
 const markdownComponents = { img: MarkdownImage };
 

@@ -14,7 +14,7 @@ import {
   AlertDialogTrigger,
 } from "../ui/dialog";
 import { FormMessage } from "../ui/field";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
 import { fetchJson } from "../shared/fetch-json";
 
 export function DeleteProjectButton({ projectId, name }: { projectId: string; name: string }) {

@@ -9,7 +9,7 @@ import type { ToolSelection } from "@/lib/tools/selection";
 import { Button } from "../ui/button";
 import { CheckboxField, Field, FormField, FormMessage, TextareaField } from "../ui/field";
 import { OptionSelect } from "../ui/select";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
 import { ApiError, fetchJson } from "../shared/fetch-json";
 
 export type FormServer = { id: string; name: string; tools: { id: string; name: string }[] };

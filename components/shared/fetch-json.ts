@@ -2,7 +2,7 @@
 // JSON answer, and throws an ApiError for anything else: a refusal carries the server's status, code,
 // message and field errors (lib/http.ts writes them as { error: { code, message, fields? } }); no
 // answer at all, or an answer that is not that envelope (an HTML error page, a proxy's 502), carries a
-// plain message instead. Streams read their responses themselves (the chat's turns: chat-transport.ts).
+// plain message instead. Streams (a chat's turns) read their responses themselves.
 
 /** The codes of failures that are not the server's own words. */
 const UNREACHABLE = "Unreachable";

@@ -3,10 +3,10 @@
 // loaded pages, loading and error. One state for the whole signed-in frame, so every list drawn from
 // it (the sidebar, and the drawer on narrow screens, which is drawn anew each time it opens) shows the
 // same chats: one changed while the drawer was closed is there when it opens. The list reloads when a
-// chat changes anywhere (chat-events.ts) and, a moment after typing, for a new search.
+// chat changes anywhere (shared/chat-events.ts) and, a moment after typing, for a new search.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { ChatPage } from "@/lib/chat/chat-list";
-import { onChats } from "./chat-events";
+import { onChats } from "../shared/chat-events";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 
 export type View = "active" | "archived";

@@ -1,6 +1,6 @@
 // A chat's rename / pin / archive / delete as the page asks for them (PATCH or DELETE /api/chat/<id>):
 // undefined when done, else the message to show (the field's error first).
-import { ApiError, fetchJson } from "../shared/fetch-json";
+import { ApiError, fetchJson } from "./fetch-json";
 
 export type ChatChange = { title?: string; pinned?: boolean; archived?: boolean };
 

@@ -8,7 +8,7 @@ import { usePathname } from "next/navigation";
 import { Folder, FolderPlus, Users } from "lucide-react";
 import type { ProjectSummary } from "@/lib/projects/projects";
 import { cn } from "../ui/cn";
-import { onChats } from "../shell/chat-events";
+import { onChats } from "../shared/chat-events";
 import { fetchJson } from "../shared/fetch-json";
 
 export function ProjectsNav() {

@@ -4,7 +4,7 @@
 // has a preview from the moment it is picked (an object URL, released when it leaves the list).
 import { useCallback, useState } from "react";
 import { attachmentUrl } from "@/lib/format/attachment-url";
-import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
+import { ApiError, fetchJson, serverMessage } from "../../shared/fetch-json";
 
 export type PendingFile = {
   key: string;

@@ -7,7 +7,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Users } from "lucide-react";
 import { cn } from "../ui/cn";
-import { onChats } from "../shell/chat-events";
+import { onChats } from "../shared/chat-events";
 import { fetchJson } from "../shared/fetch-json";
 
 type Item = { id: string; title: string | null; owner: string; canContinue: boolean };

@@ -10,7 +10,7 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle, Dia
 import { FormMessage } from "../ui/field";
 import { Label } from "../ui/label";
 import { OptionSelect } from "../ui/select";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
 import { fetchJson } from "../shared/fetch-json";
 
 const NONE = "none";
