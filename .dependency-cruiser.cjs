@@ -13,6 +13,9 @@ const TEST_SUPPORT = "(^test/support/|^lib/[a-z/-]*(test-[a-z-]+|turn-harness|cr
 const libFolder = (name) => `^lib/${name}/`;
 /** Pure values the server and the browser share (formatting, wire formats): components may import them. */
 const LIB_PURE = "^lib/format/";
+/** components' layers, ui <- shared <- features: the kit of primitives, the widgets several features use; every other folder is a feature. */
+const COMPONENTS_UI = "^components/ui/";
+const COMPONENTS_SHARED = "^components/shared/";
 /** Folders that are below lib/chat: they serve a turn and never call back into it. */
 const BELOW_CHAT = ["mcp", "providers", "tools", "db", "security", "identity", "usage", "observability"];
 
@@ -59,6 +62,35 @@ module.exports = {
       comment: "components are used by app/, not the other way round.",
       from: { path: "^components/" },
       to: { path: "^app/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "components-ui-is-the-kit",
+      severity: "error",
+      comment: "components/ui is the kit of primitives: it imports no other components folder.",
+      from: { path: COMPONENTS_UI },
+      to: { path: "^components/", pathNot: COMPONENTS_UI },
+    },
+    {
+      name: "components-shared-only-to-ui",
+      severity: "error",
+      comment: "components/shared holds what several features use: it builds on ui alone, never on a feature.",
+      from: { path: COMPONENTS_SHARED },
+      to: { path: "^components/", pathNot: [COMPONENTS_UI, COMPONENTS_SHARED] },
+    },
+    {
+      name: "components-feature-not-to-feature",
+      severity: "error",
+      comment: "A feature folder (chat, shell, admin, ...) uses ui, shared and itself, never another feature: a widget two features need moves to components/shared.",
+      from: { path: "^components/(?!ui/|shared/)([^/]+)/" },
+      to: { path: "^components/", pathNot: "^components/($1|ui|shared)/" },
+    },
+    {
+      name: "no-circular-components-folders",
+      severity: "error",
+      comment: "components' folders (subfolders too) depend one way, type-only imports included: move what both sides need to the layer below.",
+      scope: "folder",
+      from: { path: "^components/" },
+      to: { path: "^components/", circular: true },
     },
     {
       name: "test-support-only-from-tests",
