@@ -2,7 +2,8 @@
 // their rules"), checked by `npm run lint:deps`, which `npm run lint` and so `npm test` run: a
 // violation fails the build.
 // Type-only imports (`import type`, or every name marked `type`) are seen (tsPreCompilationDeps) and
-// told apart from value imports, so `components -> lib` may carry types and nothing else.
+// told apart from value imports, so `components -> lib` may carry types and nothing else (values only
+// from lib/format, the pure module both sides share; eslint.config.mjs keeps it importing only itself).
 
 /** Tests and the code that only tests use: specs, e2e, test support, scripts run by hand or by CI. */
 const TESTS = "(\\.test\\.tsx?$|\\.spec\\.ts$|^e2e/|^test/|^scripts/|^bench/)";
@@ -12,6 +13,11 @@ const TEST_SUPPORT = "(^test/support/|^lib/[a-z/-]*(test-[a-z-]+|turn-harness|cr
 const libFolder = (name) => `^lib/${name}/`;
 /** Next's request-time APIs: the request's headers and cookies, redirects and interrupts, revalidation. */
 const NEXT_REQUEST_APIS = "^node_modules/next/(headers|navigation|cache)\\.";
+/** Pure values the server and the browser share (formatting, wire formats): components may import them. */
+const LIB_PURE = "^lib/format/";
+/** components' layers, ui <- shared <- features: the kit of primitives, the widgets several features use; every other folder is a feature. */
+const COMPONENTS_UI = "^components/ui/";
+const COMPONENTS_SHARED = "^components/shared/";
 /** Folders that are below lib/chat: they serve a turn and never call back into it. */
 const BELOW_CHAT = ["mcp", "providers", "tools", "db", "security", "identity", "usage", "observability"];
 
@@ -56,9 +62,9 @@ module.exports = {
     {
       name: "components-to-lib-types-only",
       severity: "error",
-      comment: "components import only types from lib: values come in as props, or from app/ (server actions).",
+      comment: "components import only types from lib, and values only from lib/format: the rest comes in as props, or from app/ (server actions).",
       from: { path: "^components/" },
-      to: { path: "^lib/", dependencyTypesNot: ["type-only"] },
+      to: { path: "^lib/", pathNot: LIB_PURE, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "components-not-to-app",
@@ -66,6 +72,44 @@ module.exports = {
       comment: "components are used by app/, not the other way round.",
       from: { path: "^components/" },
       to: { path: "^app/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "components-ui-is-the-kit",
+      severity: "error",
+      comment: "components/ui is the kit of primitives: it imports no other components folder.",
+      from: { path: COMPONENTS_UI },
+      to: { path: "^components/", pathNot: COMPONENTS_UI },
+    },
+    {
+      name: "components-shared-only-to-ui",
+      severity: "error",
+      comment: "components/shared holds what several features use: it builds on ui alone, never on a feature.",
+      from: { path: COMPONENTS_SHARED },
+      to: { path: "^components/", pathNot: [COMPONENTS_UI, COMPONENTS_SHARED] },
+    },
+    {
+      name: "components-feature-not-to-feature",
+      severity: "error",
+      comment:
+        "A feature folder (chat, shell, admin, ...) uses ui, shared and itself, never another feature: a widget two features need moves to components/shared.",
+      from: { path: "^components/(?!ui/|shared/)([^/]+)/" },
+      to: { path: "^components/", pathNot: "^components/($1|ui|shared)/" },
+    },
+    {
+      name: "no-circular-components-folders",
+      severity: "error",
+      comment: "components' folders (subfolders too) depend one way, type-only imports included: move what both sides need to the layer below.",
+      scope: "folder",
+      from: { path: "^components/" },
+      to: { path: "^components/", circular: true },
+    },
+    {
+      name: "components-subfolder-below-its-folder",
+      severity: "error",
+      comment:
+        "A subfolder (chat/attachments, admin/providers) serves its folder and never imports the folder's own files: the folder rule does not see a cycle between a folder and its parent.",
+      from: { path: "^components/([^/]+)/[^/]+/" },
+      to: { path: "^components/$1/[^/]+$" },
     },
     {
       name: "test-support-only-from-tests",

@@ -5,7 +5,7 @@ import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import type { PickerGroup } from "@/lib/providers/models";
 import { Field, FormField, TextareaField } from "../ui/field";
 import { OptionSelect } from "../ui/select";
-import { NewPasswordField } from "../auth/account-fields";
+import { NewPasswordField } from "../shared/account-fields";
 import { SubmitButton } from "../ui/submit-button";
 
 export function NameForm({ action, name }: { action: FormAction; name: string }) {

@@ -2,7 +2,8 @@
 // The team's MCP servers with their live status, for the admin page.
 import Link from "next/link";
 import type { McpStatus } from "@/lib/mcp/pool";
-import { McpStatusBadge, useMcpStatuses } from "./mcp-status";
+import { McpStatusBadge } from "../shared/mcp-status-badge";
+import { useMcpStatuses } from "./use-mcp-statuses";
 
 export type McpServerRow = { id: string; name: string; transport: string; target: string; enabled: boolean; toolCount: number; status: McpStatus };
 

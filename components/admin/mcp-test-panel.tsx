@@ -11,7 +11,8 @@ import type { McpStatus } from "@/lib/mcp/pool";
 import type { ProbeResult } from "@/lib/mcp/probe";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
-import { McpStatusBadge, useMcpStatuses } from "./mcp-status";
+import { McpStatusBadge } from "../shared/mcp-status-badge";
+import { useMcpStatuses } from "./use-mcp-statuses";
 
 export function AnnotationBadges({ annotations }: { annotations?: Record<string, unknown> | null }) {
   const hints = Object.entries(annotations ?? {}).filter(([k, v]) => k.endsWith("Hint") && v === true);

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 import { Input } from "../ui/input";
+import { ApiError, fetchJson } from "../shared/fetch-json";
 
 const said = (days: number | null) =>
   days === null ? "Chats are kept for ever." : `Chats untouched for ${days} ${days === 1 ? "day" : "days"} are deleted, with everything in them.`;
@@ -22,21 +23,19 @@ export function RetentionForm({ teamId, days: saved }: { teamId: string; days: n
     setPending(true);
     setResult(undefined);
     const value = mode === "forever" ? null : Number(days);
-    const res = await fetch(`/api/teams/${teamId}/retention`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ days: value }),
-    }).catch(() => undefined);
-    setPending(false);
-    if (res?.ok) {
+    try {
+      await fetchJson(`/api/teams/${teamId}/retention`, { method: "PUT", body: { days: value } });
       router.refresh();
-      return setResult({ ok: true, message: `Saved. ${said(value)}` });
+      setResult({ ok: true, message: `Saved. ${said(value)}` });
+    } catch (err) {
+      const refused = err instanceof ApiError && !err.unreachable ? err : undefined;
+      setResult({
+        ok: false,
+        message: refused ? (refused.fields?.days ?? "Enter a whole number of days from 1 to 3650.") : "Could not reach the server. Try again.",
+      });
+    } finally {
+      setPending(false);
     }
-    const body = (await res?.json().catch(() => ({}))) as { error?: { fields?: Record<string, string>; message?: string } } | undefined;
-    setResult({
-      ok: false,
-      message: body?.error?.fields?.days ?? (res ? "Enter a whole number of days from 1 to 3650." : "Could not reach the server. Try again."),
-    });
   }
 
   return (

@@ -9,10 +9,11 @@ import type { InboxItem } from "@/lib/chat/team-approvals";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { FormMessage } from "../ui/field";
-import { Json } from "../chat/large-output";
-import { deadlineText } from "../chat/approval";
-import { InputEditor } from "./input-editor";
-import { APPROVALS_CHANGED } from "./approvals-link";
+import { Json } from "../shared/large-output";
+import { deadlineText } from "../shared/deadline-text";
+import { InputEditor } from "../shared/input-editor";
+import { announceApprovalsDecided } from "../shared/approval-events";
+import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
 
 const POLL_MS = 3_000;
 
@@ -26,26 +27,22 @@ function InboxCard({ item, onDecided }: { item: InboxItem; onDecided: (id: strin
   const send = async (body: { approved: boolean; reason?: string; input?: Record<string, unknown> }) => {
     setBusy(true);
     setError(undefined);
-    const res = await fetch("/api/approvals", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ approvalId: item.approvalId, ...body }),
-    }).catch(() => undefined);
+    try {
+      await fetchJson("/api/approvals", { method: "POST", body: { approvalId: item.approvalId, ...body } });
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.status === 409)
+        return onDecided(item.approvalId, {
+          ok: false,
+          message: `${item.tool.label} for ${item.member}: already decided (by another admin, or the member moved on).`,
+        });
+      return setError(serverMessage(err) ?? "The decision could not be saved. Try again.");
+    }
     setBusy(false);
-    if (res?.ok)
-      return onDecided(item.approvalId, {
-        ok: true,
-        message: `${body.input ? "Edited and approved" : body.approved ? "Approved" : "Denied"}: ${item.tool.label} for ${item.member}.`,
-      });
-    const message =
-      ((await res?.json().catch(() => undefined)) as { error?: { message?: string } } | undefined)?.error?.message ??
-      "The decision could not be saved. Try again.";
-    if (res?.status === 409)
-      return onDecided(item.approvalId, {
-        ok: false,
-        message: `${item.tool.label} for ${item.member}: already decided (by another admin, or the member moved on).`,
-      });
-    setError(message);
+    onDecided(item.approvalId, {
+      ok: true,
+      message: `${body.input ? "Edited and approved" : body.approved ? "Approved" : "Denied"}: ${item.tool.label} for ${item.member}.`,
+    });
   };
   const headingId = `approval-${item.approvalId}`;
   return (
@@ -103,8 +100,7 @@ export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
   const [items, setItems] = useState(initial);
   const [outcome, setOutcome] = useState<Outcome>();
   const reload = useCallback(async () => {
-    const res = await fetch("/api/approvals", { cache: "no-store" }).catch(() => undefined);
-    const body = res?.ok ? ((await res.json().catch(() => undefined)) as { items?: InboxItem[] } | undefined) : undefined;
+    const body = await fetchJson<{ items?: InboxItem[] }>("/api/approvals", { cache: "no-store" }).catch(() => undefined);
     if (body?.items) setItems(body.items);
   }, []);
   useEffect(() => {
@@ -114,7 +110,7 @@ export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
   const decided = (id: string, o: Outcome) => {
     setItems((current) => current.filter((i) => i.approvalId !== id));
     setOutcome(o);
-    window.dispatchEvent(new Event(APPROVALS_CHANGED));
+    announceApprovalsDecided();
   };
   return (
     <div className="flex flex-col gap-4">

@@ -1,7 +1,7 @@
 "use client";
 // The two ways to accept an invite: a new account, or the account already signed in.
 import { ActionForm, type FormAction } from "@/components/ui/action-form";
-import { AccountFields } from "./account-fields";
+import { AccountFields } from "../shared/account-fields";
 import { SubmitButton } from "../ui/submit-button";
 
 export function JoinWithNewAccountForm({ action, token, teamName }: { action: FormAction; token: string; teamName: string }) {

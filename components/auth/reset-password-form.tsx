@@ -1,7 +1,7 @@
 "use client";
 // The new password, set through an admin's reset link.
 import { ActionForm, type FormAction } from "@/components/ui/action-form";
-import { NewPasswordField } from "./account-fields";
+import { NewPasswordField } from "../shared/account-fields";
 import { SubmitButton } from "../ui/submit-button";
 
 export function ResetPasswordForm({ action, token, email }: { action: FormAction; token: string; email: string }) {

@@ -2,7 +2,7 @@
 // First-run setup: the admin's account, the team's name, and the set-up code when the page is opened
 // from another machine than the server's own.
 import { ActionForm, type FormAction } from "@/components/ui/action-form";
-import { AccountFields } from "./account-fields";
+import { AccountFields } from "../shared/account-fields";
 import { Field } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
 

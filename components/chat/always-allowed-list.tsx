@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "../ui/button";
+import { fetchJson } from "../shared/fetch-json";
 
 type Row = { toolId: string; toolName: string; serverName: string };
 
@@ -30,12 +31,9 @@ export function AlwaysAllowedList({ tools }: { tools: Row[] }) {
               size="sm"
               aria-label={`Revoke always allow for ${t.toolName}`}
               onClick={async () => {
-                const res = await fetch("/api/tools/preferences", {
-                  method: "POST",
-                  headers: { "content-type": "application/json" },
-                  body: JSON.stringify({ toolId: t.toolId, alwaysAllow: false }),
-                });
-                if (!res.ok) setError("Could not revoke. Try again.");
+                await fetchJson("/api/tools/preferences", { method: "POST", body: { toolId: t.toolId, alwaysAllow: false } }).catch(() =>
+                  setError("Could not revoke. Try again."),
+                );
                 router.refresh();
               }}
             >

@@ -1,7 +1,7 @@
 // Usage under an answer: a details line with its tokens (input with cached, output with reasoning) and
 // its cost; and the chat's running total over the answers shown.
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
-import { formatCost, formatTokens } from "@/components/usage/format";
+import { formatCost, formatTokens } from "@/lib/format/usage";
 
 type Usage = NonNullable<NonNullable<ParleyUIMessage["metadata"]>["usage"]>;
 

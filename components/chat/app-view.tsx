@@ -10,6 +10,7 @@
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { AppWindow, Loader2 } from "lucide-react";
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
 import { AppAskCard, type AppAsk } from "./app-asks";
 
 /** What the chat gives views: its id, and a way to send a message (only where the member may). */
@@ -106,28 +107,28 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
       b.addEventListener("sizechange", ({ height: h }) => {
         if (typeof h === "number" && Number.isFinite(h)) setHeight(Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, h))));
       });
-      const post = async (name: string, args: Record<string, unknown>, approved: boolean) => {
-        const res = await fetch(`/api/chat/${encodeURIComponent(chatId)}/app/call`, {
+      /** The server's result of the call, or why it refused it. */
+      const post = (name: string, args: Record<string, unknown>, approved: boolean): Promise<{ result?: CallResult; error?: unknown }> =>
+        fetchJson<{ result?: CallResult } | undefined>(`/api/chat/${encodeURIComponent(chatId)}/app/call`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ call: toolCallId, name, arguments: args, ...(approved ? { approved } : {}) }),
-        }).catch(() => undefined);
-        const body = (await res?.json().catch(() => null)) as { result?: CallResult; error?: { code?: string; message?: string } } | null;
-        return { res, body };
-      };
+          body: { call: toolCallId, name, arguments: args, ...(approved ? { approved } : {}) },
+        }).then(
+          (body) => ({ result: body?.result }),
+          (error: unknown) => ({ error }),
+        );
       // A view's tool call runs on the server under the member's approval policy.
       b.oncalltool = async ({ name, arguments: given }) => {
         const args = (given ?? {}) as Record<string, unknown>;
         setRefused(undefined);
-        let { res, body } = await post(name, args, false);
-        if (res?.status === 409 && body?.error?.code === "ApprovalNeeded") {
+        let answer = await post(name, args, false);
+        if (answer.error instanceof ApiError && answer.error.status === 409 && answer.error.code === "ApprovalNeeded") {
           // The member decides under the view; the view's call waits for it.
           const yes = await new Promise<boolean>((resolve) => askPerson({ kind: "tool", name, input: args, done: resolve }));
           if (!yes) return refusal(`You declined “${name}”.`) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
-          ({ res, body } = await post(name, args, true));
+          answer = await post(name, args, true);
         }
-        if (res?.ok && body?.result) return body.result as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
-        const why = body?.error?.message ?? "The tool call could not be made.";
+        if (answer.result) return answer.result as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
+        const why = serverMessage(answer.error) ?? "The tool call could not be made.";
         if (!closed) setRefused(`The app's call to “${name}” did not run: ${why}`);
         return refusal(why) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
       };

@@ -7,9 +7,11 @@
 import { createContext, useContext, useState } from "react";
 import { Check, Hourglass, MessageSquareLock, Pencil, ShieldCheck, X } from "lucide-react";
 import type { ApprovalDetails } from "@/lib/chat/approval-details";
-import { InputEditor } from "../approvals/input-editor";
+import { deadlineText } from "../shared/deadline-text";
+import { InputEditor } from "../shared/input-editor";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
+import { fetchJson } from "../shared/fetch-json";
 
 export type ApprovalDecision = {
   approvalId: string;
@@ -20,12 +22,6 @@ export type ApprovalDecision = {
   allowForChatToolId?: string;
 };
 export const ApprovalContext = createContext<((d: ApprovalDecision) => void) | undefined>(undefined);
-
-/** "in 29 minutes" / "at 14:05" for a deadline. */
-export function deadlineText(iso: string): string {
-  const at = new Date(iso);
-  return `by ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}${at.toDateString() === new Date().toDateString() ? "" : ` on ${at.toLocaleDateString()}`}`;
-}
 
 function Why({ details }: { details?: ApprovalDetails }) {
   if (!details?.rule && !details?.deadline) return null;
@@ -73,9 +69,8 @@ export function ApprovalCard({
   };
   const edit = async () => {
     setEditing("loading");
-    const res = toolId ? await fetch(`/api/tools/${toolId}/schema`).catch(() => undefined) : undefined;
-    const body = res?.ok ? ((await res.json()) as { inputSchema: unknown }) : { inputSchema: null };
-    setEditing({ schema: body.inputSchema });
+    const body = toolId ? await fetchJson<{ inputSchema: unknown }>(`/api/tools/${toolId}/schema`).catch(() => undefined) : undefined;
+    setEditing({ schema: body ? body.inputSchema : null });
   };
   return (
     <div className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950" role="group" aria-label={`Approve ${toolLabel}?`}>

@@ -1,8 +1,10 @@
 // The newest messages of a chat's branch as the server has them, put in place of what the list shows
 // from the first of them on (after a turn, the stored versions and ids replace the live ones; after a
 // version switch, the other branch replaces the one that was shown). Messages that did not change keep
-// their objects, so the list does not render them again.
+// their objects, so the list does not render them again. Also the request for a page of the branch
+// (GET /api/chat/<id>/messages: the newest, or the one before the messages shown).
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import { fetchJson } from "../shared/fetch-json";
 
 export type BranchPage = { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };
 
@@ -15,9 +17,7 @@ export function withNewestPage(shown: ParleyUIMessage[], page: BranchPage): { me
   return { messages: [...shown.slice(0, at), ...page.messages.map((m) => (same(byId.get(m.id), m) ? byId.get(m.id)! : m))] };
 }
 
-/** The newest page of the chat's branch; undefined when the server did not answer. */
-export async function fetchNewestPage(chatId: string): Promise<BranchPage | undefined> {
-  const res = await fetch(`/api/chat/${chatId}/messages`).catch(() => undefined);
-  if (!res?.ok) return undefined;
-  return (await res.json().catch(() => undefined)) as BranchPage | undefined;
+/** The newest page of the chat's branch, or older messages (`before` a seq); undefined when the server did not answer. */
+export function fetchBranchPage(chatId: string, before?: number): Promise<BranchPage | undefined> {
+  return fetchJson<BranchPage>(`/api/chat/${chatId}/messages${before ? `?before=${before}` : ""}`).catch(() => undefined);
 }

@@ -9,11 +9,11 @@ import { Button } from "../ui/button";
 import { AlertDialog, AlertDialogTrigger } from "../ui/dialog";
 import { Input } from "../ui/input";
 import { Tooltip } from "../ui/tooltip";
-import { announceChats } from "../shell/chat-events";
-import { sendChatChange, type ChatChange } from "../shell/chat-requests";
-import { DeleteChatConfirm } from "../shell/delete-chat-confirm";
-import { ShareButton } from "../sharing/share-dialog";
-import { MoveToProjectButton } from "../projects/move-to-project";
+import { announceChats } from "../shared/chat-events";
+import { sendChatChange, type ChatChange } from "../shared/chat-requests";
+import { DeleteChatConfirm } from "../shared/delete-chat-confirm";
+import { ShareButton } from "./share-dialog";
+import { MoveToProjectButton } from "./move-to-project";
 import { ExportMenu } from "./export-menu";
 import { useChatTitle } from "./chat-title";
 

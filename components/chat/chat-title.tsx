@@ -4,7 +4,7 @@
 // parts), and a rename from the sidebar reaches the header too. A stored chat's title also names the
 // browser tab (the page's metadata sets it on load; this keeps it current).
 import { createContext, useContext, useEffect, useMemo, useState } from "react";
-import { onChats } from "../shell/chat-events";
+import { onChats } from "../shared/chat-events";
 
 type ChatTitleState = { chatId: string; title: string; stored: boolean; setTitle: (title: string) => void; setStored: () => void };
 

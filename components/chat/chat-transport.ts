@@ -6,7 +6,7 @@
 // rate limit: nothing was stored, so the page gives the typed message back).
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
-import { messageWithAttachments } from "../attachments/message-attachments";
+import { messageWithAttachments } from "./attachments/message-attachments";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; decidedAt?: string } };
 
@@ -38,6 +38,7 @@ export function chatTransport(edited?: EditedInputs) {
   let refused = false;
   const transport = new DefaultChatTransport<ParleyUIMessage>({
     api: "/api/chat",
+    // A raw fetch, not fetchJson: the answer is a stream (SSE) that the AI SDK reads as it comes.
     fetch: async (input, init) => {
       refused = false;
       const res = await fetch(input, init);

@@ -13,21 +13,23 @@ import { generateId, lastAssistantMessageIsCompleteWithApprovalResponses } from 
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { ToolSelection } from "@/lib/tools/selection";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
 import { useChatTitle } from "./chat-title";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
 import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
-import { AddFilesButton, PendingFiles } from "../attachments/add-files";
-import { useAttachments } from "../attachments/use-attachments";
+import { AddFilesButton, PendingFiles } from "./attachments/add-files";
+import { useAttachments } from "./attachments/use-attachments";
 import { ApprovalContext, waitingForMember, type ApprovalDecision } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
-import { focusComposer } from "./focus-composer";
+import { focusComposer } from "../shared/focus-composer";
 import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
+import { fetchBranchPage } from "./branch-page";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
 import { useStoredQuestionId } from "./use-stored-question-id";
 import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
@@ -60,9 +62,7 @@ function approvedNotRun(m: ParleyUIMessage): boolean {
 
 /** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
 async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessage | undefined> {
-  const res = await fetch(`/api/chat/${chatId}/messages`).catch(() => undefined);
-  if (!res?.ok) return undefined;
-  const page = (await res.json().catch(() => undefined)) as { messages: ParleyUIMessage[] } | undefined;
+  const page = await fetchBranchPage(chatId);
   return page?.messages.find((m) => m.id === id);
 }
 
@@ -96,6 +96,7 @@ function continuable(m: ParleyUIMessage): boolean {
   return status === "done" && end?.type === "data-notice" && end.data.code === "StepLimit";
 }
 
+/** What to show for a turn request the server refused: the AI SDK's error carries the answer's body, the error envelope. */
 function errorMessage(err: Error | undefined): string | undefined {
   if (!err) return undefined;
   try {
@@ -164,8 +165,7 @@ export function ChatView({
   const [waitTick, setWaitTick] = useState(0);
   const decide = useCallback(
     async (d: ApprovalDecision) => {
-      const post = (url: string, body: unknown) =>
-        fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => undefined);
+      const post = (url: string, body: unknown) => fetchJson(url, { method: "POST", body }).catch(() => undefined);
       if (d.alwaysAllowToolId) await post("/api/tools/preferences", { toolId: d.alwaysAllowToolId, alwaysAllow: true });
       if (d.allowForChatToolId) await post(`/api/chat/${chatId}/allowed-tools`, { toolId: d.allowForChatToolId });
       if (d.input) edited.set(d.approvalId, d.input);
@@ -196,8 +196,9 @@ export function ChatView({
         return { approvalId: id, approved: x.approved, ...(x.reason ? { reason: x.reason } : {}), ...(x.input ? { input: x.input } : {}) };
       });
       decidedHere.current.clear();
-      const res = await post(`/api/chat/${chatId}/decisions`, { approvals });
-      if (!res?.ok) setDecisionError(errorMessage(new Error(res ? await res.text() : "")) ?? "Your decisions could not be saved.");
+      await fetchJson(`/api/chat/${chatId}/decisions`, { method: "POST", body: { approvals } }).catch((err: unknown) =>
+        setDecisionError(serverMessage(err) ?? "Your decisions could not be saved."),
+      );
       setWaitTick((t) => t + 1);
     },
     [addToolApprovalResponse, chatId, setMessages, edited],
@@ -297,9 +298,8 @@ export function ChatView({
   const loadEarlier = useCallback(async () => {
     if (!older.firstSeq) return;
     setOlder((o) => ({ ...o, loading: true }));
-    const res = await fetch(`/api/chat/${chatId}/messages?before=${older.firstSeq}`);
-    if (!res.ok) return setOlder((o) => ({ ...o, loading: false }));
-    const page = (await res.json()) as { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };
+    const page = await fetchBranchPage(chatId, older.firstSeq);
+    if (!page) return setOlder((o) => ({ ...o, loading: false }));
     keepPlace();
     setMessages((current) => [...page.messages, ...current]);
     setOlder({ hasMore: page.hasMore, firstSeq: page.firstSeq, loading: false });

@@ -8,7 +8,7 @@ import { ArrowUp, Square } from "lucide-react";
 import { Button } from "../ui/button";
 import { Textarea } from "../ui/input";
 import { AttachedChips, AttachMenu, type Attached } from "./attach-menu";
-import { COMPOSER_ID } from "./focus-composer";
+import { COMPOSER_ID } from "../shared/focus-composer";
 import { usePromptCombobox } from "./prompt-picker";
 import { useMcpCatalog } from "./use-mcp-catalog";
 
@@ -29,7 +29,7 @@ export function Composer({
   onStop: () => void;
   /** Controls under the message box (the model picker, tool choices). */
   toolbar?: React.ReactNode;
-  /** Files pasted or dropped on the message box (components/attachments). */
+  /** Files pasted or dropped on the message box (attachments/). */
   onFiles?: (files: File[]) => void;
   /** Shown above the message box (the files waiting to be sent). */
   above?: React.ReactNode;

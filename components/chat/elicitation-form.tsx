@@ -11,6 +11,7 @@ import type { ElicitField } from "@/lib/mcp/elicitation-schema";
 import { Button } from "../ui/button";
 import { FormField } from "../ui/field";
 import { Input } from "../ui/input";
+import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
 
 type Value = string | number | boolean | string[];
 type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, Value> };
@@ -149,20 +150,13 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
     setBusy(true);
     setProblem(undefined);
     try {
-      const res = await fetch(`/api/elicitations/${encodeURIComponent(view.id)}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(a),
-      });
-      if (res.ok) {
-        typed.delete(view.id);
-        return setSent(a.action);
-      }
-      const body = (await res.json().catch(() => null)) as { error?: { message?: string; fields?: Record<string, string> } } | null;
-      setErrors(body?.error?.fields ?? {});
-      setProblem(body?.error?.message ?? "The answer could not be sent.");
-    } catch {
-      setProblem("The answer could not be sent. Check the connection and try again.");
+      await fetchJson(`/api/elicitations/${encodeURIComponent(view.id)}`, { method: "POST", body: a });
+      typed.delete(view.id);
+      setSent(a.action);
+    } catch (err) {
+      if (err instanceof ApiError && err.unreachable) return setProblem("The answer could not be sent. Check the connection and try again.");
+      setErrors(err instanceof ApiError ? (err.fields ?? {}) : {});
+      setProblem(serverMessage(err) ?? "The answer could not be sent.");
     } finally {
       setBusy(false);
     }

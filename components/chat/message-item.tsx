@@ -5,7 +5,7 @@
 import { memo, useRef, useState } from "react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
 import { PartView } from "./message-parts";
-import { AttachedFiles } from "../attachments/attached-files";
+import { AttachedFiles } from "./attachments/attached-files";
 import { AttachedResources } from "./resource-view";
 import { SourcesList } from "./citations";
 import { AnswerActions, QuestionActions, type Direction, type MessageActions } from "./message-actions";

@@ -9,10 +9,10 @@ import { isToolUIPart } from "ai";
 import type { CitationView } from "@/lib/chat/citations";
 import type { ParleyPart } from "@/lib/chat/message-types";
 import { CitationMark, withCitationMarks } from "./citations";
-import { LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
+import { LargeText, MARKDOWN_MAX_CHARS } from "../shared/large-output";
 import { ToolBlock } from "./tool-block";
 import { useKeyboardScrollable } from "./scrollable-blocks";
-import { GatedImage, MarkdownImage } from "./gated-image";
+import { GatedImage, MarkdownImage } from "../shared/gated-image";
 import { Button } from "../ui/button";
 import { ConnectLink } from "./connect-link";
 

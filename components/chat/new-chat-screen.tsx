@@ -8,7 +8,7 @@
 // (components/shell/new-chat-link.tsx).
 import { useEffect, useState } from "react";
 import { usePathname } from "next/navigation";
-import { onNewChat } from "../shell/chat-events";
+import { onNewChat } from "../shared/chat-events";
 import { ChatScreen, type ChatScreenProps } from "./chat-screen";
 
 /** An id for a draft chat, as the server's draftChatId makes them (32 lowercase hex digits); needs no secure context. */

@@ -11,6 +11,7 @@ import type { CatalogServer } from "@/lib/chat/mcp-catalog";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { Popover, PopoverAnchor, PopoverContent } from "../ui/popover";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
 import type { Catalog } from "./use-mcp-catalog";
 
 export type Prompt = CatalogServer["prompts"][number] & { serverId: string; serverName: string };
@@ -26,13 +27,13 @@ export function promptsFor(catalog: Catalog, query: string): Prompt[] {
 
 /** The prompt's messages as text, with these arguments (an error's message when the server refuses). */
 async function loadPrompt(prompt: Prompt, args: Record<string, string>): Promise<string> {
-  const res = await fetch(`/api/mcp/servers/${encodeURIComponent(prompt.serverId)}/prompt`, {
+  const body = await fetchJson<{ messages?: { role: string; text: string }[] }>(`/api/mcp/servers/${encodeURIComponent(prompt.serverId)}/prompt`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: prompt.name, arguments: args }),
+    body: { name: prompt.name, arguments: args },
+  }).catch((err: unknown) => {
+    throw new Error(serverMessage(err) ?? "The prompt could not be loaded.");
   });
-  const body = (await res.json().catch(() => null)) as { messages?: { role: string; text: string }[]; error?: { message?: string } } | null;
-  if (!res.ok || !body?.messages) throw new Error(body?.error?.message ?? "The prompt could not be loaded.");
+  if (!body?.messages) throw new Error("The prompt could not be loaded.");
   return body.messages.map((m) => m.text).join("\n\n");
 }
 

@@ -7,8 +7,10 @@ import { FileText, Loader2 } from "lucide-react";
 import type { ResourceData } from "@/lib/chat/message-types";
 import type { ParleyPart } from "@/lib/chat/message-types";
 import { Button } from "../ui/button";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
 
 const SHOWN = 5_000;
+const UNREADABLE = "The resource could not be read.";
 
 function Content({ r }: { r: ResourceData }) {
   if (r.image) {
@@ -73,13 +75,15 @@ export function OpenResource({ serverId, uri, label }: { serverId?: string; uri:
         aria-label={`Open ${label}`}
         onClick={async () => {
           setState({ busy: true });
-          const res = await fetch(`/api/mcp/servers/${encodeURIComponent(serverId)}/resource`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ uri }),
-          }).catch(() => undefined);
-          const body = (await res?.json().catch(() => null)) as { resource?: ResourceData; error?: { message?: string } } | null;
-          setState(res?.ok && body?.resource ? { resource: body.resource } : { error: body?.error?.message ?? "The resource could not be read." });
+          try {
+            const body = await fetchJson<{ resource?: ResourceData }>(`/api/mcp/servers/${encodeURIComponent(serverId)}/resource`, {
+              method: "POST",
+              body: { uri },
+            });
+            setState(body?.resource ? { resource: body.resource } : { error: UNREADABLE });
+          } catch (err) {
+            setState({ error: serverMessage(err) ?? UNREADABLE });
+          }
         }}
       >
         {state.busy && <Loader2 className="size-3 animate-spin" aria-hidden />} Open

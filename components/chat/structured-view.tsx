@@ -3,7 +3,7 @@
 // an object as a table of fields, a list of like objects as a table with a column per field, and
 // anything nested as a tree of the same (nesting beyond a few levels, or very large values, as JSON).
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
-import { Json } from "./large-output";
+import { Json } from "../shared/large-output";
 
 const MAX_DEPTH = 4;
 const MAX_ROWS = 200;

@@ -9,15 +9,15 @@ import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import type { Truncation } from "@/lib/mcp/results";
 import type { ElicitationView } from "@/lib/chat/elicitations";
 import type { ApprovalDetails } from "@/lib/chat/approval-details";
-import { InputDiff } from "../approvals/input-editor";
+import { parseToolError } from "@/lib/format/tool-error";
+import { InputDiff } from "../shared/input-editor";
 import { ApprovalCard } from "./approval";
 import { ElicitationForm } from "./elicitation-form";
 import { StructuredView } from "./structured-view";
 import { AppView } from "./app-view";
 import { OpenResource } from "./resource-view";
-import { MarkdownImage } from "./gated-image";
-import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "./large-output";
-import { codedError } from "./tool-error";
+import { MarkdownImage } from "../shared/gated-image";
+import { formatSize, Json, LargeText, MARKDOWN_MAX_CHARS } from "../shared/large-output";
 
 const markdownComponents = { img: MarkdownImage };
 
@@ -51,8 +51,8 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
     case "image": {
       const b = block as { data: string; mimeType: string };
       // At its own size, up to the column (self-start: the block's flex column would stretch it).
-      // eslint-disable-next-line @next/next/no-img-element -- tool output, a data URL
       return (
+        // eslint-disable-next-line @next/next/no-img-element -- tool output, a data URL
         <img src={`data:${b.mimeType};base64,${b.data}`} alt="Image returned by the tool" className="h-auto max-h-80 w-auto max-w-full self-start rounded-md" />
       );
     }
@@ -186,7 +186,8 @@ export function ToolBlock({ part }: { part: ToolPart }) {
     (part.state === "output-available" && part.preliminary === true);
   const live = part.state === "output-available" && part.preliminary ? part.output : undefined;
   const asking = isRunning(live) ? live.elicitation : undefined;
-  const coded = part.state === "output-error" ? codedError(part.errorText) : undefined;
+  const coded =
+    part.state === "output-error" ? (parseToolError(part.errorText) ?? { code: undefined, message: part.errorText ?? "The tool failed." }) : undefined;
   // An aborted call (stopped, interrupted, superseded, step limit): the server's face, not an error.
   const aborted = coded?.code === "Aborted" ? coded.message : undefined;
   const error = aborted ? undefined : coded;

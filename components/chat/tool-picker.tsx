@@ -12,10 +12,10 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Hand, Wrench } from "lucide-react";
 import type { PickerServer, PickerTool } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
-import { McpStatusBadge } from "../admin/mcp-status";
+import { McpStatusBadge } from "../shared/mcp-status-badge";
 import { Button } from "../ui/button";
 import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
-import { focusComposer } from "./focus-composer";
+import { focusComposer } from "../shared/focus-composer";
 import { useToolChoice } from "./use-tool-choice";
 
 const POLL_MS = 3000;

@@ -5,7 +5,8 @@
 // Edit, regenerate and continue themselves are turns and go through useChat (chat-view.tsx).
 import { useCallback, useState } from "react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
-import { fetchNewestPage, withNewestPage, type BranchPage } from "./branch-page";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
+import { fetchBranchPage, withNewestPage, type BranchPage } from "./branch-page";
 import type { Direction } from "./message-actions";
 
 type Older = { hasMore: boolean; firstSeq?: number; loading: boolean };
@@ -51,7 +52,7 @@ export function useBranches({
   const refresh = useCallback(
     async (finished: Messages) => {
       const sent = requestsSent();
-      const page = await fetchNewestPage(chatId);
+      const page = await fetchBranchPage(chatId);
       if (page) apply(page, (latest) => requestsSent() === sent && latest.length === finished.length && latest.at(-1) === finished.at(-1));
     },
     [chatId, apply, requestsSent],
@@ -60,17 +61,12 @@ export function useBranches({
     async (messageId: string, direction: Direction) => {
       setSwitching(true);
       setError(undefined);
-      const res = await fetch(`/api/chat/${chatId}/versions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ messageId, direction }),
-      }).catch(() => undefined);
-      const body = (await res?.json().catch(() => undefined)) as (BranchPage & { versionId: string; error?: { message?: string } }) | undefined;
-      if (res?.ok && body) {
+      try {
+        const body = await fetchJson<BranchPage & { versionId: string }>(`/api/chat/${chatId}/versions`, { method: "POST", body: { messageId, direction } });
         apply(body);
         setFocus({ id: body.versionId, direction });
-      } else {
-        setError(body?.error?.message ?? "Could not show that version. Try again.");
+      } catch (err) {
+        setError(serverMessage(err) ?? "Could not show that version. Try again.");
       }
       setSwitching(false);
     },

@@ -3,6 +3,7 @@
 // the member opens Attach or types "/", then kept for the page.
 import { useCallback, useState } from "react";
 import type { CatalogServer } from "@/lib/chat/mcp-catalog";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
 
 export type Catalog = { servers?: CatalogServer[]; loading: boolean; error?: string; load: () => void };
 
@@ -14,16 +15,9 @@ export function useMcpCatalog(): Catalog {
     if (servers || loading) return;
     setLoading(true);
     setError(undefined);
-    fetch("/api/mcp/catalog")
-      .then(async (res) => {
-        if (!res.ok)
-          throw new Error(
-            ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
-              "Could not load the servers' resources and prompts.",
-          );
-        setServers(((await res.json()) as { servers: CatalogServer[] }).servers);
-      })
-      .catch((err: Error) => setError(err.message))
+    fetchJson<{ servers: CatalogServer[] }>("/api/mcp/catalog")
+      .then((body) => setServers(body.servers))
+      .catch((err: unknown) => setError(serverMessage(err) ?? "Could not load the servers' resources and prompts."))
       .finally(() => setLoading(false));
   }, [servers, loading]);
   return { servers, loading, error, load };

@@ -4,6 +4,7 @@
 // a decision, for the answer before it to be stored (up to 5 s more). So Stop is asked again every
 // 250 ms while the page still waits for that answer, for up to 15 s.
 import { useCallback, useEffect, useRef } from "react";
+import { fetchJson } from "../shared/fetch-json";
 
 /** How long, and how often, Stop is asked again while the server has not taken up the turn yet. */
 export const STOP_LIMIT_MS = 15_000;
@@ -35,10 +36,11 @@ export function useStopTurn(chatId: string, busy: boolean): () => Promise<void> 
     busyNow.current = busy;
   }, [busy]);
   return useCallback(async () => {
-    const ask = async (): Promise<StopAnswer> => {
-      const res = await fetch(`/api/chat/${chatId}/stop`, { method: "POST" }).catch(() => undefined);
-      return res?.ok ? ((await res.json().catch(() => ({}))) as { stopped?: boolean }) : undefined;
-    };
+    const ask = (): Promise<StopAnswer> =>
+      fetchJson<{ stopped?: boolean } | undefined>(`/api/chat/${chatId}/stop`, { method: "POST" }).then(
+        (answer) => answer ?? {},
+        () => undefined,
+      );
     await askToStop(ask, () => busyNow.current);
   }, [chatId]);
 }

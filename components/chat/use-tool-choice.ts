@@ -10,6 +10,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PickerServer } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
+import { fetchJson } from "../shared/fetch-json";
 
 type Data = { servers: PickerServer[]; selection: ToolSelection };
 
@@ -48,8 +49,7 @@ export function useToolChoice(chatId: string, draft = false, onDraft?: (selectio
 
   const load = useCallback(async () => {
     const started = version.current;
-    const res = await fetch(url, { cache: "no-store" }).catch(() => undefined);
-    const data = res?.ok ? ((await res.json().catch(() => undefined)) as Data | undefined) : undefined;
+    const data = await fetchJson<Data>(url, { cache: "no-store" }).catch(() => undefined);
     if (!data) return;
     setServers(data.servers);
     if (version.current !== started || saving.current > 0) return; // a newer local choice wins
@@ -70,8 +70,10 @@ export function useToolChoice(chatId: string, draft = false, onDraft?: (selectio
       const save = async () => {
         if (mine !== version.current) return; // a newer choice is queued and carries this one
         if (draft && start) return void (confirmed.current = choice); // the project's draft: sent with its first message
-        const res = await fetch(url, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(choice) }).catch(() => undefined);
-        const body = res?.ok ? ((await res.json().catch(() => ({}))) as { selection?: ToolSelection }) : undefined;
+        const body = await fetchJson<{ selection?: ToolSelection } | undefined>(url, { method: "PUT", body: choice }).then(
+          (answer) => answer ?? {},
+          () => undefined,
+        );
         if (body) confirmed.current = body.selection ?? choice;
         if (mine !== version.current) return;
         if (body) show(confirmed.current);

@@ -14,7 +14,8 @@ import {
   AlertDialogTrigger,
 } from "../ui/dialog";
 import { FormMessage } from "../ui/field";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
+import { fetchJson } from "../shared/fetch-json";
 
 export function DeleteProjectButton({ projectId, name }: { projectId: string; name: string }) {
   const router = useRouter();
@@ -23,9 +24,12 @@ export function DeleteProjectButton({ projectId, name }: { projectId: string; na
   async function remove() {
     setPending(true);
     setError(undefined);
-    const res = await fetch(`/api/projects/${projectId}`, { method: "DELETE" }).catch(() => undefined);
+    const deleted = await fetchJson(`/api/projects/${projectId}`, { method: "DELETE" }).then(
+      () => true,
+      () => false,
+    );
     setPending(false);
-    if (!res?.ok) return setError("Could not delete the project. Try again.");
+    if (!deleted) return setError("Could not delete the project. Try again.");
     announceChats();
     router.push("/chat");
   }

@@ -9,12 +9,13 @@ import type { ToolSelection } from "@/lib/tools/selection";
 import { Button } from "../ui/button";
 import { CheckboxField, Field, FormField, FormMessage, TextareaField } from "../ui/field";
 import { OptionSelect } from "../ui/select";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
+import { ApiError, fetchJson } from "../shared/fetch-json";
 
 export type FormServer = { id: string; name: string; tools: { id: string; name: string }[] };
 export type ProjectValues = { name: string; instructions: string; defaultModelId: string | null; tools: ToolSelection | null; shared: boolean };
 
-type Failure = { error?: { message?: string; fields?: Record<string, string> } };
+type Failure = { message: string; fields?: Record<string, string> };
 
 const MEMBER_DEFAULT = "member-default";
 
@@ -36,7 +37,7 @@ export function ProjectForm({
   const [tools, setTools] = useState<Set<string>>(new Set(initial?.tools?.tools ?? []));
   const [shared, setShared] = useState(initial?.shared ?? false);
   const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<Failure["error"]>();
+  const [failure, setFailure] = useState<Failure>();
 
   const toggle = (id: string, on: boolean) =>
     setTools((now) => {
@@ -53,17 +54,15 @@ export function ProjectForm({
     const ticked = [...tools];
     const selection = ticked.length ? { servers: servers.filter((s) => s.tools.some((t) => tools.has(t.id))).map((s) => s.id), tools: ticked } : null;
     const body = { name, instructions, defaultModelId: model === MEMBER_DEFAULT ? null : model, tools: selection, shared };
-    const res = await fetch(projectId ? `/api/projects/${projectId}` : "/api/projects", {
-      method: projectId ? "PATCH" : "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }).catch(() => undefined);
-    if (!res?.ok) {
+    let saved: { id: string };
+    try {
+      saved = await fetchJson<{ id: string }>(projectId ? `/api/projects/${projectId}` : "/api/projects", { method: projectId ? "PATCH" : "POST", body });
+    } catch (err) {
       setPending(false);
-      const json = (await res?.json().catch(() => ({}))) as Failure | undefined;
-      return setFailure(json?.error ?? { message: "Could not reach the server. Try again." });
+      return setFailure(
+        err instanceof ApiError && err.fromServer ? { message: err.message, fields: err.fields } : { message: "Could not reach the server. Try again." },
+      );
     }
-    const saved = (await res.json()) as { id: string };
     announceChats();
     router.push(`/projects/${saved.id}`);
     router.refresh();

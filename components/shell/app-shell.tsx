@@ -10,12 +10,12 @@ import { ThemeToggle } from "./theme-toggle";
 import { ChatList } from "./chat-list";
 import { ChatListProvider } from "./chat-list-state";
 import { NewChatLink } from "./new-chat-link";
-import { SharedWithMe } from "../sharing/shared-with-me";
-import { ProjectsNav } from "../projects/projects-nav";
+import { SharedWithMe } from "./shared-with-me";
+import { ProjectsNav } from "./projects-nav";
 import { MAIN_ID, ShortcutsHelp, SkipLinks } from "./keyboard";
 import { Button } from "../ui/button";
 import { Tooltip } from "../ui/tooltip";
-import { ApprovalsLink } from "../approvals/approvals-link";
+import { ApprovalsLink } from "./approvals-link";
 
 export type ShellActions = {
   switchTeam: (teamId: string) => Promise<void>;

@@ -3,10 +3,11 @@
 // loaded pages, loading and error. One state for the whole signed-in frame, so every list drawn from
 // it (the sidebar, and the drawer on narrow screens, which is drawn anew each time it opens) shows the
 // same chats: one changed while the drawer was closed is there when it opens. The list reloads when a
-// chat changes anywhere (chat-events.ts) and, a moment after typing, for a new search.
+// chat changes anywhere (shared/chat-events.ts) and, a moment after typing, for a new search.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { ChatPage } from "@/lib/chat/chat-list";
-import { onChats } from "./chat-events";
+import { onChats } from "../shared/chat-events";
+import { fetchJson, serverMessage } from "../shared/fetch-json";
 
 export type View = "active" | "archived";
 const SEARCH_DELAY_MS = 200;
@@ -19,12 +20,11 @@ async function fetchPage(q: string, view: View, cursor?: string | null): Promise
   const params = new URLSearchParams({ tz: timeZone(), view });
   if (q.trim()) params.set("q", q.trim());
   if (cursor) params.set("cursor", cursor);
-  const res = await fetch(`/api/chats?${params}`, { cache: "no-store" });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-    throw new Error(body.error?.message ?? "Could not load the chats.");
+  try {
+    return await fetchJson<ChatPage>(`/api/chats?${params}`, { cache: "no-store" });
+  } catch (err) {
+    throw new Error(serverMessage(err) ?? "Could not load the chats.");
   }
-  return (await res.json()) as ChatPage;
 }
 
 type ChatListState = {

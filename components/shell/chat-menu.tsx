@@ -11,9 +11,9 @@ import { Button } from "../ui/button";
 import { AlertDialog, Dialog, DialogContent, DialogTitle } from "../ui/dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "../ui/dropdown-menu";
 import { Input } from "../ui/input";
-import { announceChats } from "./chat-events";
-import { sendChatChange, type ChatChange } from "./chat-requests";
-import { DeleteChatConfirm } from "./delete-chat-confirm";
+import { announceChats } from "../shared/chat-events";
+import { sendChatChange, type ChatChange } from "../shared/chat-requests";
+import { DeleteChatConfirm } from "../shared/delete-chat-confirm";
 
 export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListItem; current: boolean; onGone: () => void; onMoved: (chatId: string) => void }) {
   const router = useRouter();

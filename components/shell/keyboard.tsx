@@ -4,7 +4,7 @@
 // message box; neither fires while a person types in a field.
 import { useEffect, useRef, useState } from "react";
 import { usePathname } from "next/navigation";
-import { COMPOSER_ID } from "../chat/focus-composer";
+import { COMPOSER_ID } from "../shared/focus-composer";
 import { Button } from "../ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from "../ui/dialog";
 

@@ -1,9 +1,9 @@
 "use client";
 // The sidebar's New chat: a link to /chat. On the new chat page itself (the address exactly /chat) it
-// starts afresh in place (chat-events.ts) instead of asking the server for the page again, whose answer
+// starts afresh in place (shared/chat-events.ts) instead of asking the server for the page again, whose answer
 // would replace the page a moment later, perhaps after a message was typed and sent in it.
 import Link from "next/link";
-import { startNewChat } from "./chat-events";
+import { startNewChat } from "../shared/chat-events";
 
 export function NewChatLink({ onClick, ...props }: Omit<React.ComponentProps<typeof Link>, "href">) {
   return (

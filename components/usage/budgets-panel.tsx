@@ -2,17 +2,15 @@
 // Admin → Usage → Budgets: the team's monthly budgets with what each has used, a form to set one
 // (for the team, every member, one member or one model; dollars or tokens) and Remove.
 import { useState } from "react";
+import { formatBudgetAmount } from "@/lib/format/usage";
 import type { BudgetView } from "@/lib/usage/budget-admin";
 import { ActionForm, type FormAction } from "../ui/action-form";
 import { Field, FormField } from "../ui/field";
 import { OptionSelect } from "../ui/select";
 import { SubmitButton } from "../ui/submit-button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
-import { formatCost, formatTokens } from "./format";
 
 type Choice = { id: string; label: string };
-
-const amount = (metric: BudgetView["metric"], v: number) => (metric === "cost" ? formatCost(v) : `${formatTokens(Math.round(v))} tokens`);
 
 export function BudgetsPanel({
   budgets,
@@ -48,9 +46,9 @@ export function BudgetsPanel({
             {budgets.map((b) => (
               <TableRow key={b.id}>
                 <TableCell>{b.subject}</TableCell>
-                <TableCell>{amount(b.metric, b.limit)}</TableCell>
+                <TableCell>{formatBudgetAmount(b.metric, b.limit)}</TableCell>
                 <TableCell>
-                  {amount(b.metric, b.used)} ({Math.floor((b.used / b.limit) * 100)}%)
+                  {formatBudgetAmount(b.metric, b.used)} ({Math.floor((b.used / b.limit) * 100)}%)
                 </TableCell>
                 <TableCell>
                   <ActionForm action={remove} className="inline" label={`Remove budget for ${b.subject}`}>

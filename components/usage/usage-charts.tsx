@@ -3,9 +3,9 @@
 // Each chart has a heading and a text summary for screen readers; the table beneath holds the numbers.
 // Cost axes tick in round steps (cost-axis.ts).
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatCost, formatTokens } from "@/lib/format/usage";
 import type { UsageReport, UsageTotal } from "@/lib/usage/report";
 import { costAxis } from "./cost-axis";
-import { formatCost, formatTokens } from "./format";
 
 const TOKENS = "#2563eb";
 const COST = "#b45309";

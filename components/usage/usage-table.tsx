@@ -1,9 +1,9 @@
 // The table beneath the usage charts (and in a member's Settings): one row per day, member, model and
 // provider, with the period's total at the foot.
+import { formatCost, formatTokens } from "@/lib/format/usage";
 import type { UsageReport } from "@/lib/usage/report";
 import { Button } from "../ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
-import { formatCost, formatTokens } from "./format";
 
 export function UsageTable({ report, showMember = true }: { report: Pick<UsageReport, "rows" | "total">; showMember?: boolean }) {
   if (!report.rows.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No usage in this period.</p>;

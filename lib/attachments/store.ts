@@ -11,6 +11,7 @@ import { config } from "../config";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { AppError, NotFound } from "../errors";
+import { attachmentIdOf, attachmentUrl } from "../format/attachment-url";
 import { visibleChats } from "../sharing/access";
 import type { TeamContext } from "../teams/team-context";
 import { attachmentBytes, chunkStream, rechunk, writeChunk } from "./chunks";
@@ -28,8 +29,6 @@ export type FilePart = { type: "file"; mediaType: string; url: string; filename:
 export const MAX_ATTACHMENTS = 10;
 /** How long an upload waits for the message that carries it before it is swept. */
 export const UNSENT_MS = 60 * 60 * 1000;
-
-export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
 
 /** A file name without paths or control characters, at most 200 characters. */
 function cleanName(name: string): string {
@@ -166,7 +165,7 @@ export async function questionFiles(ctx: Caller, ids: string[] | undefined): Pro
 
 /** Ids of attachments in file parts (their urls). */
 export function attachmentIdsOf(parts: { url: string }[]): string[] {
-  return parts.flatMap((p) => /^\/api\/attachments\/([A-Za-z0-9_-]{1,64})$/.exec(p.url)?.[1] ?? []);
+  return parts.flatMap((p) => attachmentIdOf(p.url) ?? []);
 }
 
 /** In the question's transaction: the attachments become the message's (409 when another message took one meanwhile), and its file blocks follow its text. */

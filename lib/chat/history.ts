@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { versionsOf, type Versions } from "./branches";
 import { citationView } from "./citations";
-import { formatToolError } from "../tools/error-codes";
+import { formatToolError } from "../format/tool-error";
 import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "./message-types";
 import { blocksToParts } from "./parts";
 import { withApprovalDetails, type BlockWithDecider } from "./approval-details";

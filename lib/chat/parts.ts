@@ -6,7 +6,7 @@
 // travelled as.
 import { getToolName, isToolUIPart, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import type { Prisma } from "../db/generated/client";
-import { parseToolError } from "../tools/error-codes";
+import { parseToolError } from "../format/tool-error";
 import { storable, unstored, type BlockFields, type Extras, type StoredBlock } from "./block-storage";
 import type { ErrorData, ParleyPart } from "./message-types";
 import { toolStateOf } from "./tool-states";

@@ -9,7 +9,7 @@
 // `output-error` part whose text is `[ERROR:Aborted] <why>` (the face the card shows), so a live turn and
 // a reloaded one look the same and the model reads that the call did not finish. The block writer
 // refuses any move this table does not allow (a final block never changes again).
-import { formatToolError, parseToolError } from "../tools/error-codes";
+import { formatToolError, parseToolError } from "../format/tool-error";
 
 export const TOOL_STATES = [
   "input-streaming",

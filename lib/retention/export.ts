@@ -9,6 +9,7 @@ import { config } from "../config";
 import { db } from "../db/client";
 import type { Attachment, Block, Citation, Message } from "../db/generated/client";
 import { NotFound } from "../errors";
+import { attachmentUrl } from "../format/attachment-url";
 import { viewableChat } from "../sharing/access";
 import type { TeamContext } from "../teams/team-context";
 import { SUPERSEDED } from "../chat/tool-states";
@@ -141,7 +142,7 @@ function messageOf(m: MessageRow, base: string): ExportedMessage {
     model: m.model,
     blocks: m.blocks.filter((b) => ["text", "reasoning", "tool", "file", "error"].includes(b.kind)).map(blockOf),
     citations: m.citations.map((c) => ({ n: c.ordinal, url: c.url, title: c.title, snippet: c.snippet })),
-    attachments: m.attachments.map((a) => ({ name: a.name, mediaType: a.mediaType, size: a.size, url: `${base}/api/attachments/${a.id}` })),
+    attachments: m.attachments.map((a) => ({ name: a.name, mediaType: a.mediaType, size: a.size, url: `${base}${attachmentUrl(a.id)}` })),
     ...(hasUsage
       ? {
           usage: {

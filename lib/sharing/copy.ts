@@ -5,12 +5,10 @@
 import crypto from "node:crypto";
 import { audited } from "../audit";
 import { NotFound } from "../errors";
+import { attachmentIdOf, attachmentUrl } from "../format/attachment-url";
 import type { Prisma } from "../db/generated/client";
 import type { TeamContext } from "../teams/team-context";
 import { chatAccess } from "./access";
-
-/** Attachment urls in file blocks (lib/attachments/store.ts makes them). */
-const ATTACHMENT_URL = /^\/api\/attachments\/([A-Za-z0-9_-]{1,64})$/;
 
 const JSON_FIELDS = ["data", "input", "output", "providerMetadata", "extras"];
 const TX = { maxWait: 30_000, timeout: 60_000 };
@@ -81,8 +79,8 @@ export async function copyChat(ctx: TeamContext, chatId: string): Promise<{ id: 
           void _m;
           void _c;
           void _u;
-          const attached = b.kind === "file" && b.url ? ATTACHMENT_URL.exec(b.url)?.[1] : undefined;
-          const url = attached && attachmentIds.has(attached) ? `/api/attachments/${attachmentIds.get(attached)}` : b.url;
+          const attached = b.kind === "file" && b.url ? attachmentIdOf(b.url) : undefined;
+          const url = attached && attachmentIds.has(attached) ? attachmentUrl(attachmentIds.get(attached)!) : b.url;
           const data = { ...fields, messageId: id, url, approvalId: null } as Record<string, unknown>;
           // A JSON column that is null stays unset (Prisma takes no plain null for JSON).
           for (const k of JSON_FIELDS) if (data[k] === null) delete data[k];

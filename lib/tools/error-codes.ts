@@ -1,19 +1,6 @@
-// Locale-independent codes for failed tool calls. The model sees `[ERROR:<code>] message` (it can act
-// on the code whatever the language of the message); the tool block shows the code and the message.
-const TOOL_ERROR_CODES = [
-  "Timeout",
-  "InvalidArgs",
-  "NoSuchTool",
-  "ServerUnavailable",
-  "ToolFailed",
-  // The result's structured content does not match the tool's output schema.
-  "InvalidOutput",
-  "Denied",
-  "Aborted",
-  "ConnectRequired",
-] as const;
-
-export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+// Failed tool calls as errors: a ToolError carries its code, and its message is the coded text the
+// model and the stored block receive (`[ERROR:<code>] message`, lib/format/tool-error.ts).
+import { formatToolError, parseToolError, type ToolErrorCode } from "../format/tool-error";
 
 /** A failed tool call. Its message is what the model and the stored block receive. */
 export class ToolError extends Error {
@@ -24,19 +11,6 @@ export class ToolError extends Error {
     super(formatToolError(code, detail));
     this.name = "ToolError";
   }
-}
-
-export function formatToolError(code: ToolErrorCode, message: string): string {
-  return `[ERROR:${code}] ${message}`;
-}
-
-const PATTERN = /^\[ERROR:([A-Za-z]+)\] ?([\s\S]*)$/;
-
-/** The code and message of an error text made by formatToolError; undefined for other texts. */
-export function parseToolError(text: string | undefined | null): { code: ToolErrorCode; message: string } | undefined {
-  const m = text ? PATTERN.exec(text) : null;
-  if (!m || !(TOOL_ERROR_CODES as readonly string[]).includes(m[1])) return undefined;
-  return { code: m[1] as ToolErrorCode, message: m[2] };
 }
 
 /** Whether an error (an Error, or the string the AI SDK passes for tool errors) is a coded tool error. */

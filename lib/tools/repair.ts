@@ -3,7 +3,7 @@
 // tool that does not exist is never repaired into another tool — it becomes a NoSuchTool error the
 // model and the person see. Nothing executes during repair.
 import { generateText, InvalidToolInputError, NoSuchToolError, type LanguageModel, type ToolCallRepairFunction, type ToolSet } from "ai";
-import { formatToolError } from "./error-codes";
+import { formatToolError } from "../format/tool-error";
 
 export type RepairEvent = { toolCallId: string; toolName: string; outcome: "repaired" | "unrepaired" | "unknown-tool" };
 

@@ -11,7 +11,8 @@
 // usage record (usage-record.ts), when the turn fails to start, or after RESERVATION_TTL_MS (a crash).
 import type { BudgetMetric, BudgetScope, Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
-import { costOf, formatCost, type Prices } from "./cost";
+import { formatBudgetAmount } from "../format/usage";
+import { costOf, type Prices } from "./cost";
 import { formatDay, monthStart, nextMonthStart } from "./period";
 import { metrics } from "../observability/metrics";
 
@@ -63,8 +64,6 @@ function whose(b: BudgetRow, s: TurnSubject): string {
   if (b.scope === "model") return `The monthly budget for ${s.modelName}`;
   return "Your monthly budget";
 }
-
-const amount = (metric: BudgetMetric, v: number) => (metric === "cost" ? formatCost(v) : `${Math.round(v).toLocaleString("en")} tokens`);
 
 /** One answer's worth: the model's recent average in this team, at least MIN_ESTIMATE_TOKENS. */
 async function estimate(tx: Tx, s: TurnSubject): Promise<{ tokens: number; cost: number }> {
@@ -119,7 +118,7 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
         if (spent >= b.limit) {
           metrics().budgetRefusals.inc({ scope: b.scope, metric: b.metric });
           throw new BudgetExceeded(
-            `${whose(b, s)} of ${amount(b.metric, b.limit)} is used up until ${formatDay(resetsAt)}. Ask an admin of your team to raise it.`,
+            `${whose(b, s)} of ${formatBudgetAmount(b.metric, b.limit)} is used up until ${formatDay(resetsAt)}. Ask an admin of your team to raise it.`,
             b.metric,
             b.scope,
             resetsAt,
@@ -134,7 +133,7 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
           const pct = Math.min(100, Math.floor(share * 100 + 1e-9));
           warning = {
             code: "BudgetWarning",
-            message: `${whose(b, s)} is ${pct}% used (${amount(b.metric, spent)} of ${amount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.`,
+            message: `${whose(b, s)} is ${pct}% used (${formatBudgetAmount(b.metric, spent)} of ${formatBudgetAmount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.`,
           };
         }
       }

@@ -1,6 +1,6 @@
 // Cost arithmetic: cached input at its own price, reasoning billed as output, unknown prices, rounding.
 import { describe, expect, it } from "vitest";
-import { addCost, costOf, formatCost } from "./cost";
+import { addCost, costOf } from "./cost";
 import { suggestedPrices } from "./price-table";
 
 const prices = { inputPrice: 2, cachedInputPrice: 0.5, outputPrice: 8 };
@@ -42,13 +42,7 @@ describe("costOf", () => {
   });
 });
 
-describe("formatCost and the price table", () => {
-  it("shows small costs with two significant digits and larger ones in cents", () => {
-    expect(formatCost(0.0054)).toBe("$0.0054");
-    expect(formatCost(12.345)).toBe("$12.35");
-    expect(formatCost(null)).toBe("—");
-  });
-
+describe("the price table", () => {
   it("suggests prices for known models (dated variants and provider prefixes too) and none for unknown ones", () => {
     expect(suggestedPrices("gpt-4.1-mini")).toEqual({ inputPrice: 0.4, cachedInputPrice: 0.1, outputPrice: 1.6 });
     expect(suggestedPrices("gpt-4o-2024-08-06")?.inputPrice).toBe(2.5);

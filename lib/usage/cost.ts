@@ -37,11 +37,3 @@ export function addCost(a: number | null | undefined, b: number | null | undefin
   if (a == null && b == null) return null;
   return roundCost((a ?? 0) + (b ?? 0));
 }
-
-/** A cost as people read it: $0.0123 for small amounts, $12.35 otherwise. */
-export function formatCost(dollars: number | null | undefined): string {
-  if (dollars == null) return "—";
-  if (dollars === 0) return "$0.00";
-  if (Math.abs(dollars) < 0.01) return `$${dollars.toPrecision(2).replace(/0+$/, "")}`;
-  return `$${dollars.toFixed(2)}`;
-}

@@ -4,7 +4,7 @@ import { teamPage } from "@/app/_server/page-guards";
 import { listAlwaysAllowed } from "@/lib/tools/preferences";
 import { parsePeriod, usageReport } from "@/lib/usage/report";
 import { UsageTable } from "@/components/usage/usage-table";
-import { formatCost, formatTokens } from "@/components/usage/format";
+import { formatCost, formatTokens } from "@/lib/format/usage";
 
 export const metadata = { title: "Settings" };
 

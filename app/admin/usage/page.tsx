@@ -7,7 +7,7 @@ import { parsePeriod, usageReport, type Period } from "@/lib/usage/report";
 import { BudgetsPanel } from "@/components/usage/budgets-panel";
 import { UsageCharts } from "@/components/usage/usage-charts";
 import { PeriodForm, UsageTable } from "@/components/usage/usage-table";
-import { formatCost, formatTokens } from "@/components/usage/format";
+import { formatCost, formatTokens } from "@/lib/format/usage";
 import { deleteBudgetAction, saveBudgetAction } from "./actions";
 
 export const metadata = { title: "Usage" };

@@ -3,7 +3,7 @@ import { ChatScreen } from "@/components/chat/chat-screen";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { teamPage, orNotFound } from "@/app/_server/page-guards";
 import { chatAccess } from "@/lib/sharing/access";
-import { SharedChatView } from "@/components/sharing/shared-chat-view";
+import { SharedChatView } from "@/components/chat/shared-chat-view";
 import { loadMessagePage } from "@/lib/chat/history";
 import { maxMessageChars } from "@/lib/chat/request";
 import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
@@ -21,7 +21,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   const ctx = await teamPage(`/chat/${id}`);
   const { chat, owner, ownerName, canContinue } = await orNotFound(chatAccess(ctx, id));
   if (!owner) {
-    // Shared with the caller: read-only and live (components/sharing/shared-chat-view.tsx).
+    // Shared with the caller: read-only and live (components/chat/shared-chat-view.tsx).
     const page = await loadMessagePage(chat.id);
     return (
       <SharedChatView

@@ -3,7 +3,7 @@
 // other files as links that open the stored attachment (GET /api/attachments/<id>).
 import { Paperclip } from "lucide-react";
 import type { ParleyPart } from "@/lib/chat/message-types";
-import { GatedImage } from "../chat/gated-image";
+import { GatedImage } from "../../shared/gated-image";
 
 export function AttachedFiles({ parts }: { parts: ParleyPart[] }) {
   const files = parts.flatMap((p) => (p.type === "file" ? [p] : []));

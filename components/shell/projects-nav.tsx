@@ -8,7 +8,8 @@ import { usePathname } from "next/navigation";
 import { Folder, FolderPlus, Users } from "lucide-react";
 import type { ProjectSummary } from "@/lib/projects/projects";
 import { cn } from "../ui/cn";
-import { onChats } from "../shell/chat-events";
+import { onChats } from "../shared/chat-events";
+import { fetchJson } from "../shared/fetch-json";
 
 export function ProjectsNav() {
   const pathname = usePathname();
@@ -17,9 +18,8 @@ export function ProjectsNav() {
   useEffect(() => onChats(() => setTick((t) => t + 1)), []);
   useEffect(() => {
     let stale = false;
-    void fetch("/api/projects")
-      .then((res) => (res.ok ? (res.json() as Promise<{ projects: ProjectSummary[] }>) : undefined))
-      .then((body) => !stale && body && setItems(body.projects))
+    void fetchJson<{ projects: ProjectSummary[] }>("/api/projects")
+      .then((body) => !stale && setItems(body.projects))
       .catch(() => {});
     return () => {
       stale = true;

@@ -3,6 +3,8 @@
 // dropped (POST /api/attachments), with its state, or the server's reason for refusing it. An image
 // has a preview from the moment it is picked (an object URL, released when it leaves the list).
 import { useCallback, useState } from "react";
+import { attachmentUrl } from "@/lib/format/attachment-url";
+import { ApiError, fetchJson, serverMessage } from "../../shared/fetch-json";
 
 export type PendingFile = {
   key: string;
@@ -31,16 +33,18 @@ export function useAttachments() {
       setFiles((all) => [...all, { key, name: file.name, state: "uploading", preview }]);
       const form = new FormData();
       form.append("file", file);
-      void fetch("/api/attachments", { method: "POST", body: form })
-        .then(async (res) => {
-          const body = (await res.json().catch(() => null)) as {
-            attachment?: { id: string; mediaType: string; url: string; name: string };
-            error?: { message?: string };
-          } | null;
-          if (!res.ok || !body?.attachment) return update(key, { state: "failed", error: body?.error?.message ?? "Could not upload the file." });
+      // No upload progress is shown, so the upload is an ordinary request.
+      void fetchJson<{ attachment?: { id: string; mediaType: string; url: string; name: string } }>("/api/attachments", { method: "POST", body: form })
+        .then((body) => {
+          if (!body?.attachment) return update(key, { state: "failed", error: "Could not upload the file." });
           update(key, { state: "ready", id: body.attachment.id, mediaType: body.attachment.mediaType, url: body.attachment.url, name: body.attachment.name });
         })
-        .catch(() => update(key, { state: "failed", error: "Could not reach the server." }));
+        .catch((err: unknown) =>
+          update(key, {
+            state: "failed",
+            error: err instanceof ApiError && err.unreachable ? "Could not reach the server." : (serverMessage(err) ?? "Could not upload the file."),
+          }),
+        );
     }
   }, []);
 
@@ -48,7 +52,7 @@ export function useAttachments() {
   const remove = (key: string) => {
     for (const f of files.filter((f) => f.key === key)) {
       release(f);
-      if (f.id) void fetch(`/api/attachments/${f.id}`, { method: "DELETE" }).catch(() => undefined);
+      if (f.id) void fetchJson(attachmentUrl(f.id), { method: "DELETE" }).catch(() => undefined);
     }
     setFiles((all) => all.filter((f) => f.key !== key));
   };

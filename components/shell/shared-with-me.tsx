@@ -7,7 +7,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Users } from "lucide-react";
 import { cn } from "../ui/cn";
-import { onChats } from "../shell/chat-events";
+import { onChats } from "../shared/chat-events";
+import { fetchJson } from "../shared/fetch-json";
 
 type Item = { id: string; title: string | null; owner: string; canContinue: boolean };
 
@@ -18,9 +19,8 @@ export function SharedWithMe() {
   useEffect(() => onChats(() => setTick((t) => t + 1)), []);
   useEffect(() => {
     let stale = false;
-    void fetch("/api/chats/shared")
-      .then((res) => (res.ok ? (res.json() as Promise<{ chats: Item[] }>) : undefined))
-      .then((body) => !stale && body && setItems(body.chats))
+    void fetchJson<{ chats: Item[] }>("/api/chats/shared")
+      .then((body) => !stale && setItems(body.chats))
       .catch(() => {});
     return () => {
       stale = true;

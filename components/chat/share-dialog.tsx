@@ -8,15 +8,17 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle, Dia
 import { FormMessage } from "../ui/field";
 import { Label } from "../ui/label";
 import { OptionSelect } from "../ui/select";
+import { ApiError, fetchJson, serverMessage, type JsonRequest } from "../shared/fetch-json";
 
 type Share = { id: string; userId: string | null; name: string; canContinue: boolean };
 type Loaded = { shares: Share[]; members: { id: string; name: string }[] };
 
 const TEAM = "team";
 
-async function errorOf(res: Response): Promise<string> {
-  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return body?.error?.message ?? "Could not change the sharing. Try again.";
+/** What to say when a request failed: `unreachable` when no answer came, else the server's reason. */
+function failure(err: unknown, unreachable: string): string {
+  if (err instanceof ApiError && err.unreachable) return unreachable;
+  return serverMessage(err) ?? "Could not change the sharing. Try again.";
 }
 
 export function ShareButton({ chatId }: { chatId: string }) {
@@ -29,17 +31,22 @@ export function ShareButton({ chatId }: { chatId: string }) {
 
   const load = useCallback(async () => {
     setError(undefined);
-    const res = await fetch(`/api/chat/${chatId}/shares`).catch(() => undefined);
-    if (!res?.ok) return setError(res ? await errorOf(res) : "Could not load the sharing.");
-    setData((await res.json()) as Loaded);
+    try {
+      setData(await fetchJson<Loaded>(`/api/chat/${chatId}/shares`));
+    } catch (err) {
+      setError(failure(err, "Could not load the sharing."));
+    }
   }, [chatId]);
 
-  async function call(url: string, init: RequestInit) {
+  async function call(url: string, request: JsonRequest) {
     setPending(true);
     setError(undefined);
-    const res = await fetch(url, init).catch(() => undefined);
+    const error = await fetchJson(url, request).then(
+      () => undefined,
+      (err: unknown) => failure(err, "Could not reach the server."),
+    );
     setPending(false);
-    if (!res?.ok) return setError(res ? await errorOf(res) : "Could not reach the server.");
+    if (error) return setError(error);
     await load();
   }
 
@@ -73,11 +80,7 @@ export function ShareButton({ chatId }: { chatId: string }) {
             className="mt-3 flex flex-col gap-3"
             onSubmit={(e) => {
               e.preventDefault();
-              void call(`/api/chat/${chatId}/shares`, {
-                method: "POST",
-                headers: { "content-type": "application/json" },
-                body: JSON.stringify({ userId: who === TEAM ? null : who, canContinue: mode === "continue" }),
-              });
+              void call(`/api/chat/${chatId}/shares`, { method: "POST", body: { userId: who === TEAM ? null : who, canContinue: mode === "continue" } });
             }}
           >
             <div className="flex flex-col gap-1">

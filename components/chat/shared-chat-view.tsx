@@ -10,10 +10,12 @@ import { useRouter } from "next/navigation";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { Copy, Eye } from "lucide-react";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
-import { MessageItem } from "../chat/message-item";
-import { AppHostContext } from "../chat/app-view";
-import { useChatScroll } from "../chat/use-chat-scroll";
-import { JumpToLatest } from "../chat/jump-to-latest";
+import { MessageItem } from "./message-item";
+import { AppHostContext } from "./app-view";
+import { useChatScroll } from "./use-chat-scroll";
+import { JumpToLatest } from "./jump-to-latest";
+import { fetchBranchPage } from "./branch-page";
+import { fetchJson } from "../shared/fetch-json";
 import { Button } from "../ui/button";
 import { FormMessage } from "../ui/field";
 
@@ -21,9 +23,7 @@ import { FormMessage } from "../ui/field";
 const IDLE_POLL_MS = 3_000;
 
 async function storedMessages(chatId: string): Promise<ParleyUIMessage[] | undefined> {
-  const res = await fetch(`/api/chat/${chatId}/messages`).catch(() => undefined);
-  if (!res?.ok) return undefined;
-  return ((await res.json()) as { messages: ParleyUIMessage[] }).messages;
+  return (await fetchBranchPage(chatId))?.messages;
 }
 
 export function SharedChatView({
@@ -94,13 +94,12 @@ export function SharedChatView({
   async function copy() {
     setCopying(true);
     setError(undefined);
-    const res = await fetch(`/api/chat/${chatId}/copy`, { method: "POST" }).catch(() => undefined);
-    if (!res?.ok) {
+    const copied = await fetchJson<{ id: string }>(`/api/chat/${chatId}/copy`, { method: "POST" }).catch(() => undefined);
+    if (!copied) {
       setCopying(false);
       return setError("Could not make your copy. The chat may no longer be shared with you.");
     }
-    const { id } = (await res.json()) as { id: string };
-    router.push(`/chat/${id}`);
+    router.push(`/chat/${copied.id}`);
   }
 
   return (

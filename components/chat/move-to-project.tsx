@@ -10,7 +10,8 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle, Dia
 import { FormMessage } from "../ui/field";
 import { Label } from "../ui/label";
 import { OptionSelect } from "../ui/select";
-import { announceChats } from "../shell/chat-events";
+import { announceChats } from "../shared/chat-events";
+import { fetchJson } from "../shared/fetch-json";
 
 const NONE = "none";
 
@@ -25,22 +26,21 @@ export function MoveToProjectButton({ chatId, projectId }: { chatId: string; pro
   async function load() {
     setError(undefined);
     setChoice(projectId ?? NONE);
-    const res = await fetch("/api/projects").catch(() => undefined);
-    if (!res?.ok) return setError("Could not load the projects. Try again.");
-    setProjects(((await res.json()) as { projects: ProjectSummary[] }).projects);
+    const body = await fetchJson<{ projects: ProjectSummary[] }>("/api/projects").catch(() => undefined);
+    if (!body) return setError("Could not load the projects. Try again.");
+    setProjects(body.projects);
   }
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
     setPending(true);
     setError(undefined);
-    const res = await fetch(`/api/chat/${chatId}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ projectId: choice === NONE ? null : choice }),
-    }).catch(() => undefined);
+    const moved = await fetchJson(`/api/chat/${chatId}`, { method: "PATCH", body: { projectId: choice === NONE ? null : choice } }).then(
+      () => true,
+      () => false,
+    );
     setPending(false);
-    if (!res?.ok) return setError("Could not move the chat. Try again.");
+    if (!moved) return setError("Could not move the chat. Try again.");
     setOpen(false);
     announceChats({ id: chatId });
     router.refresh();

@@ -5,8 +5,8 @@
 // for what an MCP server offers.
 import { useRef } from "react";
 import { FileText, Loader2, Paperclip, X } from "lucide-react";
-import { Button } from "../ui/button";
-import { Tooltip } from "../ui/tooltip";
+import { Button } from "../../ui/button";
+import { Tooltip } from "../../ui/tooltip";
 import type { PendingFile } from "./use-attachments";
 
 /** What the file picker offers (the server checks the bytes regardless). */

@@ -1,12 +1,13 @@
 "use client";
 // The sidebar's "Approvals" link for admins, with the number of calls waiting for an admin of the
 // team. It asks the server every few seconds (the database is the source of truth, so every instance
-// answers the same) and at once when the inbox on this page decided one (APPROVALS_CHANGED).
+// answers the same) and at once when the inbox on this page decided one (approval-events.ts).
 import { useEffect, useState } from "react";
 import Link from "next/link";
 import { Inbox } from "lucide-react";
+import { onApprovalsDecided } from "../shared/approval-events";
+import { fetchJson } from "../shared/fetch-json";
 
-export const APPROVALS_CHANGED = "parley:approvals-changed";
 const POLL_MS = 5_000;
 
 export function ApprovalsLink({ initial }: { initial?: number }) {
@@ -16,19 +17,17 @@ export function ApprovalsLink({ initial }: { initial?: number }) {
     let timer: ReturnType<typeof setTimeout>;
     const load = async () => {
       clearTimeout(timer);
-      const res = await fetch("/api/approvals/count", { cache: "no-store" }).catch(() => undefined);
-      const body = res?.ok ? ((await res.json().catch(() => undefined)) as { count?: number } | undefined) : undefined;
+      const body = await fetchJson<{ count?: number }>("/api/approvals/count", { cache: "no-store" }).catch(() => undefined);
       if (cancelled) return;
       if (typeof body?.count === "number") setCount(body.count);
       timer = setTimeout(load, POLL_MS);
     };
-    const now = () => void load();
-    window.addEventListener(APPROVALS_CHANGED, now);
+    const stopListening = onApprovalsDecided(() => void load());
     timer = setTimeout(load, initial === undefined ? 0 : POLL_MS);
     return () => {
       cancelled = true;
       clearTimeout(timer);
-      window.removeEventListener(APPROVALS_CHANGED, now);
+      stopListening();
     };
   }, [initial]);
   return (
