@@ -185,7 +185,11 @@ export function sseMerger(dialect: SseDialect, frameMs = 0): TransformStream<Uin
   /** Frames start once the first text went out: the first words (after a role or ids) are never held. */
   let textSent = false;
   let timer: NodeJS.Timeout | undefined;
-  let out: TransformStreamDefaultController<Uint8Array> | undefined;
+  let out!: TransformStreamDefaultController<Uint8Array>;
+  /** Notes text that went out: the frames start with the first words (only when there are frames). */
+  const noteSent = (text: () => string) => {
+    if (frameMs > 0 && !textSent) textSent = carriesText(text(), dialect);
+  };
 
   /** Sends the whole events that wait, merged; at the end, also what follows the last blank line. */
   const send = (end = false) => {
@@ -197,9 +201,9 @@ export function sseMerger(dialect: SseDialect, frameMs = 0): TransformStream<Uin
     if (end) [text, pending] = [text + pending, ""];
     if (!text) return;
     sentAt = Date.now();
-    textSent ||= carriesText(text, dialect);
+    noteSent(() => text);
     try {
-      out?.enqueue(encoder.encode(text));
+      out.enqueue(encoder.encode(text));
     } catch {
       // The reader went away while the frame ran: nobody is left to send to.
     }
@@ -210,15 +214,17 @@ export function sseMerger(dialect: SseDialect, frameMs = 0): TransformStream<Uin
   };
 
   return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
+    start(controller) {
       out = controller;
+    },
+    transform(chunk, controller) {
       if (passThrough) return controller.enqueue(chunk);
       const now = Date.now();
       reading.set(self, now);
       const wait = textSent ? sentAt + holdMs(frameMs, openStreams(now)) - now : 0;
       if (wait <= 0 && !pending && isOneEvent(chunk)) {
         sentAt = now;
-        textSent ||= frameMs > 0 && carriesText(new TextDecoder().decode(chunk), dialect);
+        noteSent(() => new TextDecoder().decode(chunk));
         return controller.enqueue(chunk);
       }
       pending += decoder.decode(chunk, { stream: true });
