@@ -8,12 +8,19 @@ const PORT = Number(process.env.E2E_PORT || 3210);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 4011);
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
+// Specs that change what every other spec sees while they run: the scripted upstream's fixtures (replaced
+// through its control API), the instance's sign-in methods. They run one at a time after the rest; every
+// other spec file works in a team of its own (e2e/test.ts) and runs beside another.
+const ALONE = /\/(balanced|images|oversized|sso)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "e2e",
   // Per port (see e2e/helpers.ts OUTPUT_DIR), so side-by-side runs do not delete each other's state.
   outputDir: process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results",
+  // Files spread over the workers, each file's tests in order in one worker. Two workers (E2E_WORKERS)
+  // keep two cores busy: a spec mostly waits on the browser, the server and the scripted model.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS || 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
@@ -30,7 +37,8 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /first-run\.setup\.ts/, use: { ...devices["Desktop Chrome"] } },
-    { name: "chromium", testMatch: /.*\.spec\.ts/, dependencies: ["setup"], use: { ...devices["Desktop Chrome"] } },
+    { name: "chromium", testMatch: /.*\.spec\.ts/, testIgnore: ALONE, dependencies: ["setup"], use: { ...devices["Desktop Chrome"] } },
+    { name: "alone", testMatch: ALONE, dependencies: ["chromium"], workers: 1, use: { ...devices["Desktop Chrome"] } },
   ],
   webServer: [
     {

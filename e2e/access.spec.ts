@@ -1,12 +1,13 @@
 // Server-side authorisation: members are refused from admin pages and routes (403); a user of one
 // team can read or change nothing of another team (404, so ids do not leak); the last admin stays.
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount, storedChat } from "./helpers";
+import { chooseOption, teamName, createInvite, joinWithNewAccount, storedChat } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
 /** The current team's id, as the team switcher holds it. */
 const teamIdOf = (page: Page) => page.getByLabel("Team", { exact: true }).getAttribute("data-value");
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test("a member is refused from admin pages and admin routes", async ({ page, browser }) => {
   await page.goto("/chat");
@@ -46,7 +47,7 @@ test("another team's data is invisible to this team's member", async ({ page, br
   await member.goto("/chat");
   // One team only: the switcher names it and offers no other.
   await expect(member.getByLabel("Team", { exact: true }).locator("option")).toHaveCount(1);
-  await expect(member.getByLabel("Team", { exact: true }).locator("option:checked")).toHaveText("Analytical Engines");
+  await expect(member.getByLabel("Team", { exact: true }).locator("option:checked")).toHaveText(teamName());
   await expect(member.getByLabel("Team", { exact: true })).toBeDisabled();
   expect((await member.goto(chatB))?.status()).toBe(404);
   const api = member.request;
@@ -57,8 +58,8 @@ test("another team's data is invisible to this team's member", async ({ page, br
   await context.close();
 
   // The admin can switch between the two teams.
-  await chooseOption(page.getByLabel("Team", { exact: true }), "Analytical Engines (admin)");
-  await expect(page.getByRole("heading", { name: "Analytical Engines" })).toBeVisible();
+  await chooseOption(page.getByLabel("Team", { exact: true }), `${teamName()} (admin)`);
+  await expect(page.getByRole("heading", { name: teamName() })).toBeVisible();
 });
 
 test("the last admin of a team cannot be demoted or removed", async ({ page }) => {

@@ -6,9 +6,10 @@
 // pages pass axe in light and dark.
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
-import { ADMIN, ADMIN_STATE, SIGNED_OUT, answer, chooseOption, createInvite, joinWithNewAccount, newChat, send, signIn } from "./helpers";
+import { ADMIN, SIGNED_OUT, answer, chooseOption, createInvite, joinWithNewAccount, newChat, send, signIn } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}/v1`;
 const run = Date.now().toString(36);
@@ -223,10 +224,4 @@ test("a personal default model answers new chats, and personal instructions reac
   }
   expect(found).toEqual([]);
   await context.close();
-
-  // Back to the admin's first team for the specs that follow.
-  await applyTheme(page, "light");
-  await page.goto("/chat");
-  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
-  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
 });

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { json, startScripted } from "../test/support/test-upstreams";
 import { ADMIN, chooseOption } from "./helpers";
-import { addEverything, adminWithEverything, backToFirstTeam, createTeam } from "./admin-steps";
+import { addEverything, adminWithEverything, createTeam } from "./admin-steps";
 
 adminWithEverything();
 
@@ -130,5 +130,4 @@ test("admin pages: the current tab, tools listed once, saved values kept, a read
   await page.getByRole("link", { name: "Clear filters" }).click();
   await expect(table.getByRole("row").filter({ hasText: "Added a provider" })).toHaveCount(2);
 
-  await backToFirstTeam(page);
 });

@@ -1,5 +1,5 @@
 // Admin steps the everyday specs share: a team of their own (so other specs' servers and choices stay
-// as they are), an MCP server (server-everything) added and tested, and going back to the first team.
+// as they are) and an MCP server (server-everything) added and tested.
 import { expect, test, type Page } from "@playwright/test";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
 import { ADMIN, SIGNED_OUT, addMcpServer, chooseOption, signIn, testMcpConnection } from "./helpers";
@@ -38,12 +38,6 @@ export async function setToolPolicy(page: Page, tool: string, policy: "Ask every
   await saved;
   await page.reload();
   await expect(page.getByLabel(`Approval policy of ${tool}`).locator("option:checked")).toHaveText(policy);
-}
-
-/** Back to the admin's first team for the specs that follow. */
-export async function backToFirstTeam(page: Page) {
-  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
-  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
 }
 
 /** On a server's admin page: lets the tools the server marks read-only run without asking (new tools ask). */

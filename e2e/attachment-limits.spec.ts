@@ -4,9 +4,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, createInvite, joinWithNewAccount, newChat } from "./helpers";
+import { createInvite, joinWithNewAccount, newChat } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 const CAP = 20;
 

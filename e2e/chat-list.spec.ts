@@ -5,9 +5,10 @@
 // works from the keyboard. The sidebar has no serious axe violation in light or dark.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, createInvite, joinWithNewAccount, send, answer } from "./helpers";
+import { createInvite, joinWithNewAccount, send, answer } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 /** A member of their own (an empty chat list to start from). */
 async function freshMember(page: Page, browser: Parameters<typeof joinWithNewAccount>[0]) {

@@ -2,9 +2,10 @@
 // streams in, survives a reload as the same blocks, can be stopped, continues after a reload mid-turn,
 // and chats can be renamed and deleted.
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, newChat, send, answer, storedChat } from "./helpers";
+import { newChat, send, answer, storedChat } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test("send a message, see the answer stream, reload and see the same blocks", async ({ page }) => {
   await newChat(page);

@@ -4,20 +4,21 @@
 // picks, Escape closes) and never sends the half-typed command as a message.
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ADMIN_STATE, deleteMcpServer, ensureMcpServer, newChat } from "./helpers";
+import { ensureMcpServer, newChat } from "./helpers";
+import { ensureFileTeam, inOwnTeam } from "./own-team";
 import { startMcpTestServer } from "./mcp-test-process";
 
-const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
 let server: ChildProcess | undefined;
 
-test.use({ storageState: ADMIN_STATE, viewport: { width: 1280, height: 860 } });
+test.use({ storageState: inOwnTeam, viewport: { width: 1280, height: 860 } });
 
 test.beforeAll(async ({ browser }) => {
-  server = (await startMcpTestServer(MCP_PORT)).process;
-  await ensureMcpServer(browser, "pickers", `http://127.0.0.1:${MCP_PORT}/mcp`);
+  const started = await startMcpTestServer();
+  server = started.process;
+  await ensureFileTeam(browser);
+  await ensureMcpServer(browser, "pickers", started.url);
 });
-test.afterAll(async ({ browser }) => {
-  await deleteMcpServer(browser, "pickers");
+test.afterAll(() => {
   server?.kill("SIGKILL");
 });
 

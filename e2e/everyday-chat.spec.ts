@@ -6,9 +6,10 @@
 // Each state is checked with axe.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, answer, newChat, send, storedChat } from "./helpers";
+import { answer, newChat, send, storedChat } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 /** The scrolling message list. */
 const list = (page: Page) => page.locator('[aria-live="polite"][aria-busy]');

@@ -1,7 +1,8 @@
 // server-everything (a real MCP server) on loopback for the specs that need MCP tools.
 import { spawn, type ChildProcess } from "node:child_process";
 
-export const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+// One port per Playwright worker running at the same time (TEST_PARALLEL_INDEX), so two spec files can each run one.
+export const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331) + Number(process.env.TEST_PARALLEL_INDEX || 0);
 export const MCP_URL = `http://127.0.0.1:${MCP_PORT}/mcp`;
 let everything: ChildProcess | undefined;
 

@@ -6,46 +6,37 @@
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import {
-  ADMIN_STATE,
   addMcpServer,
   answer,
   chatWithServerTools,
-  deleteMcpServer,
   ensureMcpServer,
   newChat,
   send,
   storedChat,
   testMcpConnection,
 } from "./helpers";
-import { setUpstreamFixtures } from "./upstream-fixtures";
+import { ensureFileTeam, inOwnTeam } from "./own-team";
 import { startMcpTestServer } from "./mcp-test-process";
 
-const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
-const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
+let mcpUrl = "";
 let server: ChildProcess | undefined;
 
-test.use({ storageState: ADMIN_STATE, viewport: { width: 1280, height: 860 } });
+test.use({ storageState: inOwnTeam, viewport: { width: 1280, height: 860 } });
 
 // A 4×4 red PNG, as the test server's image tool returns it.
 const RED_DOT = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==", "base64");
 
 test.beforeAll(async ({ browser }) => {
-  server = (await startMcpTestServer(MCP_PORT)).process;
-  await ensureMcpServer(browser, "details", `http://127.0.0.1:${MCP_PORT}/mcp`);
-  await setUpstreamFixtures(UPSTREAM, [
-    { match: { userMessage: "Details: show the dot", hasToolResult: false }, response: { toolCalls: [{ name: "details__image", arguments: "{}" }] } },
-    { match: { userMessage: "Details: show the dot", hasToolResult: true }, response: { content: "That was a red dot." } },
-  ]);
+  ({ process: server, url: mcpUrl } = await startMcpTestServer());
+  await ensureFileTeam(browser);
+  await ensureMcpServer(browser, "details", mcpUrl);
 });
-test.afterAll(async ({ browser }) => {
-  await deleteMcpServer(browser, "details");
-  await deleteMcpServer(browser, "details added");
+test.afterAll(async () => {
   server?.kill("SIGKILL");
-  await setUpstreamFixtures(UPSTREAM, []);
 });
 
 test("the server page drops its 'Test the connection' hint after a good test; a tool has one control for being offered", async ({ page }) => {
-  await addMcpServer(page, "details added", `http://127.0.0.1:${MCP_PORT}/mcp`);
+  await addMcpServer(page, "details added", mcpUrl);
   const hint = page.getByText("Test the connection to list its tools.");
   await expect(hint).toBeVisible();
   const tools = await testMcpConnection(page);

@@ -10,6 +10,18 @@ export const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "c
 export const OUTPUT_DIR = process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results";
 export const ADMIN_STATE = `${OUTPUT_DIR}/.auth/admin.json`;
 
+/** The team of the spec file that runs now, when its tests use the stored admin session (e2e/test.ts). */
+type FileTeam = { file: string; name: string; state: string };
+let currentFileTeam: FileTeam | undefined;
+export const fileTeam = () => currentFileTeam;
+export const setFileTeam = (team: FileTeam | undefined) => {
+  currentFileTeam = team;
+};
+/** The stored admin session chosen into this spec file's own team (the first team's before any). */
+export const adminState = () => currentFileTeam?.state ?? ADMIN_STATE;
+/** The name of the team this spec file's admin session works in. */
+export const teamName = () => currentFileTeam?.name ?? ADMIN.team;
+
 /** Context options for a fresh visitor (test.use's storageState would otherwise sign them in as the admin). */
 export const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };
 
@@ -131,32 +143,11 @@ export async function testMcpConnection(page: Page): Promise<Locator> {
 }
 
 /**
- * Deletes the current team's MCP server of this name (the admin form's Delete, confirmed), so a spec
- * that runs before mcp.spec.ts leaves the first team without servers, as that spec expects.
- */
-export async function deleteMcpServer(browser: Browser, name: string) {
-  const context = await browser.newContext({ storageState: ADMIN_STATE });
-  const page = await context.newPage();
-  await page.goto("/admin/mcp");
-  const link = page.getByRole("link", { name, exact: true });
-  if (await link.count()) {
-    await link.first().click();
-    await page.getByRole("region", { name: "Disable or delete" }).getByRole("button", { name: "Delete server" }).click();
-    await page
-      .getByRole("alertdialog", { name: `Delete ${name}?` })
-      .getByRole("button", { name: "Yes, delete" })
-      .click();
-    await expect(page).toHaveURL(/\/admin\/mcp$/);
-  }
-  await context.close();
-}
-
-/**
  * The current team's MCP server of this name, added (and its connection tested, so its tools are
  * stored) unless it is there already: for specs whose tests each need the server, whatever ran before.
  */
 export async function ensureMcpServer(browser: Browser, name: string, url: string) {
-  const context = await browser.newContext({ storageState: ADMIN_STATE });
+  const context = await browser.newContext({ storageState: adminState() });
   const page = await context.newPage();
   await page.goto("/admin/mcp");
   if (!(await page.getByRole("link", { name, exact: true }).count())) {

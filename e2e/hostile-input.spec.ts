@@ -5,7 +5,8 @@
 // and seeded fast-check inputs. What users can see (chats, messages, members, invites, MCP servers,
 // always-allowed tools, providers, the audit log) is the same before and after.
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
-import { ADMIN_STATE, createInvite, joinWithNewAccount } from "./helpers";
+import { adminState, createInvite, joinWithNewAccount } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import {
   AUTH_GETS,
   AUTH_POSTS,
@@ -24,7 +25,7 @@ import {
   serverActions,
 } from "./hostile";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 test.setTimeout(Number(process.env.FUZZ_TIMEOUT_MS || 180_000));
 
 type Req = { who: string; label: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
@@ -39,7 +40,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   // The cast: the admin (signed in), a member of the same team, and a visitor.
   const invite = await createInvite(page, "member");
   const joined = await joinWithNewAccount(browser, invite);
-  const admin = await playwrightRequest.newContext({ baseURL, storageState: ADMIN_STATE });
+  const admin = await playwrightRequest.newContext({ baseURL, storageState: adminState() });
   const member = await playwrightRequest.newContext({ baseURL, storageState: await joined.context.storageState() });
   const anonymous = await playwrightRequest.newContext({ baseURL });
   const adminChat = (await (await admin.post("/api/chats")).json()).id as string;
@@ -266,7 +267,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
 test("the auth library's endpoints and server actions' malformed multipart bodies get 4xx and write nothing", async ({ page, browser, baseURL }) => {
   const invite = await createInvite(page, "member");
   const joined = await joinWithNewAccount(browser, invite);
-  const admin = await playwrightRequest.newContext({ baseURL, storageState: ADMIN_STATE });
+  const admin = await playwrightRequest.newContext({ baseURL, storageState: adminState() });
   const member = await playwrightRequest.newContext({ baseURL, storageState: await joined.context.storageState() });
   const anonymous = await playwrightRequest.newContext({ baseURL });
   const adminChat = (await (await admin.post("/api/chats")).json()).id as string;

@@ -5,10 +5,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, answer, newChat, send } from "./helpers";
+import { answer, newChat, send } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 

@@ -2,14 +2,15 @@
 // refused with a clear message; duplicate emails, bad fields and weak passwords write nothing; people
 // racing for one link leave one account.
 import { expect, test } from "@playwright/test";
-import { ADMIN, ADMIN_STATE, SIGNED_OUT, createInvite, joinWithNewAccount, signIn, uniqueUser } from "./helpers";
+import { ADMIN, SIGNED_OUT, createInvite, joinWithNewAccount, signIn, teamName, uniqueUser } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test("a second user joins through an invite, then signs in", async ({ page, browser }) => {
   const url = await createInvite(page);
   const { page: bob, context, user } = await joinWithNewAccount(browser, url);
-  await expect(bob.getByRole("heading", { name: ADMIN.team })).toBeVisible();
+  await expect(bob.getByRole("heading", { name: teamName() })).toBeVisible();
   // Members have no admin link.
   await expect(bob.getByRole("link", { name: "Admin" })).toHaveCount(0);
   await bob.getByRole("button", { name: "Sign out" }).click();

@@ -3,7 +3,7 @@
 // the shortcuts (not while typing) and "/" goes to the message box; Escape closes the mobile menu.
 import { expect, test, type Page } from "@playwright/test";
 import { answer, newChat, send } from "./helpers";
-import { addEverything, adminWithEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
+import { addEverything, adminWithEverything, createTeam, setToolPolicy } from "./admin-steps";
 
 adminWithEverything();
 
@@ -61,7 +61,6 @@ test("focus returns to the message box after New chat, Send, Tools, Approve, Den
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(box(page)).toBeFocused();
 
-  await backToFirstTeam(page);
 });
 
 test("skip links lead to the message box and to the content; ? lists the shortcuts, / goes to the message box", async ({ page }) => {

@@ -10,34 +10,23 @@
 // forged ids are 404; the page passes axe in light and dark.
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, answer, chatWithServerTools, deleteMcpServer, send, testMcpConnection } from "./helpers";
-import { setUpstreamFixtures } from "./upstream-fixtures";
+import { addMcpServer, answer, chatWithServerTools, send, testMcpConnection } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import { applyTheme, THEMES, violations } from "./axe";
 import { startMcpTestServer } from "./mcp-test-process";
 
-const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 let server: ChildProcess | undefined;
 let serverUrl = "";
 let chatId = "";
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test.beforeAll(async () => {
   ({ process: server, url: serverUrl } = await startMcpTestServer(0, "2026-07-28"));
-  await setUpstreamFixtures(UPSTREAM, [
-    {
-      match: { userMessage: "Apps: show the card", hasToolResult: false },
-      response: { toolCalls: [{ name: "apps__show_card", arguments: JSON.stringify({ text: "hello from the model" }) }] },
-    },
-    { match: { userMessage: "Apps: show the card", hasToolResult: true }, response: { content: "Here is your card." } },
-    { match: { userMessage: "Apps: the card says hello" }, response: { content: "The card's message arrived." } },
-  ]);
 });
-test.afterAll(async ({ browser }) => {
-  await deleteMcpServer(browser, "apps");
+test.afterAll(async () => {
   server?.kill("SIGKILL");
-  await setUpstreamFixtures(UPSTREAM);
 });
 
 const view = (page: Page) => answer(page).locator('[data-tool-name="apps__show_card"] iframe[title$=" app"]');

@@ -8,18 +8,18 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startMcpAuthStack, type McpAuthStack } from "../test/support/mcp-auth-server";
 import { violations } from "./axe";
-import { ADMIN_STATE, answer, chooseOption, createInvite, deleteMcpServer, joinWithNewAccount, newChat, send } from "./helpers";
+import { answer, chooseOption, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 let stack: McpAuthStack;
 test.beforeAll(async () => {
   // Ports from the environment when given (0: any free one).
   stack = await startMcpAuthStack({ asPort: Number(process.env.E2E_MCP_AS_PORT || 0), mcpPort: Number(process.env.E2E_MCP_AUTH_PORT || 0) });
 });
-test.afterAll(async ({ browser }) => {
-  await deleteMcpServer(browser, "protected");
+test.afterAll(async () => {
   await stack?.close();
 });
 

@@ -4,34 +4,23 @@
 // message box; an image a tool returns shows in its block.
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, deleteMcpServer, hydrated, send, testMcpConnection } from "./helpers";
-import { setUpstreamFixtures } from "./upstream-fixtures";
+import { addMcpServer, chatWithServerTools, answer, hydrated, send, testMcpConnection } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import { startMcpTestServer } from "./mcp-test-process";
 
-const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+let mcpUrl = "";
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}`;
 let server: ChildProcess | undefined;
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
-const call = (prompt: string, tool: string, done: string) => [
-  { match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: "{}" }] } },
-  { match: { userMessage: prompt, hasToolResult: true }, response: { content: done } },
-];
 
 test.beforeAll(async () => {
-  server = (await startMcpTestServer(MCP_PORT)).process;
-  await setUpstreamFixtures(UPSTREAM, [
-    ...call("Extras: ask me", "extras__ask", "Thanks for the answer."),
-    ...call("Extras: show the dot", "extras__image", "That was a red dot."),
-    { match: { userMessage: "Extras: what is the code word" }, response: { content: "The code word is in the attachment." } },
-  ]);
+  ({ process: server, url: mcpUrl } = await startMcpTestServer());
 });
-test.afterAll(async ({ browser }) => {
-  await deleteMcpServer(browser, "extras");
+test.afterAll(async () => {
   server?.kill("SIGKILL");
-  await setUpstreamFixtures(UPSTREAM, []);
 });
 
 const chatWithTools = (page: Page) => chatWithServerTools(page, "extras");
@@ -39,7 +28,7 @@ const chatWithTools = (page: Page) => chatWithServerTools(page, "extras");
 const ended = (page: Page) => expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible({ timeout: 20_000 });
 
 test("an admin adds the server", async ({ page }) => {
-  await addMcpServer(page, "extras", `http://127.0.0.1:${MCP_PORT}/mcp`);
+  await addMcpServer(page, "extras", mcpUrl);
   const tools = await testMcpConnection(page);
   for (const name of ["ask", "image", "weather"]) await expect(tools).toContainText(name);
 });

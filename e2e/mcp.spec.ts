@@ -5,10 +5,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { trustReadOnlyHints } from "./admin-steps";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN_STATE, addMcpServer, chooseOption, createInvite, joinWithNewAccount, newChat, send, storedChat, answer } from "./helpers";
+import { addMcpServer, chooseOption, createInvite, joinWithNewAccount, newChat, send, storedChat, answer } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);

@@ -5,9 +5,10 @@
 // phone-sized screen the drawer lists a new chat as soon as it is answered. A shared chat opened while
 // its answer streams shows the newest message and follows it, with "Jump to latest" after scrolling up.
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ADMIN_STATE, answer, chooseOption, createInvite, joinWithNewAccount, send } from "./helpers";
+import { answer, chooseOption, createInvite, joinWithNewAccount, send } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 /** The catch-all answer of the scripted model (e2e/fixtures/chat.json). */
 const SCRIPTED = "I am a scripted model";

@@ -4,7 +4,8 @@
 // was cut; the chat page loads with them and shows them collapsed with their size.
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE, addMcpServer, answer, newChat, send, testMcpConnection } from "./helpers";
+import { addMcpServer, answer, newChat, send, testMcpConnection } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import { setUpstreamFixtures } from "./upstream-fixtures";
 import { startMcpTestServer } from "./mcp-test-process";
 
@@ -13,7 +14,7 @@ let server: ChildProcess | undefined;
 let serverUrl = "";
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test.beforeAll(async () => {
   // Our test MCP server (its `huge` tool returns a result of any size) on a free loopback port.

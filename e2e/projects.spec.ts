@@ -6,9 +6,10 @@
 import fs from "node:fs";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
-import { ADMIN, ADMIN_STATE, answer, createInvite, joinWithNewAccount, send } from "./helpers";
+import { ADMIN, answer, createInvite, joinWithNewAccount, send } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 /** Axe on the page as it is now, in both themes (reloaded in each). */
 async function axeBothThemes(page: Page, ready: () => Promise<void>) {

@@ -6,9 +6,10 @@
 // survive a reload.
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { responsesWebSearch, startScripted } from "../test/support/test-upstreams";
-import { ADMIN_STATE, chooseOption, createInvite, joinWithNewAccount, newChat, send, answer } from "./helpers";
+import { chooseOption, createInvite, joinWithNewAccount, newChat, send, answer } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 const UPSTREAM = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT || 4011)}/v1`;
 const run = Date.now().toString(36);

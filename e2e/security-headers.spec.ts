@@ -4,13 +4,13 @@
 // page cannot be framed by another site, and a remote image is not fetched.
 import http from "node:http";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
 // "localhost" like the app: the same site on another port, so SameSite=Lax cookies are sent to frames.
 const OTHER = `http://localhost:${PORT + 6}`;
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 /** Requests the other origin received (an image fetch would show here). */
 const received: string[] = [];

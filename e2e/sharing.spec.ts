@@ -6,10 +6,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, answer, chooseOption, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
+import { answer, chooseOption, createInvite, joinWithNewAccount, newChat, send, teamName } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import { violations } from "./axe";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 /** Every route a viewer of `chatId` would use, as the given page's session calls them. */
 async function statuses(page: Page, chatId: string, attachmentUrl: string) {
@@ -38,7 +39,7 @@ test("a shared chat is followed live by the member it is shared with, and by nob
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page).toHaveURL(/\/admin\/members$/);
   const stranger = await joinWithNewAccount(browser, await createInvite(page));
-  await chooseOption(page.getByLabel("Team", { exact: true }), "Analytical Engines (admin)");
+  await chooseOption(page.getByLabel("Team", { exact: true }), `${teamName()} (admin)`);
 
   // The owner attaches a text file (through the file picker) and asks for a slow answer.
   await newChat(page);

@@ -1,8 +1,8 @@
 // The shell works on a 360 px wide screen: the sidebar is a drawer behind a Menu button.
 import { expect, test } from "@playwright/test";
-import { ADMIN_STATE } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE, viewport: { width: 360, height: 740 } });
+test.use({ storageState: inOwnTeam, viewport: { width: 360, height: 740 } });
 
 test("at 360 px the sidebar opens from the Menu button and stays usable", async ({ page }) => {
   await page.goto("/settings");

@@ -13,8 +13,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { startOidcProvider, type RunningOidcProvider } from "../test/support/oidc-provider";
 import { THEMES, applyTheme, violations } from "./axe";
 import { ADMIN_STATE, SIGNED_OUT, chooseOption, createInvite, joinWithNewAccount, uniqueUser } from "./helpers";
+import { inOwnTeam } from "./own-team";
 
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 // The second test signs in through the provider the first one sets up.
 test.describe.configure({ mode: "serial" });
 

@@ -7,7 +7,7 @@
 // asking is named on the call's card.
 import { expect, test } from "@playwright/test";
 import { answer, chooseOption, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
-import { addEverything, adminWithEverything, backToFirstTeam, createTeam, setToolPolicy } from "./admin-steps";
+import { addEverything, adminWithEverything, createTeam, setToolPolicy } from "./admin-steps";
 import { violations } from "./axe";
 
 adminWithEverything();
@@ -68,7 +68,6 @@ test("an admin-only call waits for an admin, who edits and approves it from the 
   await expect(card.getByRole("table", { name: "Input changed before approval" })).toContainText("needs an admin");
   await expect(card.locator("[data-decision]")).toHaveText(/^Edited and approved by Ada Admin \(admin\) at /);
   await context.close();
-  await backToFirstTeam(admin);
 });
 
 test("a rule that runs a call without asking is named on the call's card", async ({ page: admin }) => {
@@ -96,5 +95,4 @@ test("a rule that runs a call without asking is named on the call's card", async
   const card = answer(admin).locator('[data-tool-name="everything__echo"]');
   await expect(card).toContainText("Echo: fine to run");
   await expect(card.locator("[data-auto-rule]")).toHaveText(`Ran without asking: rule “${rule}”.`);
-  await backToFirstTeam(admin);
 });

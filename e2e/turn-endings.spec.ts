@@ -10,19 +10,20 @@
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { trustReadOnlyHints } from "./admin-steps";
-import { ADMIN_STATE, addMcpServer, chatWithServerTools, answer, newChat, send, testMcpConnection } from "./helpers";
+import { addMcpServer, chatWithServerTools, answer, newChat, send, testMcpConnection } from "./helpers";
+import { inOwnTeam } from "./own-team";
 import { startMcpTestServer } from "./mcp-test-process";
 
-const MCP_PORT = Number(process.env.E2E_MCP_PORT || 4331);
+let mcpUrl = "";
 /** PARLEY_STEP_LIMIT of the e2e server (e2e/start-server.mjs). */
 const STEP_LIMIT = 8;
 let server: ChildProcess | undefined;
 
 test.describe.configure({ mode: "serial" });
-test.use({ storageState: ADMIN_STATE });
+test.use({ storageState: inOwnTeam });
 
 test.beforeAll(async () => {
-  server = (await startMcpTestServer(MCP_PORT)).process;
+  ({ process: server, url: mcpUrl } = await startMcpTestServer());
 });
 test.afterAll(() => {
   server?.kill("SIGKILL");
@@ -49,7 +50,7 @@ async function nothingRunning(page: Page) {
 }
 
 test("an admin adds the test server and its tools are listed", async ({ page }) => {
-  await addMcpServer(page, "faults", `http://127.0.0.1:${MCP_PORT}/mcp`);
+  await addMcpServer(page, "faults", mcpUrl);
   const tools = await testMcpConnection(page);
   for (const name of ["hang", "fail", "search", "slow_progress", "echo"]) await expect(tools).toContainText(name);
   // echo, marked read-only, runs without asking (the step-limit loop calls it STEP_LIMIT times); the rest ask.

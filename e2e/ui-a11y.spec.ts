@@ -8,7 +8,7 @@ import { expect, test } from "@playwright/test";
 import { trustReadOnlyHints } from "./admin-steps";
 import { THEMES, applyTheme, violations } from "./axe";
 import { MCP_URL, startEverything, stopEverything } from "./everything";
-import { ADMIN, SIGNED_OUT, addMcpServer, answer, chooseOption, createInvite, newChat, send, signIn, testMcpConnection } from "./helpers";
+import { ADMIN, SIGNED_OUT, addMcpServer, answer, createInvite, newChat, send, signIn, testMcpConnection } from "./helpers";
 
 // Signed in afresh: sign-in.spec signs the stored admin session out.
 test.use(SIGNED_OUT);
@@ -94,10 +94,6 @@ test("signed-in pages have no serious violations, in light and dark", async ({ p
     expect(await violations(visitor)).toEqual([]);
     await context.close();
   }
-
-  // Back to the admin's first team for the specs that follow.
-  await chooseOption(page.getByLabel("Team", { exact: true }), `${ADMIN.team} (admin)`);
-  await expect(page.getByRole("heading", { name: ADMIN.team })).toBeVisible();
 });
 
 for (const theme of THEMES) {

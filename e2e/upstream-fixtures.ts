@@ -19,6 +19,9 @@ export const UPSTREAM_FIXTURE_FILES = [
   "e2e/fixtures/projects.json",
   "e2e/fixtures/new-chat.json",
   "e2e/fixtures/first-hour.json",
+  "e2e/fixtures/first-hour-details.json",
+  "e2e/fixtures/mcp-apps.json",
+  "e2e/fixtures/mcp-extras.json",
   "e2e/fixtures/chat.json",
 ];
 

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
-import { backToFirstTeam, createTeam } from "./admin-steps";
+import { createTeam } from "./admin-steps";
 import { ADMIN, SIGNED_OUT, answer, chooseOption, newChat, send, signIn } from "./helpers";
 
 test.use(SIGNED_OUT);
@@ -135,5 +135,4 @@ test("answers show tokens and cost; Admin → Usage charts, tables and exports t
   await page.reload();
   await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(4);
 
-  await backToFirstTeam(page);
 });
