@@ -28,7 +28,11 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://localhost:${PORT}`,
-    trace: "retain-on-failure",
+    // Recording a trace of every test took a third of the suite's CPU (DOM snapshots at each step,
+    // screenshots): off unless E2E_TRACE=on, which keeps the traces of failed tests (without screenshots).
+    // A failed test still leaves error-context.md (the page's accessibility tree) and the server's log.
+    trace: process.env.E2E_TRACE === "on" ? { mode: "retain-on-failure", screenshots: false } : "off",
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath,
       // No GPU process: headless pages here draw nothing that needs one, and it took 20–30% of a core.

@@ -271,5 +271,6 @@ test("the MCP server's process dies while a call runs: the card says ServerUnava
   await expect(block(page, "hang")).toContainText("ServerUnavailable");
   await nothingRunning(page);
   await page.goto("/admin/mcp");
-  await expect(page.locator('li[data-server="faults"]')).toContainText(/Error.*the connection to MCP server "faults"/);
+  // Why: the dropped connection, or, when the pool has tried again since, that nothing answers there.
+  await expect(page.locator('li[data-server="faults"]')).toContainText(/Error.*(the connection to MCP server "faults"|Unreachable: fetch failed)/);
 });

@@ -89,7 +89,8 @@ function oauthFailure(err: unknown, what: string): McpFailure | undefined {
 
 /** Classifies anything thrown while connecting to or calling a server. */
 export function classifyFailure(err: unknown, what = "the server"): McpFailure {
-  if (err instanceof McpFailure) return err;
+  // Already classified, maybe wrapped by the SDK: kept as it is (its text would otherwise say the kind twice).
+  for (let e: unknown = err, i = 0; e && i < 4; e = (e as { cause?: unknown }).cause, i++) if (e instanceof McpFailure) return e;
   if (err instanceof ConnectRequired) return new McpFailure("auth", err.message, undefined, undefined, err.scope);
   // Not the member's credential: it is kept, and works again once the authorization server answers.
   if (err instanceof AuthorizationServerUnavailable) return new McpFailure("unreachable", err.message);
