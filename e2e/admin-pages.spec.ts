@@ -129,5 +129,4 @@ test("admin pages: the current tab, tools listed once, saved values kept, a read
   await expect(page.getByText("No events match these filters.")).toBeVisible();
   await page.getByRole("link", { name: "Clear filters" }).click();
   await expect(table.getByRole("row").filter({ hasText: "Added a provider" })).toHaveCount(2);
-
 });

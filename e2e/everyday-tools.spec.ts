@@ -70,5 +70,4 @@ test("members see only tools they may use, which ones ask first, the team's defa
   expect(popover!.x).toBeGreaterThanOrEqual(0);
   expect(popover!.x + popover!.width).toBeLessThanOrEqual(360);
   await context.close();
-
 });

@@ -5,16 +5,7 @@
 // test passed, and each tool has one control for whether it is offered.
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import {
-  addMcpServer,
-  answer,
-  chatWithServerTools,
-  ensureMcpServer,
-  newChat,
-  send,
-  storedChat,
-  testMcpConnection,
-} from "./helpers";
+import { addMcpServer, answer, chatWithServerTools, ensureMcpServer, newChat, send, storedChat, testMcpConnection } from "./helpers";
 import { ensureFileTeam, inOwnTeam } from "./own-team";
 import { startMcpTestServer } from "./mcp-test-process";
 

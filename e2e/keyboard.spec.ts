@@ -60,7 +60,6 @@ test("focus returns to the message box after New chat, Send, Tools, Approve, Den
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(box(page)).toBeFocused();
-
 });
 
 test("skip links lead to the message box and to the content; ? lists the shortcuts, / goes to the message box", async ({ page }) => {

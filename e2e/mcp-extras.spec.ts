@@ -15,7 +15,6 @@ let server: ChildProcess | undefined;
 test.describe.configure({ mode: "serial" });
 test.use({ storageState: inOwnTeam });
 
-
 test.beforeAll(async () => {
   ({ process: server, url: mcpUrl } = await startMcpTestServer());
 });

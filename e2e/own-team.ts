@@ -9,7 +9,8 @@ import { expect, test, type Browser, type BrowserContextOptions, type TestFixtur
 import { ADMIN_STATE, OUTPUT_DIR, fileTeam, setFileTeam } from "./helpers";
 
 /** For test.use's storageState: the stored admin session, in this spec file's own team. */
-export const inOwnTeam: TestFixture<BrowserContextOptions["storageState"], { browser: Browser }> = async ({ browser }, provide) => provide(await ensureFileTeam(browser));
+export const inOwnTeam: TestFixture<BrowserContextOptions["storageState"], { browser: Browser }> = async ({ browser }, provide) =>
+  provide(await ensureFileTeam(browser));
 
 /**
  * The stored admin session of this spec file's team, made on first use: for `inOwnTeam` and for a

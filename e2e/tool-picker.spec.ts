@@ -71,5 +71,4 @@ test("quick clicks right after opening Tools stick, and the next click builds on
   await expect(picker.getByRole("checkbox", { name: "Use alpha echo", exact: true })).not.toBeChecked();
   await expect(picker.getByRole("checkbox", { name: "Use beta echo", exact: true })).toBeChecked();
   await page.keyboard.press("Escape");
-
 });

@@ -134,5 +134,4 @@ test("answers show tokens and cost; Admin → Usage charts, tables and exports t
   await admin.close();
   await page.reload();
   await expect(page.getByRole("article", { name: "Assistant message" })).toHaveCount(4);
-
 });
