@@ -10,7 +10,7 @@ const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsS
 
 // Specs that change what every other spec sees while they run: the scripted upstream's fixtures (replaced
 // through its control API), the instance's sign-in methods. They run one at a time after the rest; every
-// other spec file works in a team of its own (e2e/test.ts) and runs beside another.
+// other spec file works in a team of its own (e2e/own-team.ts) and runs beside another.
 const ALONE = /\/(balanced|images|oversized|sso)\.spec\.ts$/;
 
 export default defineConfig({
@@ -18,7 +18,7 @@ export default defineConfig({
   // Per port (see e2e/helpers.ts OUTPUT_DIR), so side-by-side runs do not delete each other's state.
   outputDir: process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results",
   // Files spread over the workers, each file's tests in order in one worker. Two workers (E2E_WORKERS)
-  // keep two cores busy: a spec mostly waits on the browser, the server and the scripted model.
+  // keep two cores busy: one alone used about 1.5 of them, waiting on the scripted model between steps.
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS || 2),
   retries: 0,

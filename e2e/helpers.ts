@@ -10,7 +10,7 @@ export const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "c
 export const OUTPUT_DIR = process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results";
 export const ADMIN_STATE = `${OUTPUT_DIR}/.auth/admin.json`;
 
-/** The team of the spec file that runs now, when its tests use the stored admin session (e2e/test.ts). */
+/** The team of the spec file that runs now, when its tests use the stored admin session (e2e/own-team.ts). */
 type FileTeam = { file: string; name: string; state: string };
 let currentFileTeam: FileTeam | undefined;
 export const fileTeam = () => currentFileTeam;
