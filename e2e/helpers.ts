@@ -143,8 +143,8 @@ export async function testMcpConnection(page: Page): Promise<Locator> {
 }
 
 /**
- * The current team's MCP server of this name, added (and its connection tested, so its tools are
- * stored) unless it is there already: for specs whose tests each need the server, whatever ran before.
+ * The spec file's team's MCP server of this name, added (and its connection tested, so its tools are
+ * stored) unless it is there already: for a `beforeAll`, which runs again in a new worker after a failure.
  */
 export async function ensureMcpServer(browser: Browser, name: string, url: string) {
   const context = await browser.newContext({ storageState: adminState() });

@@ -45,27 +45,27 @@ export class McpFailure extends Error {
 const NETWORK =
   /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|socket hang up|fetch failed|other side closed|ENOENT|EACCES/;
 
+type Cause = { message?: string; code?: unknown; cause?: unknown };
+
+/** `err` and what caused it, outermost first (four deep at most). */
+function causes(err: unknown): Cause[] {
+  const chain: Cause[] = [];
+  for (let e = err as Cause | undefined; e && chain.length < 4; e = e.cause as Cause | undefined) chain.push(e);
+  return chain;
+}
+
 function causeText(err: unknown): string {
   const parts: string[] = [];
-  let e: unknown = err;
-  for (let i = 0; e && i < 4; i++) {
-    const x = e as { message?: string; code?: string; cause?: unknown };
+  for (const x of causes(err)) {
     if (x.message && !parts.includes(x.message)) parts.push(x.message);
-    if (typeof x.code === "string" && !parts.some((p) => p.includes(x.code!))) parts.push(x.code);
-    e = x.cause;
+    if (typeof x.code === "string" && !parts.some((p) => p.includes(x.code as string))) parts.push(x.code);
   }
   return parts.join(": ") || String(err);
 }
 
 /** The address rules' refusal (outbound-fetch.ts) somewhere in the causes of `err`, if any. */
 function refusal(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; e && i < 4; i++) {
-    const x = e as { message?: string; code?: string; cause?: unknown };
-    if (x.code === "EPARLEYREFUSED") return x.message;
-    e = x.cause;
-  }
-  return undefined;
+  return causes(err).find((x) => x.code === "EPARLEYREFUSED")?.message;
 }
 
 /**
@@ -90,7 +90,8 @@ function oauthFailure(err: unknown, what: string): McpFailure | undefined {
 /** Classifies anything thrown while connecting to or calling a server. */
 export function classifyFailure(err: unknown, what = "the server"): McpFailure {
   // Already classified, maybe wrapped by the SDK: kept as it is (its text would otherwise say the kind twice).
-  for (let e: unknown = err, i = 0; e && i < 4; e = (e as { cause?: unknown }).cause, i++) if (e instanceof McpFailure) return e;
+  const classified = causes(err).find((x) => x instanceof McpFailure);
+  if (classified) return classified as McpFailure;
   if (err instanceof ConnectRequired) return new McpFailure("auth", err.message, undefined, undefined, err.scope);
   // Not the member's credential: it is kept, and works again once the authorization server answers.
   if (err instanceof AuthorizationServerUnavailable) return new McpFailure("unreachable", err.message);

@@ -134,6 +134,8 @@ function carriesText(text: string, dialect: SseDialect): boolean {
 }
 
 const BLANK_LINE = Buffer.from("\n\n");
+/** Decodes a whole chunk at once (no state): the first-text check of an event that goes out as it came. */
+const utf8 = new TextDecoder();
 
 /** Whether `chunk` is exactly one whole event: its first blank line is its end. */
 function isOneEvent(chunk: Uint8Array): boolean {
@@ -224,7 +226,7 @@ export function sseMerger(dialect: SseDialect, frameMs = 0): TransformStream<Uin
       const wait = textSent ? sentAt + holdMs(frameMs, openStreams(now)) - now : 0;
       if (wait <= 0 && !pending && isOneEvent(chunk)) {
         sentAt = now;
-        noteSent(() => new TextDecoder().decode(chunk));
+        noteSent(() => utf8.decode(chunk));
         return controller.enqueue(chunk);
       }
       pending += decoder.decode(chunk, { stream: true });
