@@ -59,6 +59,9 @@ test("a server's question is a form in the tool's block: it survives a reload, b
 
   await expect(answer(page)).toContainText("Thanks for the answer.", { timeout: 20_000 });
   await ended(page);
+  // The page followed the answer after the reload from its replay: no error on the way (a replay without
+  // the answer's earlier parts failed with "No tool invocation found").
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0); // (Next.js keeps an empty one for route changes)
   const result = answer(page).locator('[data-tool-name="extras__ask"]');
   await expect(result).toContainText("Answer: accept");
   for (const piece of ['"name":"Ada"', '"email":"ada@example.com"', '"count":3', '"colour":"green"', '"size":"l"', '"tags":["a","b"]'])

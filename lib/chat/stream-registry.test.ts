@@ -1,13 +1,14 @@
 // Resume and stop across app instances through Redis (the machine's Redis, when REDIS_URL or
 // TEST_REDIS_URL is set), and in-process by default.
 import type { LLMock } from "@copilotkit/aimock";
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { resumeTurn } from "./turn";
 import { buildRegistry, LocalPubSub } from "./stream-registry";
 import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "@/test/support/test-turns";
-import { runTurn, storedTurn } from "@/test/support/turn-harness";
+import { adderTool, runTurn, storedTurn } from "@/test/support/turn-harness";
 
 const REDIS = process.env.TEST_REDIS_URL?.trim() || process.env.REDIS_URL?.trim();
 
@@ -67,6 +68,40 @@ describe.each([
     expect(textOf(chunks)).toBe(text);
     await done.promise;
     expect(await resumeTurn(ctx, chat.id)).toBeNull(); // nothing runs any more: 204
+  });
+
+  it.skipIf(skip)("a reader that joins an answer continued after an approval sees it from its start, and the call it goes on with", async () => {
+    const text = Array.from({ length: 40 }, (_, i) => `s${i}`).join(" ");
+    mock.addFixture({
+      match: { userMessage: "add after approval", hasToolResult: false },
+      response: { content: "Let me add.", toolCalls: [{ name: "add", arguments: JSON.stringify({ a: 2, b: 3 }), id: "call_resume" }] },
+    });
+    mock.addFixture({ match: { userMessage: "add after approval", hasToolResult: true }, response: { content: text }, latency: 15 });
+    const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
+    const { add } = adderTool({ needsApproval: true });
+    const asked = storedTurn();
+    const chunks = await readChunks(await runTurn(ctx, { chatId: chat.id, text: "add after approval" }, { tools: { add }, onStored: asked.onStored }));
+    await asked.promise;
+    const approvalId = String(chunks.find((c) => c.type === "tool-approval-request")?.approvalId);
+    const went = storedTurn();
+    const continued = await runTurn(ctx, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { tools: { add }, onStored: went.onStored });
+    const reader = continued.body!.getReader();
+    await reader.read();
+    await reader.cancel(); // the tab reloads while the answer goes on
+    const resumed = await resumeTurn(ctx, chat.id);
+    // The page reads the replay from an empty message (the AI SDK resets it at the replay's start).
+    const stream = new ReadableStream<UIMessageChunk>({
+      async start(c) {
+        for (const chunk of await readChunks(resumed!)) c.enqueue(chunk as UIMessageChunk);
+        c.close();
+      },
+    });
+    let page: UIMessage | undefined;
+    for await (const m of readUIMessageStream({ stream, terminateOnError: true })) page = m;
+    expect(page?.parts.find((p) => p.type === "text")).toMatchObject({ text: "Let me add." });
+    expect(page?.parts.find((p) => p.type === "tool-add")).toMatchObject({ state: "output-available", output: { sum: 5 } });
+    expect(page?.parts.at(-1)).toMatchObject({ type: "text", text });
+    await went.promise;
   });
 
   it.skipIf(skip || !redis)("another instance resumes and stops a turn it does not run", async () => {

@@ -34,6 +34,7 @@ import { citationCollector } from "./citations";
 import { askOwner } from "./elicitations";
 import { toModelHistory } from "./history";
 import type { ParleyMetadata, ParleyUIMessage } from "./message-types";
+import { replayText } from "./message-replay";
 import { logStep } from "./step-log";
 import { storeFeed } from "./store-feed";
 import { storeTurn, type StoreDeps, type StoredTurn } from "./store-turn";
@@ -364,6 +365,8 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
       );
 
     const live = await registry.record(loaded.streamId);
+    // A page that resumes a continued answer gets it as stored before this turn first (message-replay.ts).
+    if (continued) live.append(replayText(continued.message));
     return { response: new Response(sseBytes(events, { live }), { headers: STREAM_HEADERS }), stored };
   } catch (err) {
     // release, when the turn fails before it streams: the slot, the budget's hold, and the chat if it was claimed.
