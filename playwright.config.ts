@@ -18,11 +18,10 @@ export default defineConfig({
   // Per port (see e2e/helpers.ts OUTPUT_DIR), so side-by-side runs do not delete each other's state.
   outputDir: process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results",
   // Files spread over the workers, each file's tests in order in one worker. Spec files are independent
-  // (each in a team of its own), so E2E_WORKERS=2 runs them side by side (11 min on two cores). One is
-  // the default until the race it exposed is fixed: a reload while a server's question waits can leave
-  // the resumed chat without the tool's part ("No tool invocation found", mcp-extras).
+  // (each in a team of its own), so two run side by side (13 min on two cores, against 15 on one);
+  // E2E_WORKERS sets how many.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS || 1),
+  workers: Number(process.env.E2E_WORKERS || 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
