@@ -86,11 +86,16 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
   });
 }
 
+/** A server that did not connect within its connect timeout, named so an operator sees which applied. */
+export function connectTimedOut(what: string, timeoutMs: number): McpFailure {
+  return new McpFailure("timeout", `${what} did not answer within its connect timeout (${Math.round(timeoutMs / 100) / 10} s).`);
+}
+
 /** Why connecting stopped: the connect timeout, or the caller's signal. */
-function connectStopped(what: string) {
+function connectStopped(what: string, timeoutMs: number) {
   return (signal: AbortSignal) =>
     (signal.reason as { name?: string } | undefined)?.name === "TimeoutError"
-      ? new McpFailure("timeout", `${what} did not answer within the connect timeout.`)
+      ? connectTimedOut(what, timeoutMs)
       : new McpFailure("aborted", "Connecting was stopped.");
 }
 
@@ -151,8 +156,12 @@ export async function openConnection(
     }
     transport = makeTransport(config, notes, outbound);
     const prior: PriorDiscovery | undefined = config.transport === "sse" ? { kind: "legacy" } : events.prior;
-    await untilAborted(client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs, prior }), deadline, connectStopped(what));
-    tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what));
+    await untilAborted(
+      client.connect(transport, { signal: deadline, timeout: config.connectTimeoutMs, prior }),
+      deadline,
+      connectStopped(what, config.connectTimeoutMs),
+    );
+    tools = await untilAborted(listAllTools(client, deadline, config.connectTimeoutMs), deadline, connectStopped(what, config.connectTimeoutMs));
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});

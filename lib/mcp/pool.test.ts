@@ -182,12 +182,11 @@ describe("failures", () => {
     const server = await startTestServer();
     started.push(server);
     const config = httpConfig(server.url);
-    // Connected first, so the 300 ms are the hanging call's alone, however slow connecting is.
+    // Connected first, so the 300 ms are the hanging call's alone, however slow connecting is. The tool
+    // never answers: only the call's timeout ends it.
     await callTool(config, "echo", { message: "first" }, { timeoutMs: 10_000 });
-    const t0 = Date.now();
     const f = await failureOf(callTool(config, "hang", {}, { timeoutMs: 300, signal: AbortSignal.timeout(300) }));
     expect(f.kind).toBe("timeout");
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(status(config.id).state).toBe("connected");
     expect((await callTool(config, "echo", { message: "still here" }, { timeoutMs: 5000 })).content[0]).toMatchObject({ text: "Echo: still here" });
   });
@@ -216,10 +215,10 @@ describe("failures", () => {
 
     const stuck = await startTestServer({ hang: true });
     started.push(stuck);
-    const t0 = Date.now();
+    // The stuck server never answers: only its connect timeout ends the attempt, and the message names it.
     const timeout = await failureOf(acquire(httpConfig(stuck.url, { connectTimeoutMs: 400 })));
     expect(timeout.kind).toBe("timeout");
-    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(timeout.message).toMatch(/within its connect timeout \(0\.4 s\)/);
   });
 
   it("rebuilds the session when the server's settings change", async () => {

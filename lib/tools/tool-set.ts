@@ -10,6 +10,7 @@ import { db } from "../db/client";
 import type { ToolPolicy } from "../db/generated/client";
 import type { McpServerConfig } from "../mcp/config";
 import { classifyFailure, type McpFailure } from "../mcp/failures";
+import { connectTimedOut } from "../mcp/connection";
 import type { Elicit } from "../mcp/elicitation-routing";
 import { acquire, callTool } from "../mcp/pool";
 import { capResult, errorText, resultModelOutput, type CappedResult, type ImageHandling } from "../mcp/results";
@@ -121,12 +122,13 @@ export function editedNote(original: unknown): string {
 
 /** Reaches a server within its connect timeout, or says why not. */
 async function reach(config: McpServerConfig) {
+  const deadline = AbortSignal.timeout(config.connectTimeoutMs);
   try {
-    const deadline = AbortSignal.timeout(config.connectTimeoutMs);
     const conn = await acquire(config, { signal: deadline });
     return { ok: true as const, tools: conn.tools };
   } catch (err) {
-    return { ok: false as const, failure: classifyFailure(err) };
+    // This wait's own deadline may fire before the shared connection attempt says why it stopped.
+    return { ok: false as const, failure: deadline.aborted ? connectTimedOut("the server", config.connectTimeoutMs) : classifyFailure(err) };
   }
 }
 
