@@ -12,7 +12,7 @@ import { recordDecisions } from "./approvals";
 import { CONTINUE_ANSWER, loadMessagePage } from "./history";
 import { chatRequestSchema } from "./request";
 import { switchVersion } from "./switch-version";
-import { stopTurn } from "./turn";
+import { stopTurn } from "./turn-follow";
 import { readChunks, readUntil, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import type { TeamContext } from "../teams/team-context";

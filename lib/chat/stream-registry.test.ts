@@ -5,7 +5,7 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
-import { resumeTurn } from "./turn";
+import { resumeTurn } from "./turn-follow";
 import { buildRegistry, LocalPubSub } from "./stream-registry";
 import { parseSse, readChunks, startUpstream, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { adderTool, runTurn, storedTurn } from "@/test/support/turn-harness";

@@ -13,7 +13,7 @@ import { loadMessagePage } from "./history";
 import { markInterrupted } from "./recovery";
 import { FINAL_STATES, type ToolState } from "./tool-states";
 import { streamRegistry } from "./stream-registry";
-import { stopTurn } from "./turn";
+import { stopTurn } from "./turn-follow";
 
 let mock: LLMock;
 describe.each(DATABASES)("on $name", (driver) => {

@@ -107,7 +107,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       const { ctx, chat } = await teamWithProvider(mock.url, "openai_chat");
       const done = storedTurn();
       const res = await runTurn(ctx, { chatId: chat.id, text: "stop me" }, { onStored: done.onStored });
-      const { stopTurn } = await import("./turn");
+      const { stopTurn } = await import("./turn-follow");
       const reading = readChunks(res);
       await new Promise((r) => setTimeout(r, 400));
       expect(await stopTurn(ctx, chat.id)).toEqual({ stopped: true });

@@ -9,7 +9,7 @@ import { DATABASES } from "@/test/support/turn-harness";
 import { createChat, deleteChat, getChat, renameChat } from "../chat/chats";
 import { loadMessagePage } from "../chat/history";
 import { loadTurn } from "../chat/turn-load";
-import { resumeTurn, stopTurn } from "../chat/turn";
+import { resumeTurn, stopTurn } from "../chat/turn-follow";
 import { streamRegistry } from "../chat/stream-registry";
 import { chatAccess, viewableChat } from "./access";
 import { copyChat } from "./copy";
