@@ -191,9 +191,14 @@ test("a web-search model answers with numbered citations that survive a reload",
       const sources = reply.getByRole("region", { name: "Sources" });
       await expect(sources.getByRole("listitem")).toHaveCount(2);
       await expect(sources.getByRole("link", { name: "Citations in Parley" })).toHaveAttribute("href", cites[0].url);
-      await reply.locator('[data-citation="2"]').hover();
-      await expect(reply.getByRole("tooltip").filter({ hasText: "How sources are numbered" })).toBeVisible();
-      await expect(reply.getByRole("tooltip").filter({ hasText: "How sources are numbered" })).toContainText("blog.example.org");
+      // Hovered again until the tooltip shows: the page may still move the mark (the stored answer
+      // replaces the live one, the list scrolls) after the pointer reached it.
+      const tooltip = reply.getByRole("tooltip").filter({ hasText: "How sources are numbered" });
+      await expect(async () => {
+        await reply.locator('[data-citation="2"]').hover();
+        await expect(tooltip).toBeVisible({ timeout: 1_000 });
+      }).toPass();
+      await expect(tooltip).toContainText("blog.example.org");
     };
     await check();
     await page.reload();
