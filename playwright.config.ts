@@ -18,9 +18,9 @@ export default defineConfig({
   // Per port (see e2e/helpers.ts OUTPUT_DIR), so side-by-side runs do not delete each other's state.
   outputDir: process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results",
   // Files spread over the workers, each file's tests in order in one worker. Spec files are independent
-  // (each in a team of its own), so E2E_WORKERS=2 runs two side by side; one is the default because the
-  // suite is bound by CPU: on two cores a second worker finished no sooner (13.6 min for what one worker
-  // runs in about 13) and made specs that hover or time things flakier. Give it more cores, then more workers.
+  // (each in a team of its own), so E2E_WORKERS=2 runs two side by side. One is the default: the suite
+  // is bound by CPU, and on two cores a second worker saved only a few minutes (fresh-clone CI runs:
+  // 17.9 min on one; 13.6 min on two before the one-at-a-time specs) while a hover check flaked.
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS || 1),
   retries: 0,

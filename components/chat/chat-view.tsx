@@ -6,7 +6,9 @@
 // (data-title parts) reaches the header and the sidebar as it comes. The list opens at the newest
 // message and follows a streaming answer (use-chat-scroll.ts); answers can be regenerated, questions
 // edited and resent, a stopped (or step-limited) answer continued, and versions switched (use-branches.ts); each of
-// these but the switch is a turn, sent through useChat.
+// these but the switch is a turn, sent through useChat. Decisions on waiting calls: use-decisions.ts;
+// what the page reads back while it follows no stream (an admin's decision, a refused decision, an
+// answer still being written): use-stored-answer.ts.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { generateId, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
@@ -22,52 +24,22 @@ import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { AddFilesButton, PendingFiles } from "./attachments/add-files";
 import { useAttachments } from "./attachments/use-attachments";
-import { ApprovalContext, waitingForMember, type ApprovalDecision } from "./approval";
+import { ApprovalContext } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
 import { focusComposer } from "../shared/focus-composer";
 import type { MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
 import { fetchBranchPage } from "./branch-page";
-import { fetchJson, serverMessage } from "../shared/fetch-json";
 import { useStoredQuestionId } from "./use-stored-question-id";
 import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
 import { JumpToLatest } from "./jump-to-latest";
 import { useStopTurn } from "./use-stop-turn";
+import { useDecisions } from "./use-decisions";
+import { useAdminWait, useRefusedDecisions, useStaleAnswer } from "./use-stored-answer";
 import { ChatUsageTotal } from "./answer-usage";
 import { AppHostContext, type AppHost } from "./app-view";
-
-type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string; decidedAt?: string } };
-
-/** How often an open chat looks whether an admin has decided its waiting calls. */
-const ADMIN_POLL_MS = 2_000;
-/** Looks (300 ms apart) for an approved call's answer to go on before the page stops looking. */
-const APPROVED_LOOKS = 200;
-
-/** Whether a call of this answer waits for an admin. */
-function waitsForAdmin(m: ParleyUIMessage): boolean {
-  return (m.parts as Decided[]).some((p) => p.state === "approval-requested" && p.approval?.by === "admin");
-}
-
-/**
- * Whether a call of this stored answer was approved on the server (by an admin, or in another tab) and
- * the answer has not gone on yet: the turn continues in a moment, so the page keeps looking.
- */
-function approvedNotRun(m: ParleyUIMessage): boolean {
-  return (
-    m.metadata?.status !== "streaming" && (m.parts as Decided[]).some((p) => p.state === "approval-responded" && p.approval?.approved && p.approval.decidedAt)
-  );
-}
-
-/** A message as the server has it stored now (from the chat's newest page); undefined when it cannot tell. */
-async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessage | undefined> {
-  const page = await fetchBranchPage(chatId);
-  return page?.messages.find((m) => m.id === id);
-}
-
-/** How much longer than the other instance waits (its `handedOver.withinMs`) a page looks for a handed-over answer to go on. */
-const HANDOVER_MARGIN_MS = 15_000;
 
 export type ChatViewProps = {
   chatId: string;
@@ -160,128 +132,11 @@ export function ChatView({
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
-  const decidedHere = useRef(new Map<string, ApprovalDecision>());
-  const [decisionError, setDecisionError] = useState<string>();
-  const [waitTick, setWaitTick] = useState(0);
-  const decide = useCallback(
-    async (d: ApprovalDecision) => {
-      const post = (url: string, body: unknown) => fetchJson(url, { method: "POST", body }).catch(() => undefined);
-      if (d.alwaysAllowToolId) await post("/api/tools/preferences", { toolId: d.alwaysAllowToolId, alwaysAllow: true });
-      if (d.allowForChatToolId) await post(`/api/chat/${chatId}/allowed-tools`, { toolId: d.allowForChatToolId });
-      if (d.input) edited.set(d.approvalId, d.input);
-      focusComposer(); // the card's buttons go away with the decision
-      const answer = messagesRef.current[messagesRef.current.length - 1];
-      if (!answer || !waitsForAdmin(answer)) return void addToolApprovalResponse({ id: d.approvalId, approved: d.approved, reason: d.reason });
-      // Other calls of this answer wait for an admin: this member's decisions are stored once all of
-      // theirs are made, and the answer goes on (on the server) when the admin has decided too.
-      decidedHere.current.set(d.approvalId, d);
-      const mine = waitingForMember(answer.parts);
-      setMessages((current) =>
-        current.map((m) =>
-          m.id !== answer.id
-            ? m
-            : {
-                ...m,
-                parts: m.parts.map((p) =>
-                  (p as Decided).approval?.id === d.approvalId
-                    ? ({ ...p, state: "approval-responded", approval: { ...(p as Decided).approval!, approved: d.approved, reason: d.reason } } as typeof p)
-                    : p,
-                ),
-              },
-        ),
-      );
-      if (!mine.every((id) => decidedHere.current.has(id))) return;
-      const approvals = mine.map((id) => {
-        const x = decidedHere.current.get(id)!;
-        return { approvalId: id, approved: x.approved, ...(x.reason ? { reason: x.reason } : {}), ...(x.input ? { input: x.input } : {}) };
-      });
-      decidedHere.current.clear();
-      await fetchJson(`/api/chat/${chatId}/decisions`, { method: "POST", body: { approvals } }).catch((err: unknown) =>
-        setDecisionError(serverMessage(err) ?? "Your decisions could not be saved."),
-      );
-      setWaitTick((t) => t + 1);
-    },
-    [addToolApprovalResponse, chatId, setMessages, edited],
-  );
+  const { decide, decisionError, waitTick, supersede } = useDecisions({ chatId, messagesRef, setMessages, addToolApprovalResponse, edited, supersededFaces });
+  const polls = { chatId, status, last, setMessages };
+  useAdminWait(polls, waitTick);
 
-  // Calls waiting for an admin: the stored answer is read again (every few seconds) until an admin has
-  // decided and the answer goes on; then the poll for a streaming answer below takes over.
-  // An admin's approval is stored a moment before the answer goes on: between the two the page shows the
-  // decision and keeps looking (approvedNotRun), for at most APPROVED_LOOKS looks.
-  const adminWaitId =
-    (status === "ready" || status === "error") && last?.role === "assistant" && (waitsForAdmin(last) || approvedNotRun(last)) ? last.id : undefined;
-  useEffect(() => {
-    if (!adminWaitId) return;
-    let timer: ReturnType<typeof setTimeout>;
-    let cancelled = false;
-    let looks = 0;
-    const check = async () => {
-      const fresh = await storedMessage(chatId, adminWaitId);
-      if (cancelled) return;
-      const soon = fresh !== undefined && approvedNotRun(fresh);
-      if (fresh && (!waitsForAdmin(fresh) || fresh.metadata?.status === "streaming")) {
-        setMessages((current) => current.map((m) => (m.id === adminWaitId ? fresh : m)));
-        if (!soon) return;
-      }
-      if (soon && ++looks > APPROVED_LOOKS) return;
-      timer = setTimeout(check, soon ? 300 : ADMIN_POLL_MS);
-    };
-    timer = setTimeout(check, waitTick ? 300 : ADMIN_POLL_MS);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [adminWaitId, chatId, setMessages, waitTick]);
-
-  /**
-   * A new message while calls wait (or were decided but never ran): the server ends them as superseded
-   * (approvals.ts supersedePending); show that here too, with the server's faces.
-   */
-  const supersede = useCallback(() => {
-    const open = (p: Decided) => p.state === "approval-requested" || p.state === "approval-responded";
-    const end = (p: Decided): Decided =>
-      p.state === "approval-requested"
-        ? { ...p, state: "output-denied", approval: { ...p.approval!, approved: false, reason: supersededFaces.denied } }
-        : p.approval?.approved
-          ? ({ ...p, state: "output-error", errorText: supersededFaces.aborted } as Decided)
-          : { ...p, state: "output-denied" };
-    setMessages((current) =>
-      current.map((m) =>
-        m.role === "assistant" && (m.parts as Decided[]).some(open)
-          ? { ...m, parts: m.parts.map((p) => (open(p as Decided) ? (end(p as Decided) as typeof p) : p)) }
-          : m,
-      ),
-    );
-  }, [setMessages, supersededFaces]);
-  // Decisions the server refused show what the server holds, never a guess: the stored answer replaces
-  // the local one. Still waiting (a network failure, a busy server): the cards go back to Approve/Deny
-  // with the error below. Decided elsewhere (another tab won): the error says so and the card shows that
-  // decision, then its result as it is stored (the poll below). No answer from the server: the cards go
-  // back to their pending face. Either way no card claims "Running…" for a decision that was not taken.
-  const refusedId =
-    status === "error" && last?.role === "assistant" && (last.parts as Decided[]).some((p) => p.state === "approval-responded") ? last.id : undefined;
-  useEffect(() => {
-    if (!refusedId) return;
-    let cancelled = false;
-    void storedMessage(chatId, refusedId).then((fresh) => {
-      if (cancelled) return;
-      setMessages((current) =>
-        current.map((m) => {
-          if (m.id !== refusedId) return m;
-          if (fresh) return fresh;
-          const parts = m.parts.map((p) =>
-            (p as Decided).state === "approval-responded"
-              ? ({ ...p, state: "approval-requested", approval: { id: (p as Decided).approval!.id } } as typeof p)
-              : p,
-          );
-          return { ...m, parts };
-        }),
-      );
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [refusedId, chatId, setMessages]);
+  useRefusedDecisions(polls);
   const [older, setOlder] = useState<{ hasMore: boolean; firstSeq?: number; loading: boolean }>({
     hasMore: initialHasMore,
     firstSeq: initialFirstSeq,
@@ -339,32 +194,7 @@ export function ChatView({
     [busy, branches, maxChars, onRegenerate, clearError, supersede, sendMessage, modelId, scrollToBottom, chatId],
   );
 
-  // An answer the server is still writing while this page does not follow its stream (the page was
-  // rendered while the turn was being finalised, another tab's decision continues it, or the instance
-  // that wrote it stopped and handed it to another): the stored answer is read again until it ends,
-  // each read shown as it is. A handed-over answer is interrupted until the other instance takes it.
-  const awaitingHandover = last?.metadata?.status === "interrupted" && last.metadata.handedOver !== undefined;
-  const staleId =
-    (status === "ready" || status === "error") && last?.role === "assistant" && (last.metadata?.status === "streaming" || awaitingHandover)
-      ? last.id
-      : undefined;
-  useEffect(() => {
-    if (!staleId) return;
-    let tries = 0;
-    let timer: ReturnType<typeof setTimeout>;
-    const handedOver = messagesRef.current.at(-1)?.metadata?.handedOver;
-    const lookUntil = handedOver ? Date.now() + handedOver.withinMs + HANDOVER_MARGIN_MS : 0;
-    const refresh = async () => {
-      const fresh = await storedMessage(chatId, staleId);
-      // Handed over: stored as interrupted until the other instance takes it, which may first wait for
-      // the stopping one to store it (continue-decided.ts): looked at a while longer, shown as it is meanwhile.
-      const handing = fresh?.metadata?.status === "interrupted" && Date.now() < lookUntil;
-      if (fresh && !handing) setMessages((current) => current.map((m) => (m.id === staleId ? fresh : m)));
-      if ((!fresh || fresh.metadata?.status === "streaming" || handing) && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
-    };
-    timer = setTimeout(refresh, 300);
-    return () => clearTimeout(timer);
-  }, [staleId, chatId, setMessages]);
+  useStaleAnswer(polls, messagesRef);
 
   // MCP Apps views in tool blocks: a message a view asks to send (and the member confirms) is sent as theirs.
   const sendRef = useRef<(text: string) => void>(undefined);

@@ -101,7 +101,7 @@ describe("MCP server secrets and targets", () => {
   });
 
   it("refuses to connect to a link-local address that got past the form", async () => {
-    const started = Date.now();
+    // Refused before any connection: a try would have ended as a timeout or unreachable, not as config.
     const failure = await openConnection({
       id: "x",
       name: "meta",
@@ -115,7 +115,6 @@ describe("MCP server secrets and targets", () => {
       (e: unknown) => e as { kind: string; message: string },
     );
     expect(failure).toMatchObject({ kind: "config", message: expect.stringMatching(/cloud-metadata or link-local/) });
-    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it("Test connection shows the status of an HTTP failure, not the body of the server's error", async () => {

@@ -177,9 +177,8 @@ describe("test connection and fetch models", () => {
   it("gives up after the timeout instead of hanging", async () => {
     const up = await startScripted(() => new Promise(() => {}));
     try {
-      const started = Date.now();
+      // The upstream never answers: only the 300 ms timeout ends the wait, and the message names it.
       const r = await listProviderModels({ kind: "openai_compatible", baseUrl: `${up.url}/v1`, apiKeyEnc: null, headersEnc: null }, { timeoutMs: 300 });
-      expect(Date.now() - started).toBeLessThan(2000);
       expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/No answer from .* within 300 ms/) });
     } finally {
       await up.stop();
