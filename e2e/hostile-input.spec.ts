@@ -74,7 +74,9 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
       call(who, label, body, contentType);
     };
     const early = actionBodies.filter((b, j) => !atEntry.test(b.label) && j % 10 === i % 10);
-    for (const b of early) call("member", b.label, b.body);
+    // Sign-out takes any FormData, and React reads '["$K1"]' (a missing FormData reference) as an empty
+    // one: sent as the member, it signs the cast out. Its bodies go as the visitor, who has no session.
+    for (const b of early) call(NO_INPUT.test(action.name) ? "anonymous" : "member", b.label, b.body);
     if (i % 10 === 0) {
       form("member", "a file over 1 MB", [], undefined, Buffer.alloc(1_100_000, 97));
       form("member", "NUL in a field name", [["na\0me", "x"]]);

@@ -166,7 +166,10 @@ export function serverActions(distDir = process.env.NEXT_DIST_DIR || ".next"): S
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, "server", "server-reference-manifest.json"), "utf8")) as {
     node: Record<string, { workers: Record<string, unknown>; exportedName?: string; filename?: string }>;
   };
-  return Object.entries(manifest.node).map(([id, entry]) => {
+  // Sorted by name: the manifest's order changes from build to build, and which bodies go to which
+  // action follows the order, so a build must not decide what the spec sends where.
+  const entries = Object.entries(manifest.node).sort(([a, x], [b, y]) => (x.exportedName ?? a).localeCompare(y.exportedName ?? b) || a.localeCompare(b));
+  return entries.map(([id, entry]) => {
     const worker = Object.keys(entry.workers).find((w) => w.endsWith("/page")) ?? Object.keys(entry.workers)[0];
     const page =
       worker
