@@ -11,9 +11,7 @@ import { focusComposer } from "../shared/focus-composer";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 import { waitingForMember, type ApprovalDecision } from "./approval";
 import type { EditedInputs } from "./chat-transport";
-import { waitsForAdmin, type Decided } from "./use-stored-answer";
-
-type SetMessages = (update: (current: ParleyUIMessage[]) => ParleyUIMessage[]) => void;
+import { waitsForAdmin, type Decided, type SetMessages } from "./use-stored-answer";
 
 export type DecisionsOptions = {
   chatId: string;

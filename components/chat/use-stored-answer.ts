@@ -40,7 +40,7 @@ async function storedMessage(chatId: string, id: string): Promise<ParleyUIMessag
 /** How much longer than the other instance waits (its `handedOver.withinMs`) a page looks for a handed-over answer to go on. */
 const HANDOVER_MARGIN_MS = 15_000;
 
-type SetMessages = (update: (current: ParleyUIMessage[]) => ParleyUIMessage[]) => void;
+export type SetMessages = (update: (current: ParleyUIMessage[]) => ParleyUIMessage[]) => void;
 /** The chat these polls look after: its status in useChat, its last message, and how to replace one. */
 export type StoredAnswerPolls = { chatId: string; status: ChatStatus; last: ParleyUIMessage | undefined; setMessages: SetMessages };
 

@@ -5,7 +5,8 @@
 // (`replayOf`), so the resumed page shows the earlier parts and finds the calls the turn goes on with.
 // What only the store knows of a part (an approval's decider, the input as the model wrote it) is not
 // in the chunks: the page reads the stored answer once the turn ends.
-import type { UIMessageChunk } from "ai";
+import { isToolUIPart, type UIMessageChunk } from "ai";
+import { sseEvent } from "./sse-bytes";
 import type { ParleyDataParts, ParleyMetadata, ParleyUIMessage } from "./message-types";
 
 type Chunk = UIMessageChunk<ParleyMetadata, ParleyDataParts>;
@@ -91,7 +92,7 @@ function partChunks(part: Part, n: number): Chunk[] {
     case "file":
       return [part as Chunk];
     default:
-      if (part.type === "dynamic-tool" || part.type.startsWith("tool-")) return toolChunks(part as ToolPart);
+      if (isToolUIPart(part)) return toolChunks(part as ToolPart);
       if (part.type.startsWith("data-")) return [part as Chunk];
       return []; // a part type this replay does not know: the page reads it from the store at the end
   }
@@ -104,7 +105,5 @@ export function replayOf(message: ParleyUIMessage): Chunk[] {
 
 /** `replayOf` as server-sent events, the form a turn's record keeps. */
 export function replayText(message: ParleyUIMessage): string {
-  return replayOf(message)
-    .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
-    .join("");
+  return replayOf(message).map(sseEvent).join("");
 }

@@ -9,6 +9,9 @@ import type { LiveRecord } from "./stream-registry";
  */
 export const STREAM_HEADERS = { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-cache, no-transform" };
 
+/** One chunk as a server-sent event. */
+export const sseEvent = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+
 /** The longest a server-sent event waits to share a write with the events after it (one display frame). */
 export const SSE_WINDOW_MS = 16;
 

@@ -31,6 +31,7 @@ import type { StoreFeed } from "./store-feed";
 import type { StoredTurn } from "./store-turn";
 import { abortChunk, type AbortReason } from "./tool-states";
 import { parseTurnErrorText } from "./turn-errors";
+import { sseEvent } from "./sse-bytes";
 
 type Chunk = UIMessageChunk<ParleyMetadata, ParleyDataParts>;
 
@@ -57,8 +58,6 @@ export type TurnStreamOptions = {
   /** A chat's first message: its first-words title, and how the model names it (from the question). */
   title?: { first: string; name: () => Promise<string | undefined> };
 };
-
-const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
 /**
  * The finish chunk with the answer's usage as stored: its tokens over all the turns that wrote it (a
@@ -153,12 +152,12 @@ export function turnStream({
         () => ({ saved: false, cost: undefined, usage: undefined }),
       );
       let text = "";
-      if (!saved) text += sse(notice("NotSaved", NOT_SAVED));
+      if (!saved) text += sseEvent(notice("NotSaved", NOT_SAVED));
       const named = saved && finish?.type === "finish" ? await naming : undefined;
-      if (named) text += sse(titleChunk(named));
+      if (named) text += sseEvent(titleChunk(named));
       if (finish) {
         const meta = finish.type === "finish" ? finish.messageMetadata : undefined;
-        text += sse(saved ? withStoredUsage(finish, usage) : { ...finish, messageMetadata: { ...meta, status: "error" } });
+        text += sseEvent(saved ? withStoredUsage(finish, usage) : { ...finish, messageMetadata: { ...meta, status: "error" } });
       }
       controller.enqueue(text + "data: [DONE]\n\n");
     },
@@ -174,7 +173,7 @@ export function turnStream({
     let held: Promise<void> | undefined;
     for (const c of cap ? cap(out) : out) {
       held = store.write(c) ?? held;
-      text += sse(c);
+      text += sseEvent(c);
     }
     controller.enqueue(text);
     return held;
