@@ -3,10 +3,16 @@
 // the Dockerfile's base is Node 24 and its start is the server's; the build context keeps what the
 // build reads; compose's grace period outlasts the orderly stop and nginx streams unbuffered with room
 // for a message's attachments; the Kubernetes probes name routes that exist and the pod's grace period
-// outlasts preStop plus the orderly stop.
+// outlasts preStop plus the orderly stop; every manifest is valid against Kubernetes' own schemas
+// (kubernetes-models, 1.27's OpenAPI).
 import fs from "node:fs";
 import path from "node:path";
+import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
+import { Ingress } from "kubernetes-models/networking.k8s.io/v1";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
+import { Secret, Service } from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { parseConfig } from "../lib/config";
 
 const read = (f: string) => fs.readFileSync(f, "utf8");
@@ -93,6 +99,35 @@ describe("compose.yaml and nginx", () => {
 describe("deploy/kubernetes", () => {
   const dir = "deploy/kubernetes";
   const deployment = read(path.join(dir, "deployment.yaml"));
+
+  it("holds only objects that Kubernetes' schemas accept", () => {
+    const models: Record<string, new (data: never) => { validate(): void }> = {
+      "apps/v1 Deployment": Deployment,
+      "apps/v1 StatefulSet": StatefulSet,
+      "networking.k8s.io/v1 Ingress": Ingress,
+      "policy/v1 PodDisruptionBudget": PodDisruptionBudget,
+      "v1 Secret": Secret,
+      "v1 Service": Service,
+    };
+    const manifests = fs.readdirSync(dir).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
+    let checked = 0;
+    for (const f of manifests) {
+      for (const doc of parseAllDocuments(read(path.join(dir, f)))) {
+        expect(doc.errors, f).toEqual([]);
+        const object = doc.toJS() as { apiVersion: string; kind: string };
+        const Model = models[`${object.apiVersion} ${object.kind}`];
+        expect(Model, `${f}: ${object.apiVersion} ${object.kind} has no schema here`).toBeDefined();
+        expect(() => new Model(object as never).validate(), f).not.toThrow();
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(manifests.length);
+  });
+
+  it("refuses a manifest Kubernetes would refuse (the check can fail)", () => {
+    const [doc] = parseAllDocuments(deployment.replace(/containerPort: (\d+)/, 'containerPort: "$1"'));
+    expect(() => new Deployment(doc.toJS()).validate()).toThrow(/containerPort must be integer/);
+  });
 
   it("lists every manifest in its kustomization", () => {
     const kustomization = read(path.join(dir, "kustomization.yaml"));
