@@ -206,7 +206,7 @@ export async function decidedAnswer(prisma: Client, chatId: string): Promise<str
  * denied with the reason "superseded by a new message"; a call already decided whose answer never went
  * on (its turn failed before the call ran) ends too — approved ones `aborted` ("Not run: a new message
  * was sent."), denied ones `output-denied` with their reason. Runs inside the transaction that stores the
- * new message (turn-load.ts's claimTurn).
+ * new message (turn-claim.ts's claimTurn).
  */
 export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamContext, chatId: string): Promise<number> {
   const last = await tx.message.findFirst({

@@ -2,7 +2,7 @@
 // tools this member may use (lib/tools/member-tools.ts), and this chat's selection. The chat must be
 // the caller's own in the current team (404 otherwise; chats.ts). Saving a chat's choice also makes it
 // the member's choice for their next new chats. A draft chat's picker reads and saves that choice
-// (`newChatTools`, `setNewChatTools`) and sends it with the chat's first message (turn-load.ts).
+// (`newChatTools`, `setNewChatTools`) and sends it with the chat's first message (turn-chat.ts).
 import { getChat } from "./chats";
 import type { TeamContext } from "../teams/team-context";
 import { chatSelection, newChatSelection, pickerServers, rememberChoice, usable, type PickerServer } from "../tools/member-tools";

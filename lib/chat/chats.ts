@@ -2,7 +2,7 @@
 // A chat is visible only to its owner and only in its team; anything else is 404. `ownChat` is that
 // rule, the one place it is written: every read or write of a chat by a member goes through it.
 // A new chat in the browser is a draft with an id from `draftChatId` until its first message, which
-// stores it (turn-load.ts); `createChat` stores an empty one at once (the API's POST /api/chats).
+// stores it (turn-claim.ts); `createChat` stores an empty one at once (the API's POST /api/chats).
 import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";

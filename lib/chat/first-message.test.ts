@@ -1,7 +1,8 @@
-// A chat's first message (turn-load.ts, titles.ts, turn-stream.ts): a draft is stored by it, the
-// caller's, with the tools chosen for it; the stream names the chat at once (first words) and again
-// once the model has titled the first exchange; a title call that fails or answers junk leaves the
-// first words; a draft id of someone else's chat, or foreign tools, are 404 and store nothing.
+// A chat's first message (turn-chat.ts, turn-claim.ts, titles.ts, turn-stream.ts): a draft is stored
+// by it, the caller's, with the tools chosen for it; the stream names the chat at once (first words)
+// and again once the model has titled the first exchange; a title call that fails or answers junk
+// leaves the first words; a draft id of someone else's chat, or foreign tools, are 404 and store
+// nothing.
 import type { LLMock } from "@copilotkit/aimock";
 import { describe, expect, it } from "vitest";
 import { db } from "../db/client";

@@ -12,7 +12,7 @@ import { switchBranch } from "./branches";
 import { chatOf } from "./chats";
 import { HISTORY_PAGE_SIZE, loadMessagePage } from "./history";
 import { streamRegistry } from "./stream-registry";
-import { RUNNING, running } from "./turn-load";
+import { RUNNING, running } from "./turn-chat";
 
 export const switchVersionSchema = z.object({
   messageId: z.string().min(1).max(200),

@@ -16,7 +16,8 @@ import { citationCollector } from "./citations";
 import { askOwner } from "./elicitations";
 import { toModelHistory } from "./history";
 import { systemPrompt } from "./system-prompt";
-import type { ClaimedTurn, LoadedTurn } from "./turn-load";
+import type { ClaimedTurn } from "./turn-claim";
+import type { LoadedTurn } from "./turn-load";
 import { prepareTurn, type PreparedTurn } from "./turn-model";
 
 export type PrepareDeps = {

@@ -5,7 +5,7 @@
 //   slot      a place among the turns this process runs at once (turn-slots.ts; 503 when full)
 //   load      who asks and what (the caller's `input`), the chat, its models, its history (turn-load.ts)
 //   budget    the member's budgets checked and one answer's worth held (lib/usage/budgets.ts)
-//   claim     the turn's first rows, in one transaction (409 when another turn has the chat)
+//   claim     the turn's first rows, in one transaction (turn-claim.ts; 409 when another turn has the chat)
 //   prepare   the tools (MCP servers that answer now), history and model with its fallback (turn-prepare.ts)
 //   stream    the model call -> one UI message stream (turn-answer.ts, turn-stream.ts) to the browser,
 //             resumable (stream-registry.ts), and to
@@ -35,7 +35,8 @@ import { streamRegistry, type LocalTurn, type Registry, type StopReason } from "
 import { modelTitle } from "./titles";
 import { answerEvents, callModel } from "./turn-answer";
 import { TurnHold } from "./turn-hold";
-import { claimTurn, loadTurn, releaseChat, withQuestion, type ClaimedTurn, type LoadedTurn, type TurnRequest } from "./turn-load";
+import { claimTurn, releaseChat, withQuestion, type ClaimedTurn } from "./turn-claim";
+import { loadTurn, type LoadedTurn, type TurnRequest } from "./turn-load";
 import { prepareAnswer } from "./turn-prepare";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
 

@@ -1,5 +1,5 @@
 // New chat: an empty composer under a fresh draft id. Nothing is stored until the first message,
-// which stores the chat under that id (lib/chat/turn-load.ts) and moves the address to /chat/<id>;
+// which stores the chat under that id (lib/chat/turn-claim.ts) and moves the address to /chat/<id>;
 // New chat from there starts a fresh draft (components/chat/new-chat-screen.tsx).
 // It starts with the member's own default model when they chose one; an admin whose team is not set
 // up yet sees the first steps, and without a model everyone is told what to do. `?project=<id>` starts
