@@ -13,7 +13,8 @@ import { openConnection } from "./connection";
 import { closeAll } from "./pool";
 import { probeServer } from "./probe";
 import { mcpServerFormSchema } from "./server-schema";
-import { createServer, serverConfig, updateServer } from "./servers";
+import { createServer, updateServer } from "./server-admin";
+import { serverConfig } from "./servers";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
 
 let stop: () => Promise<void>;

@@ -9,7 +9,8 @@ import { saveSelection } from "../tools/selection";
 import { closeAll } from "./pool";
 import { probeServer } from "./probe";
 import { mcpServerFormSchema } from "./server-schema";
-import { createServer, deleteServer, getServer, getServerForAdmin, listServers, serverConfig, setServerEnabled, setToolEnabled, updateServer } from "./servers";
+import { createServer, deleteServer, setServerEnabled, setToolEnabled, updateServer } from "./server-admin";
+import { getServer, getServerForAdmin, listServers, serverConfig } from "./servers";
 import { startTestServer, type RunningServer } from "../../test/support/test-servers";
 import { parseForm } from "../validation";
 

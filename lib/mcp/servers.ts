@@ -1,19 +1,18 @@
-// The team's MCP servers: create, edit, enable/disable, delete (admins; each change audited without
-// secrets), read (every member, without secrets), and turn a row into the decrypted config the pool
-// connects with. Another team's server is 404, whoever asks. Headers, token and environment are
-// write-only secrets under the rules of lib/security/stored-secrets.ts (bound to the URL's origin).
-import { audited } from "../audit";
+// The team's MCP servers as they are read: the view every member gets (without secrets), the admins'
+// (secrets only as names and masks), a row of the caller's team (another team's server is 404,
+// whoever asks), and a row as the decrypted config the pool connects with. Headers, token and
+// environment are secrets under the rules of lib/security/stored-secrets.ts (bound to the URL's
+// origin). Admins change servers in server-admin.ts.
 import { db } from "../db/client";
-import type { McpServer, McpTool, Prisma } from "../db/generated/client";
-import { Conflict, NotFound } from "../errors";
-import { openJsonSecretFor, readJsonSecret, sealJsonSecret, secretMoved, STDIO_TARGET, writeOnly } from "../security/stored-secrets";
+import type { McpServer, McpTool } from "../db/generated/client";
+import { NotFound } from "../errors";
+import { openJsonSecretFor, readJsonSecret, STDIO_TARGET } from "../security/stored-secrets";
 import type { TeamContext } from "../teams/team-context";
 import { type McpServerConfig } from "./config";
-import { evict, status, type McpStatus } from "./pool";
-import { parseArgLines, parseEnvLines, parseHeaderLines, type McpServerFormInput } from "./server-schema";
-import { teamToolRow } from "./tool-rows";
+import { status, type McpStatus } from "./pool";
 
-type HeaderSecrets = { headers?: Record<string, string>; bearerToken?: string };
+/** The headers and bearer token of an HTTP server, sealed together in `headersEnc`. */
+export type HeaderSecrets = { headers?: Record<string, string>; bearerToken?: string };
 
 export type McpToolView = {
   id: string;
@@ -187,175 +186,4 @@ export async function getServer(ctx: TeamContext, serverId: string): Promise<Mcp
 
 export async function getServerForAdmin(ctx: TeamContext, serverId: string): Promise<McpServerAdminView> {
   return adminView(await serverWithTools(ctx.team.id, serverId));
-}
-
-/** A URL for the audit log: no user info, no query values (they may hold tokens). */
-function auditUrl(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}${u.search ? "?…" : ""}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function columns(input: McpServerFormInput, existing?: McpServer): Prisma.McpServerUncheckedUpdateInput {
-  const stdio = input.transport === "stdio";
-  const out: Prisma.McpServerUncheckedUpdateInput = {
-    name: input.name,
-    transport: input.transport,
-    url: stdio ? null : input.url,
-    command: stdio ? input.command : null,
-    args: stdio ? parseArgLines(input.args) : [],
-    enabled: input.enabled,
-    connectTimeoutMs: Math.round(input.connectTimeoutSec * 1000),
-    callTimeoutMs: Math.round(input.callTimeoutSec * 1000),
-    authMode: stdio ? "shared" : input.authMode,
-    memberHeader: input.memberHeader || null,
-    oauthScopes: input.oauthScopes || null,
-  };
-  // The OAuth client: a new id replaces (with its secret), "clear" or another origin removes it
-  // (a client registered at one authorization server is of no use at another), empty keeps it.
-  if (stdio || input.clearSecrets || secretMoved(existing?.oauthClientEnc, existing?.url, input.url)) out.oauthClientEnc = null;
-  if (!stdio && input.oauthClientId) {
-    out.oauthClientEnc = sealJsonSecret(
-      { client_id: input.oauthClientId, ...(input.oauthClientSecret ? { client_secret: input.oauthClientSecret } : {}) },
-      input.url,
-    );
-  }
-  // Write-only secrets: a new value replaces, "clear" removes, empty keeps what is stored (for the
-  // same origin only: a URL on another server needs them entered again).
-  const entered = Boolean(input.headers || input.bearerToken || input.env.trim());
-  const reseal = !existing || input.clearSecrets || entered;
-  if (stdio) {
-    out.headersEnc = null;
-    const stored = existing?.envEnc ?? undefined;
-    const kept = writeOnly("env", input.env.trim() ? sealJsonSecret(parseEnvLines(input.env).env, STDIO_TARGET) : undefined, {
-      clear: input.clearSecrets,
-      stored,
-      moved: secretMoved(stored, existing?.transport === "stdio" ? STDIO_TARGET : existing?.url, STDIO_TARGET),
-    });
-    out.envEnc = kept ?? null;
-  } else {
-    out.envEnc = null;
-    const stored = readJsonSecret<HeaderSecrets>(existing?.headersEnc) ?? {};
-    const moved = secretMoved(existing?.headersEnc, existing?.url, input.url);
-    const next: HeaderSecrets = {
-      headers: writeOnly("headers", input.headers ? parseHeaderLines(input.headers).headers : undefined, {
-        clear: input.clearSecrets,
-        stored: stored.headers,
-        moved,
-      }),
-      bearerToken: writeOnly("bearerToken", input.bearerToken || undefined, { clear: input.clearSecrets, stored: stored.bearerToken, moved }),
-    };
-    const any = Boolean(next.bearerToken || Object.keys(next.headers ?? {}).length);
-    // Unchanged secrets keep their ciphertext, so the audit log does not report a change.
-    out.headersEnc = !any ? null : reseal ? sealJsonSecret(next, input.url) : existing!.headersEnc;
-  }
-  return out;
-}
-
-function changedFields(before: McpServer, after: McpServer): string[] {
-  const keys = [
-    "name",
-    "transport",
-    "url",
-    "command",
-    "args",
-    "envEnc",
-    "headersEnc",
-    "enabled",
-    "connectTimeoutMs",
-    "callTimeoutMs",
-    "authMode",
-    "memberHeader",
-    "oauthScopes",
-    "oauthClientEnc",
-  ] as const;
-  const shown: Partial<Record<(typeof keys)[number], string>> = { envEnc: "env", headersEnc: "headers", oauthClientEnc: "oauthClient" };
-  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => shown[k] ?? k);
-}
-
-const duplicate = () => Conflict("A server with this name already exists in this team.", { name: "A server with this name already exists in this team." });
-
-async function nameTaken(teamId: string, name: string, exceptId?: string): Promise<boolean> {
-  const prisma = await db();
-  const rows = await prisma.mcpServer.findMany({ where: { teamId, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { name: true } });
-  return rows.some((r) => r.name.toLowerCase() === name.toLowerCase());
-}
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === "P2002";
-
-export async function createServer(ctx: TeamContext, input: McpServerFormInput): Promise<{ id: string }> {
-  if (await nameTaken(ctx.team.id, input.name)) throw duplicate();
-  try {
-    const row = await audited(
-      ctx,
-      (tx) => tx.mcpServer.create({ data: { ...(columns(input) as Prisma.McpServerUncheckedCreateInput), teamId: ctx.team.id } }),
-      (row) => ({
-        action: "mcp.server.create",
-        targetType: "mcp-server",
-        targetId: row.id,
-        data: { name: row.name, transport: row.transport, url: auditUrl(row.url), command: row.command, enabled: row.enabled, authMode: row.authMode },
-      }),
-    );
-    return { id: row.id };
-  } catch (err) {
-    if (isUniqueViolation(err)) throw duplicate();
-    throw err;
-  }
-}
-
-export async function updateServer(ctx: TeamContext, serverId: string, input: McpServerFormInput): Promise<void> {
-  const before = await serverRow(ctx.team.id, serverId);
-  if (await nameTaken(ctx.team.id, input.name, serverId)) throw duplicate();
-  try {
-    await audited(
-      ctx,
-      (tx) => tx.mcpServer.update({ where: { id: serverId }, data: columns(input, before) }),
-      (after) => ({
-        action: "mcp.server.update",
-        targetType: "mcp-server",
-        targetId: serverId,
-        data: { name: after.name, changed: changedFields(before, after), url: auditUrl(after.url) },
-      }),
-    );
-  } catch (err) {
-    if (isUniqueViolation(err)) throw duplicate();
-    throw err;
-  }
-  await evict(serverId);
-}
-
-export async function setServerEnabled(ctx: TeamContext, serverId: string, enabled: boolean): Promise<void> {
-  const row = await serverRow(ctx.team.id, serverId);
-  await audited(ctx, (tx) => tx.mcpServer.update({ where: { id: serverId }, data: { enabled } }), {
-    action: enabled ? "mcp.server.enable" : "mcp.server.disable",
-    targetType: "mcp-server",
-    targetId: serverId,
-    data: { name: row.name },
-  });
-  if (!enabled) await evict(serverId);
-}
-
-export async function deleteServer(ctx: TeamContext, serverId: string): Promise<void> {
-  const row = await serverRow(ctx.team.id, serverId);
-  await audited(ctx, (tx) => tx.mcpServer.delete({ where: { id: serverId } }), {
-    action: "mcp.server.delete",
-    targetType: "mcp-server",
-    targetId: serverId,
-    data: { name: row.name, transport: row.transport },
-  });
-  await evict(serverId);
-}
-
-export async function setToolEnabled(ctx: TeamContext, toolId: string, enabled: boolean): Promise<void> {
-  const tool = await teamToolRow(ctx.team.id, toolId);
-  await audited(ctx, (tx) => tx.mcpTool.update({ where: { id: toolId }, data: { enabled } }), {
-    action: enabled ? "mcp.tool.enable" : "mcp.tool.disable",
-    targetType: "mcp-tool",
-    targetId: toolId,
-    data: { server: tool.server.name, tool: tool.name },
-  });
 }

@@ -5,7 +5,7 @@ import { idFields } from "@/lib/actions";
 import { memberServerConfig } from "@/lib/identity/mcp-member-config";
 import { probeServer } from "@/lib/mcp/probe";
 import { mcpServerFormSchema } from "@/lib/mcp/server-schema";
-import { createServer, deleteServer, setServerEnabled, updateServer } from "@/lib/mcp/servers";
+import { createServer, deleteServer, setServerEnabled, updateServer } from "@/lib/mcp/server-admin";
 import { onByDefaultSchema, serverPolicySchema, setServerDefaultPolicy, setServerOnByDefault, setToolPolicy, toolPolicySchema } from "@/lib/tools/policy-admin";
 import { idField, parseForm } from "@/lib/validation";
 import { defineAction, defineArgsAction, formText, type FormActionOptions } from "@/app/_server/actions";
