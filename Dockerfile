@@ -25,6 +25,10 @@ COPY package.json package-lock.json .npmrc ./
 COPY prisma.config.ts ./
 COPY prisma/schema.prisma prisma/schema.prisma
 COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
+# Behind a proxy that inspects TLS, npm needs its certificate: mount the bundle into the build and name
+# it, e.g. `podman build -v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/extra.pem:ro
+# --build-arg NODE_EXTRA_CA_CERTS=/etc/ssl/certs/extra.pem`. Only this stage sees it.
+ARG NODE_EXTRA_CA_CERTS
 # `npm install`, not `npm ci`: a lockfile made on one platform lacks other platforms' optional
 # packages, which `npm ci` refuses (docs/operations.md, "Node 24").
 RUN npm install --no-audit --no-fund

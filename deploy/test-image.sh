@@ -1,9 +1,11 @@
 #!/bin/sh
 # Builds the image and checks it as an operator runs it, on the embedded database: it serves
-# /api/health as uid 10001 with node as PID 1, keeps its data across a container restart (the same
-# secret key; the second start applies no migration), and stops within PARLEY_SHUTDOWN_MS with exit
-# code 0. Not part of `npm test`: building takes minutes and needs podman (and the base image:
-# deploy/make-base-image.sh where no image registry is reachable).
+# /api/health as uid 10001 with the server in node as PID 1, keeps its data across a container restart
+# (the same secret key; the second start applies no migration), stops within PARLEY_SHUTDOWN_MS with
+# exit code 0, and runs as the Kubernetes manifest runs it (read-only root, no capabilities). Chats,
+# a rolling restart and a crash with two containers: deploy/test-cluster.sh. Not part of `npm test`
+# (building takes minutes and needs podman, and the base image: deploy/make-base-image.sh where no
+# image registry is reachable); .ci/run runs both after it where podman can be installed.
 #
 #   deploy/test-image.sh
 #   PODMAN="podman --runtime runc --cgroup-manager=cgroupfs" deploy/test-image.sh   # hosts where crun fails
@@ -20,8 +22,8 @@ name="parley-image-test-$$"
 vol="$name-data"
 
 cleanup() {
-  $PODMAN rm -f "$name" >/dev/null 2>&1 || true
-  $PODMAN volume rm -f "$vol" >/dev/null 2>&1 || true
+  $PODMAN rm -f "$name" "$name-ro" >/dev/null 2>&1 || true
+  $PODMAN volume rm -f "$vol" "$vol-ro" "$vol-cache" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 fail() {
@@ -53,7 +55,10 @@ fi
 $PODMAN run -d --name "$name" --network host -e PORT="$PORT" -e PARLEY_SHUTDOWN_MS="$SHUTDOWN_MS" -v "$vol:/data" "$IMAGE" >/dev/null
 wait_healthy
 [ "$($PODMAN exec "$name" id -u)" = 10001 ] || fail "the server does not run as uid 10001"
-$PODMAN exec "$name" cat /proc/1/cmdline | tr '\0' ' ' | grep -q '^node scripts/start.mjs' || fail "PID 1 is not node scripts/start.mjs"
+# PID 1 is node (no shell or npm between the runtime's signals and the server), and it is the server
+# itself: Next.js names its process "next-server".
+[ "$($PODMAN exec "$name" readlink /proc/1/exe)" = /usr/local/bin/node ] || fail "PID 1 is not node"
+$PODMAN exec "$name" cat /proc/1/cmdline | tr '\0' ' ' | grep -q '^next-server' || fail "PID 1 is not the server (next-server)"
 key=$($PODMAN exec "$name" cat /data/secret.key)
 [ -n "$key" ] || fail "no secret key in /data"
 
@@ -72,4 +77,14 @@ wait_healthy
 [ "$($PODMAN exec "$name" cat /data/secret.key)" = "$key" ] || fail "the secret key changed across a restart"
 applied=$($PODMAN logs "$name" 2>&1 | grep -c '\[migrate\] applied' || true)
 [ "$applied" = 1 ] || fail "migrations were applied $applied times over two starts (expected once: the data was not kept?)"
-echo "test-image: serves, runs as uid 10001 under node as PID 1, keeps its data across a restart, stops in order"
+$PODMAN stop -t 30 "$name" >/dev/null
+
+# As deploy/kubernetes/deployment.yaml runs it: a read-only root file system, every capability dropped,
+# no privilege escalation; writable only /tmp, the data directory and Next.js's cache (emptyDirs there).
+name="$name-ro"
+$PODMAN run -d --name "$name" --network host -e PORT="$PORT" --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges \
+  -v "$vol-ro:/data" -v "$vol-cache:/app/.next/cache" "$IMAGE" >/dev/null
+wait_healthy
+node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$PORT/setup" ||
+  fail "the set-up page does not render on a read-only root file system"
+echo "test-image: serves, runs as uid 10001 under node as PID 1, keeps its data across a restart, stops in order, runs on a read-only root"

@@ -1,6 +1,7 @@
 // Test support for several app instances behind a real load balancer: nginx (Debian's package) in
 // front of separate `npm start` processes, round-robin, no sticky sessions; each answer says which
-// instance served it (`X-Parley-Instance`, nginx's $upstream_addr). Not imported by the app.
+// instance served it (`X-Parley-Instance`, nginx's $upstream_addr). With PARLEY_TEST_IMAGE set, each
+// instance is a container of that image instead (deploy/test-compose.sh). Not imported by the app.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -73,13 +74,50 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
  * prints, errors included, goes to `logFile` (appended) when given, else its errors to the test's output.
  */
 export function startInstance(port: number, env: Record<string, string | undefined>, logFile?: string): Proc {
+  const image = process.env.PARLEY_TEST_IMAGE?.trim();
   const log = logFile ? fs.openSync(logFile, "a") : "ignore";
-  const child = spawn(process.execPath, ["scripts/start.mjs", "-p", String(port), "-H", "127.0.0.1"], {
-    stdio: ["ignore", log, typeof log === "number" ? log : "inherit"],
-    env: { ...process.env, PARLEY_PROCESSES: "1", ...env },
-  });
+  const stdio: ["ignore", typeof log, typeof log | "inherit"] = ["ignore", log, typeof log === "number" ? log : "inherit"];
+  const args = ["scripts/start.mjs", "-p", String(port), "-H", "127.0.0.1"];
+  const started = image
+    ? startContainer(image, args, { ...appSettings(process.env), PARLEY_PROCESSES: "1", ...env }, stdio)
+    : proc(spawn(process.execPath, args, { stdio, env: { ...process.env, PARLEY_PROCESSES: "1", ...env } }));
   if (typeof log === "number") fs.closeSync(log);
-  return proc(child);
+  return started;
+}
+
+/** The app's own settings in `env` (what a container is given of the test's environment). */
+const appSettings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith("PARLEY_") && k !== "PARLEY_TEST_IMAGE"));
+
+let containers = 0;
+
+/**
+ * The instance as a container of `image` (podman, or PARLEY_TEST_PODMAN's command), on the host's
+ * network, its data directory mounted at the same path and owned by the image's user (uid 10001).
+ * Signals go to the container as a runtime sends them (`podman kill`), so SIGTERM is a rolling
+ * restart's stop and SIGKILL a crash.
+ */
+function startContainer(
+  image: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  stdio: ["ignore", number | "ignore", number | "ignore" | "inherit"],
+): Proc {
+  const [podman, ...prefix] = (process.env.PARLEY_TEST_PODMAN?.trim() || "podman").split(/\s+/);
+  const name = `parley-test-${process.pid}-${++containers}`;
+  const dataDir = env.PARLEY_DATA_DIR;
+  if (dataDir) fs.chownSync(dataDir, 10001, 10001);
+  const settings = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : ["-e", `${k}=${v}`]));
+  const volume = dataDir ? ["-v", `${dataDir}:${dataDir}`] : [];
+  const child = spawn(podman, [...prefix, "run", "--rm", "--name", name, "--network", "host", ...volume, ...settings, image, "node", ...args], { stdio });
+  return {
+    child,
+    stop: (signal = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        spawn(podman, [...prefix, "kill", "--signal", signal, name], { stdio: "ignore" });
+      }),
+  };
 }
 
 /** `instance`: the one that answered (when the balancer tried a dead one first, it names both; the last answered). */
