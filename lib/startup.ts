@@ -20,6 +20,7 @@ import { RETENTION_SWEEP_MS, sweepRetention } from "./retention/retention";
 import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
 import { startOtlpTracing } from "./observability/tracing";
+import { endLiveStreams } from "./live/live-channel";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const RETENTION = Symbol.for("parley.startup.retention");
@@ -76,10 +77,11 @@ export async function shutdown(): Promise<void> {
 /**
  * The app's part of an orderly stop, by `deadline` (ms since the epoch), once the server takes no new
  * connections: no new turn starts (503, try again), the running ones end with what was shown stored
- * (stop-turns.ts), the sweeps stop and the database closes (freeing the embedded one's data directory).
+ * (stop-turns.ts), the pages' live streams end, the sweeps stop and the database closes (freeing the embedded one's data directory).
  */
 export async function stopServer({ deadline }: { deadline: number }): Promise<void> {
   processTurnSlots().close();
+  endLiveStreams();
   const registry = await currentStreamRegistry()?.catch(() => undefined);
   if (registry) await endTurns(registry, deadline);
   await shutdown();
