@@ -20,7 +20,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
   return (
     <SignedInShell ctx={ctx}>
       <div className="mx-auto max-w-4xl px-4 pb-10 pt-14 md:pt-6">
-        <p className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Admin · {ctx.team.name}</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-subtle">Admin · {ctx.team.name}</p>
         <AdminTabs sections={sections} />
         <div className="pt-6">{children}</div>
       </div>

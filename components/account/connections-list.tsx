@@ -27,20 +27,16 @@ function DisconnectForm({ c, action }: { c: ConnectionView; action: FormAction }
 
 export function ConnectionsList({ connections, disconnect, saveKey }: { connections: ConnectionView[]; disconnect: FormAction; saveKey: FormAction }) {
   if (!connections.length) {
-    return (
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        No tool server of this team asks for your own account. Servers an admin shares work without connecting.
-      </p>
-    );
+    return <p className="text-sm text-subtle">No tool server of this team asks for your own account. Servers an admin shares work without connecting.</p>;
   }
   return (
-    <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+    <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
       {connections.map((c) => (
         <li key={c.serverId} className="flex flex-col gap-2 px-3 py-3 text-sm" data-connection={c.serverName}>
           <div className="flex flex-wrap items-center justify-between gap-2">
             <span className="flex flex-col">
               <span className="font-medium">{c.serverName}</span>
-              <span className="text-zinc-600 dark:text-zinc-400">
+              <span className="text-subtle">
                 {STATE[c.state]}
                 {c.keyHint ? ` · key ${c.keyHint}` : ""}
                 {c.state === "connected" && c.scope ? ` · scope ${c.scope}` : ""}

@@ -48,7 +48,7 @@ export function PasswordForm({ action }: { action: FormAction }) {
 }
 
 export function PersonalModelForm({ action, groups, value, teamDefault }: { action: FormAction; groups: PickerGroup[]; value: string; teamDefault?: string }) {
-  if (!groups.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No model is available in this team yet.</p>;
+  if (!groups.length) return <p className="text-sm text-subtle">No model is available in this team yet.</p>;
   const options = [
     { value: "", label: teamDefault ? `Team default (${teamDefault})` : "Team default" },
     ...groups.map((g) => ({ label: g.provider, options: g.models.map((m) => ({ value: m.id, label: m.name })) })),

@@ -32,7 +32,7 @@ export function SsoLink({ name, linked, hasPassword, link, unlink }: Props) {
               Unlink single sign-on
             </SubmitButton>
           ) : (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">It is your only way to sign in, so it cannot be unlinked here.</p>
+            <p className="text-sm text-subtle">It is your only way to sign in, so it cannot be unlinked here.</p>
           )}
         </>
       )}

@@ -10,7 +10,7 @@ export type AdminSection = { href: string; label: string };
 export function AdminTabs({ sections }: { sections: AdminSection[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Admin sections" className="mt-2 flex flex-wrap gap-1 border-b border-zinc-200 dark:border-zinc-800">
+    <nav aria-label="Admin sections" className="mt-2 flex flex-wrap gap-1 border-b border-line">
       {sections.map((s) => {
         const current = pathname === s.href || pathname.startsWith(`${s.href}/`);
         return (
@@ -19,8 +19,8 @@ export function AdminTabs({ sections }: { sections: AdminSection[] }) {
             href={s.href}
             aria-current={current ? "page" : undefined}
             className={cn(
-              "-mb-px rounded-t-md border-b-2 px-3 py-2 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800",
-              current ? "border-accent-text font-semibold text-zinc-900 dark:text-zinc-50" : "border-transparent text-zinc-700 dark:text-zinc-300",
+              "-mb-px rounded-t-md border-b-2 px-3 py-2 text-sm hover:bg-raised",
+              current ? "border-accent-text font-semibold text-emphasis" : "border-transparent text-soft",
             )}
           >
             {s.label}

@@ -55,9 +55,9 @@ export function InvitePanel({ invites, create, revoke }: { invites: Invite[]; cr
         <h3 className="mb-2 text-sm font-semibold">Open invites</h3>
         <FormMessage message={revokeState.ok ? undefined : revokeState.message} />
         {invites.length === 0 ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">No open invites.</p>
+          <p className="text-sm text-subtle">No open invites.</p>
         ) : (
-          <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
             {invites.map((i) => (
               <li key={i.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
                 <span>

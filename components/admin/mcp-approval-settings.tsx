@@ -45,7 +45,7 @@ export function ServerApprovalSettings({
           aria-describedby="mcp-trust-hint"
           onChange={(e) => e.currentTarget.form?.requestSubmit()}
         />
-        <p id="mcp-trust-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
+        <p id="mcp-trust-hint" className="text-xs text-subtle">
           MCP annotations are hints from the server. Off (the default), every new tool asks, even one the server calls read-only.
         </p>
         <FormMessage message={trustState.message} ok={trustState.ok} />
@@ -70,7 +70,7 @@ export function ServerApprovalSettings({
             Save limit
           </Button>
         </div>
-        <p id="mcp-decision-timeout-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
+        <p id="mcp-decision-timeout-hint" className="text-xs text-subtle">
           A call still waiting after this long is denied (“no decision within N minutes”), and the model is told. Empty: no limit.
         </p>
         <FormMessage message={timeoutState.message} ok={timeoutState.ok} />
@@ -102,8 +102,8 @@ export function ToolApproval({
     <div className="flex flex-col gap-1 text-xs">
       <p data-effective-policy={view.policy}>
         <span className="font-medium">{POLICY_WORDS[view.policy]}</span>
-        <span className="text-zinc-600 dark:text-zinc-400"> — {view.why}</span>
-        {view.rules.length > 0 && <span className="text-zinc-600 dark:text-zinc-400"> Rules may decide otherwise for some calls.</span>}
+        <span className="text-subtle"> — {view.why}</span>
+        {view.rules.length > 0 && <span className="text-subtle"> Rules may decide otherwise for some calls.</span>}
       </p>
       {view.policy !== "deny" && (
         <details>
@@ -138,7 +138,7 @@ export function ToolApproval({
               </label>
               <label htmlFor={ids("op")} className="flex flex-col gap-0.5">
                 Condition
-                <select id={ids("op")} name="op" className="h-8 rounded-md border border-zinc-300 bg-white px-2 dark:border-zinc-700 dark:bg-zinc-900">
+                <select id={ids("op")} name="op" className="h-8 rounded-md border border-line-strong bg-surface px-2">
                   <option value="matches">matches pattern</option>
                   <option value="not-matches">does not match pattern</option>
                   <option value="in">is one of (comma-separated)</option>
@@ -153,7 +153,7 @@ export function ToolApproval({
               </label>
               <label htmlFor={ids("then")} className="flex flex-col gap-0.5">
                 Then
-                <select id={ids("then")} name="then" className="h-8 rounded-md border border-zinc-300 bg-white px-2 dark:border-zinc-700 dark:bg-zinc-900">
+                <select id={ids("then")} name="then" className="h-8 rounded-md border border-line-strong bg-surface px-2">
                   <option value="ask">ask the member</option>
                   <option value="admin">an admin approves</option>
                   <option value="auto">run without asking</option>

@@ -40,7 +40,7 @@ export function McpOnByDefault({ serverId, value, action }: { serverId: string; 
         aria-describedby="mcp-on-by-default-hint"
         onChange={(e) => e.currentTarget.form?.requestSubmit()}
       />
-      <p id="mcp-on-by-default-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
+      <p id="mcp-on-by-default-hint" className="text-xs text-subtle">
         Members who have not chosen tools yet get this server&apos;s tools switched on in their new chats; after that, each member&apos;s last choice is kept.
       </p>
       <FormMessage message={state.message} ok={state.ok} />

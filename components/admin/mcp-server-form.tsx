@@ -210,9 +210,7 @@ export function McpServerForm({
             {initial?.serverId && (s?.headerNames.length || s?.bearerHint || s?.envNames.length) ? (
               <CheckboxField name="clearSecrets" label="Remove the stored headers, token and environment" />
             ) : null}
-            {s?.unreadable && (
-              <p className="text-sm text-red-700 dark:text-red-400">The stored secrets cannot be decrypted with this instance&apos;s key. Enter them again.</p>
-            )}
+            {s?.unreadable && <p className="text-sm text-danger">The stored secrets cannot be decrypted with this instance&apos;s key. Enter them again.</p>}
             <div className="grid grid-cols-2 gap-3">
               <Field
                 label="Connect timeout (s)"

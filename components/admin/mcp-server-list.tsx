@@ -11,16 +11,16 @@ const TRANSPORT: Record<string, string> = { http: "Streamable HTTP", sse: "SSE",
 
 export function McpServerList({ servers }: { servers: McpServerRow[] }) {
   const { statuses } = useMcpStatuses("/api/mcp/servers", Object.fromEntries(servers.map((s) => [s.id, s.status])));
-  if (!servers.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No MCP servers yet. Add one below.</p>;
+  if (!servers.length) return <p className="text-sm text-subtle">No MCP servers yet. Add one below.</p>;
   return (
-    <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-label="MCP servers">
+    <ul className="flex flex-col divide-y divide-line rounded-lg border border-line" aria-label="MCP servers">
       {servers.map((s) => (
         <li key={s.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-server={s.name}>
           <div className="flex min-w-0 flex-1 flex-col">
             <Link href={`/admin/mcp/${s.id}`} className="font-medium text-accent-text hover:underline">
               {s.name}
             </Link>
-            <span className="truncate text-xs text-zinc-600 dark:text-zinc-400">
+            <span className="truncate text-xs text-subtle">
               {TRANSPORT[s.transport] ?? s.transport} · {s.target} · {s.toolCount} tools
             </span>
           </div>

@@ -20,7 +20,7 @@ export function AnnotationBadges({ annotations }: { annotations?: Record<string,
   return (
     <span className="flex flex-wrap gap-1">
       {hints.map(([k]) => (
-        <span key={k} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+        <span key={k} className="rounded bg-raised px-1.5 py-0.5 font-mono text-[11px] text-soft">
           {k.replace(/Hint$/, "")}
         </span>
       ))}

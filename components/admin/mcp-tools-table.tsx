@@ -31,7 +31,7 @@ function ToolRow({
           <span className="font-mono text-xs font-semibold">{tool.name}</span>
           <AnnotationBadges annotations={tool.annotations} />
         </span>
-        {tool.description && <span className="text-zinc-600 dark:text-zinc-400">{tool.description}</span>}
+        {tool.description && <span className="text-subtle">{tool.description}</span>}
         {approval?.views[tool.id] && (
           <ToolApproval serverId={serverId} toolId={tool.id} toolName={tool.name} view={approval.views[tool.id]} actions={approval.actions} />
         )}
@@ -62,11 +62,11 @@ export function McpToolsTable({
   approval?: Approval;
 }) {
   const [policyState, policyAction] = useActionState(setPolicy, initialActionState);
-  if (!tools.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools known yet: test the connection to list them.</p>;
+  if (!tools.length) return <p className="text-sm text-subtle">No tools known yet: test the connection to list them.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={policyState.message} ok={policyState.ok} />
-      <ul aria-label="Tools" className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+      <ul aria-label="Tools" className="flex flex-col divide-y divide-line rounded-lg border border-line">
         {tools.map((t) => (
           <ToolRow key={t.id} tool={t} serverId={serverId} policyAction={policyAction} approval={approval} />
         ))}

@@ -83,7 +83,7 @@ function MemberRow({ teamId, member, isSelf, actions, busy }: { teamId: string; 
     <TableRow data-testid="member-row">
       <TableCell>
         <p className="font-medium">{label}</p>
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">{member.user.email}</p>
+        <p className="text-xs text-subtle">{member.user.email}</p>
       </TableCell>
       <TableCell>
         <form action={actions.role}>

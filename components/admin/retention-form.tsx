@@ -40,7 +40,7 @@ export function RetentionForm({ teamId, days: saved }: { teamId: string; days: n
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" aria-busy={pending}>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">Now: {said(saved)} Checked every hour.</p>
+      <p className="text-sm text-subtle">Now: {said(saved)} Checked every hour.</p>
       <fieldset className="flex flex-col gap-2">
         <legend className="sr-only">Keep chats</legend>
         <label className="flex items-center gap-2 text-sm">

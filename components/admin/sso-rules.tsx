@@ -22,12 +22,9 @@ export function GroupRules({
   return (
     <div className="flex flex-col gap-4">
       {rules.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No rules yet: people who sign in this way join no team until a rule or an invite adds them.</p>
+        <p className="text-sm text-subtle">No rules yet: people who sign in this way join no team until a rule or an invite adds them.</p>
       ) : (
-        <ul
-          aria-label="Group rules"
-          className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
-        >
+        <ul aria-label="Group rules" className="flex flex-col divide-y divide-line rounded-lg border border-line">
           {rules.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
               <span>

@@ -47,22 +47,18 @@ function InboxCard({ item, onDecided }: { item: InboxItem; onDecided: (id: strin
   const headingId = `approval-${item.approvalId}`;
   return (
     <li>
-      <article aria-labelledby={headingId} className="flex flex-col gap-2 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800">
+      <article aria-labelledby={headingId} className="flex flex-col gap-2 rounded-md border border-line p-3 text-sm">
         <h2 id={headingId} className="font-semibold">
           {item.tool.label}
         </h2>
-        <p className="text-zinc-700 dark:text-zinc-300">
+        <p className="text-soft">
           <span className="font-medium">{item.member}</span> in “{item.chatTitle}”,{" "}
           {new Date(item.requestedAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}
         </p>
-        {item.question && (
-          <blockquote className="whitespace-pre-wrap border-l-2 border-zinc-300 pl-2 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
-            {item.question}
-          </blockquote>
-        )}
+        {item.question && <blockquote className="whitespace-pre-wrap border-l-2 border-line-strong pl-2 text-soft">{item.question}</blockquote>}
         <Json value={item.input} label="Input" open />
-        {item.rule && <p className="text-xs text-zinc-700 dark:text-zinc-300">Asked by the rule “{item.rule}”.</p>}
-        {item.deadline && <p className="text-xs text-zinc-700 dark:text-zinc-300">Denied automatically unless decided {deadlineText(item.deadline)}.</p>}
+        {item.rule && <p className="text-xs text-soft">Asked by the rule “{item.rule}”.</p>}
+        {item.deadline && <p className="text-xs text-soft">Denied automatically unless decided {deadlineText(item.deadline)}.</p>}
         {editing ? (
           <InputEditor
             schema={item.tool.inputSchema}
@@ -73,7 +69,7 @@ function InboxCard({ item, onDecided }: { item: InboxItem; onDecided: (id: strin
           />
         ) : (
           <>
-            <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+            <label className="flex flex-col gap-1 text-xs text-soft">
               Reason for denying (optional)
               <Input size="sm" value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} />
             </label>
@@ -114,11 +110,11 @@ export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
   };
   return (
     <div className="flex flex-col gap-4">
-      <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
+      <p role="status" className="text-sm text-soft">
         {outcome ? outcome.message : ""}
       </p>
       {items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">No tool call is waiting for an admin.</p>
+        <p className="text-subtle">No tool call is waiting for an admin.</p>
       ) : (
         <ul className="flex flex-col gap-4" aria-label="Calls waiting for an admin">
           {items.map((item) => (

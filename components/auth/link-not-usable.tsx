@@ -5,7 +5,7 @@ export function LinkNotUsable({ title, message }: { title: string; message: stri
   return (
     <>
       <h1 className="mb-3 text-lg font-semibold">{title}</h1>
-      <p role="alert" className="text-sm text-zinc-700 dark:text-zinc-300">
+      <p role="alert" className="text-sm text-soft">
         {message}
       </p>
       <Link href="/sign-in" className="mt-4 inline-block text-sm text-accent-text underline">

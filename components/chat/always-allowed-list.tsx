@@ -10,20 +10,19 @@ type Row = { toolId: string; toolName: string; serverName: string };
 export function AlwaysAllowedList({ tools }: { tools: Row[] }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
-  if (!tools.length)
-    return <p className="text-sm text-zinc-600 dark:text-zinc-400">No tools are always allowed. Tools that ask for approval will keep asking.</p>;
+  if (!tools.length) return <p className="text-sm text-subtle">No tools are always allowed. Tools that ask for approval will keep asking.</p>;
   return (
     <>
       {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-danger">
           {error}
         </p>
       )}
-      <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+      <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
         {tools.map((t) => (
           <li key={t.toolId} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
             <span>
-              <span className="text-zinc-600 dark:text-zinc-400">{t.serverName} · </span>
+              <span className="text-subtle">{t.serverName} · </span>
               <span className="font-mono">{t.toolName}</span>
             </span>
             <Button

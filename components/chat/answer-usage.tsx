@@ -10,7 +10,7 @@ export function AnswerUsage({ usage }: { usage: Usage | undefined }) {
   const cached = usage.cachedInputTokens ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : "";
   const reasoning = usage.reasoningTokens ? ` (${formatTokens(usage.reasoningTokens)} reasoning)` : "";
   return (
-    <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="answer-usage">
+    <p className="text-xs text-subtle" data-testid="answer-usage">
       <span className="sr-only">Usage: </span>
       {formatTokens(usage.inputTokens)} input tokens{cached} · {formatTokens(usage.outputTokens)} output tokens{reasoning}
       {usage.cost != null && <> · {formatCost(usage.cost)}</>}
@@ -29,7 +29,7 @@ export function ChatUsageTotal({ messages }: { messages: ParleyUIMessage[] }) {
   }
   if (!tokens) return null;
   return (
-    <p className="self-center text-xs text-zinc-600 dark:text-zinc-400" data-testid="chat-usage-total">
+    <p className="self-center text-xs text-subtle" data-testid="chat-usage-total">
       This chat so far: {formatTokens(tokens)} tokens{cost != null && <> · {formatCost(cost)}</>}
     </p>
   );

@@ -29,11 +29,9 @@ function what(ask: AppAsk): { lead: string; detail: string; yes: string; no: str
 export function AppAskCard({ ask, answer }: { ask: AppAsk; answer: (ok: boolean) => void }) {
   const { lead, detail, yes, no } = what(ask);
   return (
-    <div role="group" aria-label={LABEL[ask.kind]} data-app-ask={ask.kind} className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950">
-      <p className="text-sm text-zinc-900 dark:text-zinc-100">{lead}</p>
-      <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-white px-2 py-1 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
-        {detail}
-      </pre>
+    <div role="group" aria-label={LABEL[ask.kind]} data-app-ask={ask.kind} className="flex flex-col gap-2 rounded-md bg-warning p-3">
+      <p className="text-sm text-strong">{lead}</p>
+      <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-surface px-2 py-1 font-mono text-xs text-strong">{detail}</pre>
       <div className="flex gap-2">
         <Button size="sm" onClick={() => answer(true)}>
           {yes}

@@ -169,11 +169,11 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
   };
   return (
     <div className="flex flex-col gap-2" data-app-view={phase}>
-      <p className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+      <p className="flex items-center gap-1.5 text-xs text-subtle">
         <AppWindow className="size-3.5" aria-hidden /> App from the tool&apos;s server, shown in a sandbox
       </p>
       {phase === "loading" && (
-        <p role="status" className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+        <p role="status" className="flex items-center gap-1.5 text-xs text-subtle">
           <Loader2 className="size-3 animate-spin" aria-hidden /> Loading the app…
         </p>
       )}
@@ -188,7 +188,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
         title={`${title} app`}
         sandbox="allow-scripts"
         referrerPolicy="no-referrer"
-        className={`w-full rounded border border-zinc-200 bg-white dark:border-zinc-800 ${phase === "error" ? "hidden" : ""}`}
+        className={`w-full rounded border border-line bg-white ${phase === "error" ? "hidden" : ""}`}
         style={{ height }}
       />
       {refused && !ask && (

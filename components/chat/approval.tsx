@@ -26,7 +26,7 @@ export const ApprovalContext = createContext<((d: ApprovalDecision) => void) | u
 function Why({ details }: { details?: ApprovalDetails }) {
   if (!details?.rule && !details?.deadline) return null;
   return (
-    <p className="text-xs text-zinc-700 dark:text-zinc-300">
+    <p className="text-xs text-soft">
       {details.rule && <span data-approval-rule>Asked by the rule “{details.rule}”. </span>}
       {details.deadline && <span>Denied automatically unless decided {deadlineText(details.deadline)}.</span>}
     </p>
@@ -56,9 +56,7 @@ export function ApprovalCard({
         <p className="flex items-center gap-1.5 text-sm font-medium text-sky-900 dark:text-sky-100">
           <MessageSquareLock className="size-4" aria-hidden /> Waiting for an admin
         </p>
-        <p className="text-xs text-zinc-700 dark:text-zinc-300">
-          An admin of your team decides whether {toolLabel} runs. The answer goes on here once they have.
-        </p>
+        <p className="text-xs text-soft">An admin of your team decides whether {toolLabel} runs. The answer goes on here once they have.</p>
         <Why details={details} />
       </div>
     );
@@ -73,8 +71,8 @@ export function ApprovalCard({
     setEditing({ schema: body ? body.inputSchema : null });
   };
   return (
-    <div className="flex flex-col gap-2 rounded-md bg-amber-50 p-3 dark:bg-amber-950" role="group" aria-label={`Approve ${toolLabel}?`}>
-      <p className="text-sm font-medium text-amber-900 dark:text-amber-100">{toolLabel} wants to run with the input above. Allow it?</p>
+    <div className="flex flex-col gap-2 rounded-md bg-warning p-3" role="group" aria-label={`Approve ${toolLabel}?`}>
+      <p className="text-sm font-medium text-warning-foreground">{toolLabel} wants to run with the input above. Allow it?</p>
       <Why details={details} />
       {editing && editing !== "loading" ? (
         <InputEditor
@@ -86,7 +84,7 @@ export function ApprovalCard({
         />
       ) : (
         <>
-          <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+          <label className="flex flex-col gap-1 text-xs text-soft">
             Reason for denying (optional)
             <Input size="sm" value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} />
           </label>
@@ -137,11 +135,11 @@ export function BatchDecisions({ approvalIds }: { approvalIds: string[] }) {
   };
   return (
     <div
-      className="flex flex-wrap items-center gap-2 rounded-md bg-amber-50 p-2 text-sm dark:bg-amber-950"
+      className="flex flex-wrap items-center gap-2 rounded-md bg-warning p-2 text-sm"
       role="group"
       aria-label={`${approvalIds.length} tool calls wait for you`}
     >
-      <span className="text-amber-900 dark:text-amber-100">{approvalIds.length} tool calls wait for you.</span>
+      <span className="text-warning-foreground">{approvalIds.length} tool calls wait for you.</span>
       <Button variant="success" size="sm" disabled={sent} onClick={() => all(true)}>
         <Check className="size-4" aria-hidden /> Approve all
       </Button>

@@ -32,7 +32,7 @@ function TemplateForm({
   const label = template.title ?? template.name;
   return (
     <form
-      className="flex flex-col gap-1 rounded-md border border-zinc-200 p-2 dark:border-zinc-800"
+      className="flex flex-col gap-1 rounded-md border border-line p-2"
       aria-label={label}
       onSubmit={(e) => {
         e.preventDefault();
@@ -94,24 +94,24 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
       </Tooltip>
       <PopoverContent ref={content} side="top" aria-label="Attach a resource" className="flex w-[min(20rem,calc(100vw-1rem))] flex-col gap-1">
         {catalog.loading && (
-          <p className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
+          <p className="flex items-center gap-2 text-subtle">
             <Loader2 className="size-4 animate-spin" aria-hidden /> Loading resources…
           </p>
         )}
         {catalog.error && (
-          <p role="alert" className="text-red-700 dark:text-red-400">
+          <p role="alert" className="text-danger">
             {catalog.error}
           </p>
         )}
-        {catalog.servers && !servers.length && <p className="text-zinc-600 dark:text-zinc-400">No server of your team offers resources.</p>}
+        {catalog.servers && !servers.length && <p className="text-subtle">No server of your team offers resources.</p>}
         {!server &&
           servers.map((s) => (
             <Button key={s.id} variant="ghost" size="sm" className="justify-start" onClick={() => show(s.id)}>
               {s.name}
               {s.error ? (
-                <span className="text-xs text-red-700 dark:text-red-400"> (unavailable)</span>
+                <span className="text-xs text-danger"> (unavailable)</span>
               ) : (
-                <span className="text-xs text-zinc-600 dark:text-zinc-400"> {s.resources.length + s.templates.length}</span>
+                <span className="text-xs text-subtle"> {s.resources.length + s.templates.length}</span>
               )}
             </Button>
           ))}
@@ -120,8 +120,8 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
             <Button variant="ghost" size="xs" className="self-start" onClick={() => show(undefined)}>
               ← All servers
             </Button>
-            <p className="px-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{server.name}</p>
-            {server.error && <p className="text-xs text-red-700 dark:text-red-400">{server.error}</p>}
+            <p className="px-1 text-xs font-medium text-subtle">{server.name}</p>
+            {server.error && <p className="text-xs text-danger">{server.error}</p>}
             {server.resources.map((r) => (
               <Button
                 key={r.uri}
@@ -133,7 +133,7 @@ export function AttachMenu({ catalog, disabled, onAttach }: { catalog: Catalog; 
                 <FileText className="size-4 shrink-0" aria-hidden />
                 <span>
                   {r.title ?? r.name}
-                  {r.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{r.description}</span>}
+                  {r.description && <span className="block text-xs text-subtle">{r.description}</span>}
                 </span>
               </Button>
             ))}
@@ -155,7 +155,7 @@ export function AttachedChips({ attached, onRemove }: { attached: Attached[]; on
       {attached.map((a, i) => (
         <li
           key={`${a.serverId}:${a.uri}`}
-          className="flex items-center gap-1 rounded-full border border-zinc-300 bg-zinc-50 py-0.5 pr-1 pl-2 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+          className="flex items-center gap-1 rounded-full border border-line-strong bg-panel py-0.5 pr-1 pl-2 text-xs"
           title={a.uri}
         >
           <FileText className="size-3.5" aria-hidden />
@@ -164,7 +164,7 @@ export function AttachedChips({ attached, onRemove }: { attached: Attached[]; on
             type="button"
             aria-label={`Remove ${a.label}`}
             onClick={() => onRemove(i)}
-            className="rounded-full p-0.5 hover:bg-zinc-200 focus-visible:outline-2 dark:hover:bg-zinc-800"
+            className="rounded-full p-0.5 hover:bg-panel-hover focus-visible:outline-2"
           >
             <X className="size-3" aria-hidden />
           </button>

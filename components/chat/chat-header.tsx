@@ -36,7 +36,7 @@ export function ChatHeader({ projectId }: { projectId: string | null }) {
   }
 
   return (
-    <header className="flex min-h-12 items-center gap-2 border-b border-zinc-200 px-4 py-2 pl-14 md:pl-4 dark:border-zinc-800">
+    <header className="flex min-h-12 items-center gap-2 border-b border-line px-4 py-2 pl-14 md:pl-4">
       {mode === "rename" ? (
         <form
           className="flex flex-1 items-center gap-2"
@@ -106,7 +106,7 @@ export function ChatHeader({ projectId }: { projectId: string | null }) {
         </>
       )}
       {error && !confirming && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-danger">
           {error}
         </p>
       )}

@@ -215,7 +215,7 @@ export function ChatView({
                     {older.loading ? "Loading…" : "Load earlier messages"}
                   </Button>
                 )}
-                {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">Send a message to start.</p>)}
+                {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-subtle">Send a message to start.</p>)}
                 {messages.map((m) => (
                   <MessageItem
                     key={m.id}
@@ -229,7 +229,7 @@ export function ChatView({
                 ))}
                 {!busy && <ChatUsageTotal messages={messages} />}
                 {status === "submitted" && (
-                  <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
+                  <p className="text-sm text-subtle" role="status">
                     Waiting for the model…
                   </p>
                 )}

@@ -55,11 +55,11 @@ export function CitationMark({ citation }: { citation: CitationView }) {
       </a>
       <span
         role="tooltip"
-        className="pointer-events-none invisible absolute bottom-full left-1/2 z-20 mb-1 w-64 -translate-x-1/2 rounded-md border border-zinc-200 bg-white p-2 text-left text-xs leading-snug text-zinc-800 opacity-0 shadow-lg transition-opacity group-focus-within/cite:visible group-focus-within/cite:opacity-100 group-hover/cite:visible group-hover/cite:opacity-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        className="pointer-events-none invisible absolute bottom-full left-1/2 z-20 mb-1 w-64 -translate-x-1/2 rounded-md border border-line-overlay bg-surface p-2 text-left text-xs leading-snug text-zinc-800 opacity-0 shadow-lg transition-opacity group-focus-within/cite:visible group-focus-within/cite:opacity-100 group-hover/cite:visible group-hover/cite:opacity-100 dark:text-zinc-100"
       >
         <span className="block font-medium">{citation.title ?? citation.url}</span>
-        <span className="block text-zinc-600 dark:text-zinc-400">{domainOf(citation.url)}</span>
-        {citation.snippet && <span className="mt-1 block text-zinc-600 dark:text-zinc-400">{citation.snippet}</span>}
+        <span className="block text-subtle">{domainOf(citation.url)}</span>
+        {citation.snippet && <span className="mt-1 block text-subtle">{citation.snippet}</span>}
       </span>
     </span>
   );
@@ -69,21 +69,16 @@ export function CitationMark({ citation }: { citation: CitationView }) {
 export function SourcesList({ citations }: { citations: CitationView[] }) {
   if (!citations.length) return null;
   return (
-    <section aria-label="Sources" className="text-xs text-zinc-600 dark:text-zinc-400">
-      <h3 className="mb-1 font-medium text-zinc-700 dark:text-zinc-300">Sources</h3>
+    <section aria-label="Sources" className="text-xs text-subtle">
+      <h3 className="mb-1 font-medium text-soft">Sources</h3>
       <ol className="flex flex-col gap-0.5">
         {citations.map((c) => (
           <li key={c.n} className="flex gap-1.5">
             <span className="w-4 shrink-0 text-right tabular-nums">{c.n}.</span>
-            <a
-              href={c.url}
-              target="_blank"
-              rel="noreferrer"
-              className="min-w-0 truncate underline decoration-zinc-300 hover:text-zinc-900 dark:hover:text-zinc-100"
-            >
+            <a href={c.url} target="_blank" rel="noreferrer" className="min-w-0 truncate underline decoration-zinc-300 hover:text-strong">
               {c.title ?? c.url}
             </a>
-            <span className="shrink-0 text-zinc-600 dark:text-zinc-400">{domainOf(c.url)}</span>
+            <span className="shrink-0 text-subtle">{domainOf(c.url)}</span>
           </li>
         ))}
       </ol>

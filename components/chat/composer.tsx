@@ -80,7 +80,7 @@ export function Composer({
   // form (in a portal, and in React's tree too): a form inside a form would send the message when its
   // "Insert prompt" is pressed.
   return (
-    <div ref={box} className="border-t border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-950">
+    <div ref={box} className="border-t border-line bg-page px-4 py-3">
       {prompts.popover}
       <form
         onSubmit={(e) => {
@@ -146,7 +146,7 @@ export function Composer({
         </div>
         {toolbar && <div className="mx-auto mt-2 flex max-w-3xl flex-wrap items-center gap-3">{toolbar}</div>}
         {tooLong && (
-          <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-red-700 dark:text-red-400">
+          <p id="composer-too-long" role="alert" className="mx-auto mt-1 max-w-3xl text-xs text-danger">
             The message is {text.length.toLocaleString()} characters; the limit is {maxChars.toLocaleString()}.
           </p>
         )}

@@ -7,7 +7,7 @@ export function ConnectLink({ serverId }: { serverId: string }) {
   return (
     <a
       href={`/api/mcp/connections/${serverId}/connect?returnTo=${encodeURIComponent(returnTo)}`}
-      className="inline-flex items-center rounded-md border border-zinc-300 px-2 py-0.5 text-xs font-medium text-zinc-900 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 dark:border-zinc-700 dark:text-zinc-100 dark:hover:bg-zinc-800"
+      className="inline-flex items-center rounded-md border border-line-strong px-2 py-0.5 text-xs font-medium text-strong hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2"
     >
       Connect
     </a>

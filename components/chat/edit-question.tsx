@@ -49,7 +49,7 @@ export function EditQuestion({
         className="max-h-72 min-h-16 resize-none rounded-xl [field-sizing:content]"
       />
       {tooLong && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+        <p role="alert" className="text-xs text-danger">
           The message is {value.length.toLocaleString()} characters; the limit is {maxChars.toLocaleString()}.
         </p>
       )}

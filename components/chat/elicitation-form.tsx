@@ -62,8 +62,8 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
           <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} className="size-4" />
           {label}
         </label>
-        {hint && <p className="text-xs text-zinc-600 dark:text-zinc-400">{hint}</p>}
-        {error && <p className="text-sm text-red-700 dark:text-red-400">{error}</p>}
+        {hint && <p className="text-xs text-subtle">{hint}</p>}
+        {error && <p className="text-sm text-danger">{error}</p>}
       </div>
     );
   }
@@ -72,7 +72,7 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
     return (
       <fieldset className="flex flex-col gap-1" aria-invalid={error ? true : undefined}>
         <legend className="text-sm font-medium">{label}</legend>
-        {hint && <p className="text-xs text-zinc-600 dark:text-zinc-400">{hint}</p>}
+        {hint && <p className="text-xs text-subtle">{hint}</p>}
         <div className="flex flex-wrap gap-x-4 gap-y-1">
           {field.options.map((o) => (
             <label key={o.value} className="flex items-center gap-1.5 text-sm">
@@ -86,7 +86,7 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
             </label>
           ))}
         </div>
-        {error && <p className="text-sm text-red-700 dark:text-red-400">{error}</p>}
+        {error && <p className="text-sm text-danger">{error}</p>}
       </fieldset>
     );
   }
@@ -98,7 +98,7 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
             {...control}
             value={String(value)}
             onChange={(e) => onChange(e.target.value)}
-            className="h-10 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            className="h-10 rounded-md border border-line-strong bg-surface px-2 text-sm"
           >
             {!field.required && <option value="">—</option>}
             {field.options.map((o) => (
@@ -164,7 +164,7 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
 
   if (sent) {
     return (
-      <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
+      <p role="status" className="text-sm text-soft">
         {sent === "accept"
           ? view.mode === "url"
             ? "Opened. Waiting for the server…"
@@ -200,12 +200,12 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
       </p>
       {view.mode === "url" ? (
         <>
-          <div className="rounded border border-sky-300 bg-white p-2 text-sm dark:border-sky-800 dark:bg-zinc-900">
+          <div className="rounded border border-sky-300 bg-surface p-2 text-sm dark:border-sky-800">
             <p>
               Opens <strong className="font-mono text-base">{view.domain}</strong>
             </p>
-            <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{view.url}</p>
-            <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">What you enter there goes to that site, not to Parley.</p>
+            <p className="font-mono text-xs break-all text-subtle">{view.url}</p>
+            <p className="mt-1 text-xs text-subtle">What you enter there goes to that site, not to Parley.</p>
           </div>
           <div className="flex flex-wrap gap-2">
             <Button
@@ -236,9 +236,7 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
               {f.secretLike && <SecretWarning />}
             </div>
           ))}
-          {view.unsupported?.length ? (
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">Not shown (Parley cannot ask for these): {view.unsupported.join(", ")}</p>
-          ) : null}
+          {view.unsupported?.length ? <p className="text-xs text-subtle">Not shown (Parley cannot ask for these): {view.unsupported.join(", ")}</p> : null}
           <div className="flex flex-wrap gap-2">
             <Button type="submit" size="sm" disabled={busy}>
               Submit
@@ -248,7 +246,7 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
         </form>
       )}
       {problem && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-danger">
           {problem}
         </p>
       )}

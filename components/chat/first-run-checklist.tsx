@@ -12,7 +12,7 @@ const STEPS: { key: keyof FirstRunSteps; label: string; href: string; hint: stri
 
 export function FirstRunChecklist({ steps }: { steps: FirstRunSteps }) {
   return (
-    <section aria-labelledby="first-steps" className="w-full max-w-md rounded-xl border border-zinc-200 p-4 text-left dark:border-zinc-800">
+    <section aria-labelledby="first-steps" className="w-full max-w-md rounded-xl border border-line p-4 text-left">
       <h2 id="first-steps" className="mb-3 text-base font-semibold">
         Get your team started
       </h2>
@@ -24,14 +24,14 @@ export function FirstRunChecklist({ steps }: { steps: FirstRunSteps }) {
               {done ? (
                 <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-700 dark:text-green-400" aria-hidden />
               ) : (
-                <Circle className="mt-0.5 size-5 shrink-0 text-zinc-500 dark:text-zinc-400" aria-hidden />
+                <Circle className="mt-0.5 size-5 shrink-0 text-faint" aria-hidden />
               )}
               <div className="min-w-0">
                 <Link href={step.href} className="text-sm font-medium text-accent-text underline underline-offset-2">
                   {step.label}
                 </Link>
-                <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">{done ? "Done" : "To do"}</span>
-                <p className="text-xs text-zinc-600 dark:text-zinc-400">{step.hint}</p>
+                <span className="ml-2 text-xs text-subtle">{done ? "Done" : "To do"}</span>
+                <p className="text-xs text-subtle">{step.hint}</p>
               </div>
             </li>
           );

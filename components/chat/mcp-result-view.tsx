@@ -54,7 +54,7 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
       const label = b.title ?? b.name ?? b.uri;
       return (
         <p className="flex items-start gap-1.5">
-          <Link2 className="mt-0.5 size-3.5 shrink-0 text-zinc-600 dark:text-zinc-400" aria-hidden />
+          <Link2 className="mt-0.5 size-3.5 shrink-0 text-subtle" aria-hidden />
           <span>
             {isHttp(b.uri) ? (
               <a href={b.uri} target="_blank" rel="noreferrer noopener" className="text-accent-text underline">
@@ -62,11 +62,10 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
               </a>
             ) : (
               <span title={b.uri} className="font-medium">
-                {label} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{b.uri}</span>{" "}
-                <OpenResource serverId={serverId} uri={b.uri} label={label} />
+                {label} <span className="font-mono text-xs text-subtle">{b.uri}</span> <OpenResource serverId={serverId} uri={b.uri} label={label} />
               </span>
             )}
-            {b.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{b.description}</span>}
+            {b.description && <span className="block text-xs text-subtle">{b.description}</span>}
           </span>
         </p>
       );
@@ -75,7 +74,7 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
       const r = (block as { resource: { uri: string; text?: string; mimeType?: string } }).resource;
       return (
         <div>
-          <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.uri}</p>
+          <p className="font-mono text-xs text-subtle">{r.uri}</p>
           {r.text !== undefined && r.text.length > MARKDOWN_MAX_CHARS ? (
             <LargeText text={r.text} label="Long resource" />
           ) : r.text !== undefined ? (
@@ -83,12 +82,12 @@ function ContentBlock({ block, serverId }: { block: McpContent; serverId?: strin
               tabIndex={0}
               role="region"
               aria-label={`Resource ${r.uri}`}
-              className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900"
+              className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-inset p-2 text-xs"
             >
               {r.text}
             </pre>
           ) : (
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">Binary resource ({r.mimeType ?? "unknown type"})</p>
+            <p className="text-xs text-subtle">Binary resource ({r.mimeType ?? "unknown type"})</p>
           )}
         </div>
       );
@@ -107,11 +106,7 @@ function TruncatedNote({ t }: { t: Truncation }) {
     .filter(Boolean)
     .join(" and ");
   return (
-    <p
-      role="note"
-      data-truncated
-      className="flex items-start gap-1.5 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100"
-    >
+    <p role="note" data-truncated className="flex items-start gap-1.5 rounded bg-warning px-2 py-1 text-xs text-warning-foreground">
       <Scissors className="mt-0.5 size-3.5 shrink-0" aria-hidden />
       <span>
         Truncated: the tool returned {formatSize(t.receivedChars)}; the first {formatSize(t.keptChars)} are shown and stored{left ? ` (${left} left out)` : ""}.

@@ -68,7 +68,7 @@ export function VersionSwitcher({
     wanted.current?.focus();
   }, [focus, atFirst, atLast]);
   return (
-    <div role="group" aria-label="Versions" className="flex items-center text-xs text-zinc-600 tabular-nums dark:text-zinc-400">
+    <div role="group" aria-label="Versions" className="flex items-center text-xs text-subtle tabular-nums">
       <Button ref={previous} variant="ghost" size="icon" aria-label="Previous version" disabled={disabled || atFirst} onClick={() => onSwitch("previous")}>
         <ChevronLeft className="size-4" aria-hidden />
       </Button>

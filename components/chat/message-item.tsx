@@ -77,7 +77,7 @@ export const MessageItem = memo(function MessageItem({
           }}
         />
       ) : (
-        <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : "flex min-w-0 flex-col gap-3"}>
+        <div className={isUser ? "max-w-[85%] whitespace-pre-wrap rounded-2xl bg-raised px-4 py-2" : "flex min-w-0 flex-col gap-3"}>
           {!isUser && <BatchDecisions approvalIds={waitingForMember(message.parts)} />}
           {isUser ? (
             <>

@@ -60,14 +60,14 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
     }
     case "reasoning":
       return (
-        <details className="group rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-          <summary className="cursor-pointer select-none text-zinc-600 dark:text-zinc-400">{part.state === "streaming" ? "Thinking…" : "Reasoning"}</summary>
+        <details className="group rounded-md border border-line bg-panel px-3 py-2 text-sm">
+          <summary className="cursor-pointer select-none text-subtle">{part.state === "streaming" ? "Thinking…" : "Reasoning"}</summary>
           {part.text.length > MARKDOWN_MAX_CHARS ? (
             <div className="mt-2">
               <LargeText text={part.text} label="Long reasoning" />
             </div>
           ) : (
-            <div className="mt-2 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{part.text}</div>
+            <div className="mt-2 whitespace-pre-wrap text-soft">{part.text}</div>
           )}
         </details>
       );
@@ -92,7 +92,7 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
       );
     case "data-notice":
       return (
-        <p className="flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400" data-notice={part.data.code}>
+        <p className="flex flex-wrap items-center gap-2 text-sm text-subtle" data-notice={part.data.code}>
           <Info className="size-4" aria-hidden /> {part.data.message}
           {part.data.code === "ConnectRequired" && part.data.serverId && <ConnectLink serverId={part.data.serverId} />}
         </p>

@@ -19,7 +19,7 @@ export function ModelPicker({
   if (!groups.length) return null;
   return (
     <div className="flex items-center gap-1.5">
-      <Label htmlFor="model-picker" className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
+      <Label htmlFor="model-picker" className="text-xs font-normal text-subtle">
         Model
       </Label>
       <OptionSelect

@@ -65,7 +65,7 @@ export function MoveToProjectButton({ chatId, projectId }: { chatId: string; pro
           A chat in a project gets the project&apos;s instructions. In a shared project, everyone in the team sees it, read-only.
         </DialogDescription>
         {!projects && !error && (
-          <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+          <p role="status" className="text-sm text-subtle">
             Loading…
           </p>
         )}

@@ -4,7 +4,7 @@ import Link from "next/link";
 
 export function NoModelNotice({ isAdmin }: { isAdmin: boolean }) {
   return (
-    <p role="status" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+    <p role="status" className="rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
       No model is available for this team yet.{" "}
       {isAdmin ? (
         <>

@@ -62,13 +62,13 @@ function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (te
       }}
     >
       <p className="font-medium">
-        {prompt.title ?? prompt.name} <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">· {prompt.serverName}</span>
+        {prompt.title ?? prompt.name} <span className="text-xs font-normal text-subtle">· {prompt.serverName}</span>
       </p>
       {prompt.arguments.map((a, i) => (
         <label key={a.name} className="flex flex-col gap-0.5 text-xs">
           {a.name}
           {a.required ? " (required)" : ""}
-          {a.description && <span className="text-zinc-600 dark:text-zinc-400">{a.description}</span>}
+          {a.description && <span className="text-subtle">{a.description}</span>}
           <Input
             size="sm"
             autoFocus={i === 0}
@@ -79,7 +79,7 @@ function ArgumentsForm({ prompt, onDone, onBack }: { prompt: Prompt; onDone: (te
         </label>
       ))}
       {problem && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+        <p role="alert" className="text-xs text-danger">
           {problem}
         </p>
       )}
@@ -204,21 +204,21 @@ export function usePromptCombobox({
         ) : (
           <>
             {catalog.loading && (
-              <p role="status" className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
+              <p role="status" className="flex items-center gap-2 text-subtle">
                 <Loader2 className="size-4 animate-spin" aria-hidden /> Loading prompts…
               </p>
             )}
             {catalog.error && (
-              <p role="alert" className="text-red-700 dark:text-red-400">
+              <p role="alert" className="text-danger">
                 {catalog.error}
               </p>
             )}
             {problem && (
-              <p role="alert" className="text-red-700 dark:text-red-400">
+              <p role="alert" className="text-danger">
                 {problem}
               </p>
             )}
-            {catalog.servers && !shown.length && <p className="text-zinc-600 dark:text-zinc-400">No prompt matches “/{query}”.</p>}
+            {catalog.servers && !shown.length && <p className="text-subtle">No prompt matches “/{query}”.</p>}
             <ul role="listbox" id={listId} aria-label="Prompts" className="flex flex-col gap-0.5">
               {shown.map((p, i) => (
                 <li
@@ -226,7 +226,7 @@ export function usePromptCombobox({
                   id={optionId(i)}
                   role="option"
                   aria-selected={i === active}
-                  className="flex cursor-pointer items-start gap-2 rounded-md px-2 py-1 hover:bg-zinc-100 aria-selected:bg-zinc-100 aria-selected:outline-2 aria-selected:outline-accent dark:hover:bg-zinc-800 dark:aria-selected:bg-zinc-800"
+                  className="flex cursor-pointer items-start gap-2 rounded-md px-2 py-1 hover:bg-raised aria-selected:bg-raised aria-selected:outline-2 aria-selected:outline-accent"
                   onMouseDown={(e) => e.preventDefault()} // the box keeps the focus
                   onClick={() => {
                     setActive(i);
@@ -235,8 +235,8 @@ export function usePromptCombobox({
                 >
                   <SquareSlash className="mt-0.5 size-4 shrink-0" aria-hidden />
                   <span>
-                    {p.title ?? p.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">· {p.serverName}</span>
-                    {p.description && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{p.description}</span>}
+                    {p.title ?? p.name} <span className="text-xs text-subtle">· {p.serverName}</span>
+                    {p.description && <span className="block text-xs text-subtle">{p.description}</span>}
                   </span>
                 </li>
               ))}

@@ -17,19 +17,14 @@ function Content({ r }: { r: ResourceData }) {
     // eslint-disable-next-line @next/next/no-img-element -- an attached image, a data URL
     return <img src={`data:${r.mimeType ?? "image/png"};base64,${r.image}`} alt={`Resource ${r.uri}`} className="max-h-60 max-w-full rounded" />;
   }
-  if (r.text === undefined) return <p className="text-xs text-zinc-600 dark:text-zinc-400">Sent with the message.</p>;
+  if (r.text === undefined) return <p className="text-xs text-subtle">Sent with the message.</p>;
   return (
     <>
-      <pre
-        tabIndex={0}
-        role="region"
-        aria-label={`Resource ${r.uri}`}
-        className="max-h-60 overflow-auto rounded bg-white p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950"
-      >
+      <pre tabIndex={0} role="region" aria-label={`Resource ${r.uri}`} className="max-h-60 overflow-auto rounded bg-page p-2 text-xs whitespace-pre-wrap">
         {r.text.slice(0, SHOWN)}
       </pre>
       {(r.text.length > SHOWN || r.truncatedFrom) && (
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        <p className="text-xs text-subtle">
           {r.truncatedFrom
             ? `Cut: the resource has ${r.truncatedFrom.toLocaleString()} characters; the model received the first ${r.text.length.toLocaleString()}.`
             : `The first ${SHOWN.toLocaleString()} characters are shown.`}
@@ -47,7 +42,7 @@ export function AttachedResources({ parts }: { parts: ParleyPart[] }) {
     <ul className="mt-2 flex flex-col items-end gap-1 whitespace-normal" aria-label="Attached resources">
       {resources.map((r, i) => (
         <li key={i} className="max-w-full">
-          <details className="rounded-lg border border-zinc-300 bg-zinc-50 px-2 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900" data-attachment={r.uri}>
+          <details className="rounded-lg border border-line-strong bg-panel px-2 py-1 text-xs" data-attachment={r.uri}>
             <summary className="flex cursor-pointer items-center gap-1">
               <FileText className="size-3.5" aria-hidden /> {r.serverName} · <span className="font-mono">{r.uri}</span>
             </summary>
@@ -89,7 +84,7 @@ export function OpenResource({ serverId, uri, label }: { serverId?: string; uri:
         {state.busy && <Loader2 className="size-3 animate-spin" aria-hidden />} Open
       </Button>
       {state.error && (
-        <span role="alert" className="text-xs text-red-700 dark:text-red-400">
+        <span role="alert" className="text-xs text-danger">
           {state.error}
         </span>
       )}

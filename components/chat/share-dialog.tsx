@@ -71,7 +71,7 @@ export function ShareButton({ chatId }: { chatId: string }) {
         <DialogTitle>Share this chat</DialogTitle>
         <DialogDescription>People you share it with see it live, with its tool calls. Only you send messages and approve calls.</DialogDescription>
         {!data && !error && (
-          <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+          <p role="status" className="text-sm text-subtle">
             Loading…
           </p>
         )}
@@ -116,7 +116,7 @@ export function ShareButton({ chatId }: { chatId: string }) {
               Shared with
             </h3>
             {data.shares.length === 0 ? (
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">Nobody yet: only you can see this chat.</p>
+              <p className="text-sm text-subtle">Nobody yet: only you can see this chat.</p>
             ) : (
               <ul className="mt-1 flex flex-col gap-1">
                 {data.shares.map((s) => (

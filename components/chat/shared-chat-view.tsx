@@ -104,9 +104,9 @@ export function SharedChatView({
 
   return (
     <div className="flex h-full flex-col">
-      <header className="flex min-h-12 items-center gap-2 border-b border-zinc-200 px-4 py-2 pl-14 md:pl-4 dark:border-zinc-800">
+      <header className="flex min-h-12 items-center gap-2 border-b border-line px-4 py-2 pl-14 md:pl-4">
         <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title}</h1>
-        <span className="flex items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
+        <span className="flex items-center gap-1 text-xs text-subtle">
           <Eye className="size-3" aria-hidden /> Shared by {owner} · read only
         </span>
         {canContinue && (
@@ -119,18 +119,18 @@ export function SharedChatView({
         <div ref={scrollRef} className="h-full overflow-y-auto" aria-live="polite" aria-busy={live}>
           <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6 px-4 pb-6 pt-6">
             {gone && (
-              <p role="alert" className="rounded-md border border-zinc-300 p-3 text-sm dark:border-zinc-700">
+              <p role="alert" className="rounded-md border border-line-strong p-3 text-sm">
                 This chat is no longer shared with you.
               </p>
             )}
-            {messages.length === 0 && <p className="mt-20 text-center text-zinc-600 dark:text-zinc-400">No messages yet.</p>}
+            {messages.length === 0 && <p className="mt-20 text-center text-subtle">No messages yet.</p>}
             <AppHostContext.Provider value={appHost}>
               {messages.map((m, i) => (
                 <MessageItem key={m.id} message={m} busy={live && i === messages.length - 1 && m.role === "assistant"} />
               ))}
             </AppHostContext.Provider>
             {live && (
-              <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+              <p role="status" className="text-sm text-subtle">
                 {owner} is chatting: following live…
               </p>
             )}

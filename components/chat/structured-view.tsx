@@ -37,7 +37,7 @@ function Fields({ obj, depth, label }: { obj: Obj; depth: number; label: string 
       <TableBody>
         {Object.entries(obj).map(([k, v]) => (
           <TableRow key={k}>
-            <TableHead className="w-1/3 align-top text-xs text-zinc-600 dark:text-zinc-400">{k}</TableHead>
+            <TableHead className="w-1/3 align-top text-xs text-subtle">{k}</TableHead>
             <TableCell>
               <Value value={v} depth={depth + 1} label={k} />
             </TableCell>
@@ -77,7 +77,7 @@ function ObjectList({ rows, depth, label }: { rows: Obj[]; depth: number; label:
 export function StructuredView({ value }: { value: unknown }) {
   return (
     <div className="flex flex-col gap-1" data-structured>
-      <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Structured content</p>
+      <p className="text-xs font-medium text-subtle">Structured content</p>
       <Value value={value} depth={0} label="Structured content" />
       <Json value={value} label="As JSON" />
     </div>

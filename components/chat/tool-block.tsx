@@ -38,26 +38,22 @@ export function ToolBlock({ part }: { part: ToolPart }) {
   const aborted = coded?.code === "Aborted" ? coded.message : undefined;
   const error = aborted ? undefined : coded;
   return (
-    <div
-      className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800"
-      data-tool-state={running ? "running" : aborted ? "aborted" : part.state}
-      data-tool-name={name}
-    >
-      <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
-        <Wrench className="size-4 text-zinc-600 dark:text-zinc-400" aria-hidden />
+    <div className="rounded-md border border-line text-sm" data-tool-state={running ? "running" : aborted ? "aborted" : part.state} data-tool-name={name}>
+      <div className="flex items-center gap-2 border-b border-line px-3 py-2">
+        <Wrench className="size-4 text-subtle" aria-hidden />
         {meta?.source === "mcp" ? (
           <span className="text-xs">
-            <span className="text-zinc-600 dark:text-zinc-400">{meta.serverName} · </span>
+            <span className="text-subtle">{meta.serverName} · </span>
             <span className="font-mono">{meta.toolName}</span>
           </span>
         ) : (
           <span className="font-mono text-xs">{name}</span>
         )}
-        <span className="ml-auto flex items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
+        <span className="ml-auto flex items-center gap-1 text-xs text-subtle">
           {running && <Loader2 className="size-3 animate-spin" aria-hidden />}
           {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
-          {(error || part.state === "output-denied") && <XCircle className="size-3 text-red-700 dark:text-red-400" aria-hidden />}
-          {aborted && <CircleSlash className="size-3 text-zinc-600 dark:text-zinc-400" aria-hidden />}
+          {(error || part.state === "output-denied") && <XCircle className="size-3 text-danger" aria-hidden />}
+          {aborted && <CircleSlash className="size-3 text-subtle" aria-hidden />}
           {running
             ? part.state === "input-streaming"
               ? "Preparing"
@@ -84,7 +80,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           <AppView toolCallId={part.toolCallId} title={(part as { title?: string }).title ?? meta.toolName ?? name} input={part.input} output={part.output} />
         )}
         {aborted && (
-          <p className="text-zinc-600 dark:text-zinc-400" data-tool-face="aborted">
+          <p className="text-subtle" data-tool-face="aborted">
             {aborted}
           </p>
         )}
@@ -98,28 +94,28 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           <ApprovalCard approvalId={part.approval.id} toolLabel={label} toolId={meta?.toolId} input={part.input} details={details} />
         )}
         {part.state === "approval-responded" && (
-          <p className="text-zinc-600 dark:text-zinc-400">
+          <p className="text-subtle">
             {decisionText(part.approval.approved === true, details)} {part.approval.approved ? "Running…" : "Telling the model…"}
           </p>
         )}
         {details?.original !== undefined && part.state !== "approval-requested" && <InputDiff original={details.original} edited={part.input} />}
         {(part.state === "output-available" || part.state === "output-error") && part.approval?.approved && (
-          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-decision>
+          <p className="text-xs text-subtle" data-decision>
             {decisionText(true, details)}
           </p>
         )}
         {part.state === "output-denied" && (
-          <p className="text-zinc-600 dark:text-zinc-400" data-decision>
+          <p className="text-subtle" data-decision>
             {decisionText(false, details)}
             {part.approval.reason ? ` Reason: ${part.approval.reason}` : ""}
           </p>
         )}
         {autoRule && (
-          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-auto-rule>
+          <p className="text-xs text-subtle" data-auto-rule>
             Ran without asking: rule “{autoRule}”.
           </p>
         )}
-        {part.providerExecuted && <p className="text-xs text-zinc-600 dark:text-zinc-400">Ran at the model&apos;s provider, without approval.</p>}
+        {part.providerExecuted && <p className="text-xs text-subtle">Ran at the model&apos;s provider, without approval.</p>}
       </div>
     </div>
   );

@@ -37,10 +37,7 @@ function withTool(sel: ToolSelection, s: PickerServer, toolId: string, on: boole
 function AsksFirst({ id, tool }: { id: string; tool: PickerTool }) {
   const label = tool.approver === "admin" ? (tool.rules ? "an admin may approve" : "an admin approves") : tool.rules ? "may ask first" : "asks first";
   return (
-    <span
-      id={id}
-      className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100"
-    >
+    <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-warning-foreground dark:bg-amber-950">
       <Hand className="size-3" aria-hidden /> {label}
     </span>
   );
@@ -51,7 +48,7 @@ function ConnectToUse({ server }: { server: PickerServer }) {
   const returnTo = typeof window === "undefined" ? "" : window.location.pathname;
   const href = server.memberAuth === "oauth" ? `/api/mcp/connections/${server.id}/connect?returnTo=${encodeURIComponent(returnTo)}` : "/settings/connections";
   return (
-    <p className="mt-1 ml-6 flex items-center gap-2 text-xs text-zinc-700 dark:text-zinc-300" data-connect={server.name}>
+    <p className="mt-1 ml-6 flex items-center gap-2 text-xs text-soft" data-connect={server.name}>
       <span>Connect to use</span>
       <a
         href={href}
@@ -118,7 +115,7 @@ export function ToolPicker({
         }}
       >
         {error && (
-          <p role="alert" className="mb-2 text-xs text-red-700 dark:text-red-400">
+          <p role="alert" className="mb-2 text-xs text-danger">
             {error}
           </p>
         )}
@@ -126,7 +123,7 @@ export function ToolPicker({
           {servers.map((s) => {
             const on = s.tools.some((t) => isOn(s, t.id));
             return (
-              <li key={s.id} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800" data-server={s.name}>
+              <li key={s.id} className="rounded-md border border-line p-2" data-server={s.name}>
                 <label className="flex items-start gap-2">
                   <input
                     type="checkbox"
@@ -139,9 +136,7 @@ export function ToolPicker({
                   <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <span className="font-medium">{s.name}</span>
                     <McpStatusBadge status={s.status} detailed />
-                    {!s.tools.length && s.enabled && !s.needsConnect && (
-                      <span className="text-xs text-zinc-600 dark:text-zinc-400">No tools to offer yet.</span>
-                    )}
+                    {!s.tools.length && s.enabled && !s.needsConnect && <span className="text-xs text-subtle">No tools to offer yet.</span>}
                   </span>
                 </label>
                 {s.enabled && s.needsConnect && <ConnectToUse server={s} />}
@@ -162,7 +157,7 @@ export function ToolPicker({
                           <span className="min-w-0">
                             <span className="font-mono">{t.name}</span>
                             {t.asksFirst && <AsksFirst id={`asks-${t.id}`} tool={t} />}
-                            {t.description && <span className="block truncate text-zinc-600 dark:text-zinc-400">{t.description}</span>}
+                            {t.description && <span className="block truncate text-subtle">{t.description}</span>}
                           </span>
                         </label>
                       </li>
@@ -174,7 +169,7 @@ export function ToolPicker({
           })}
         </ul>
         {servers.some((s) => s.tools.some((t) => t.asksFirst)) && (
-          <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">&ldquo;Asks first&rdquo;: each call waits for you to approve it.</p>
+          <p className="mt-2 text-xs text-subtle">&ldquo;Asks first&rdquo;: each call waits for you to approve it.</p>
         )}
       </PopoverContent>
     </Popover>

@@ -21,7 +21,7 @@ export function ProgressView({ progress }: { progress?: Running["progress"] }) {
         aria-valuemax={total ?? undefined}
         aria-valuenow={progress?.progress}
         aria-valuetext={progress ? (total ? `${progress.progress} of ${total}` : String(progress.progress)) : "Working"}
-        className="h-1.5 w-full overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+        className="h-1.5 w-full overflow-hidden rounded-full bg-line"
       >
         <div
           className={`h-full bg-accent transition-[width] ${pct === undefined ? "w-1/3 animate-pulse" : ""}`}
@@ -29,7 +29,7 @@ export function ProgressView({ progress }: { progress?: Running["progress"] }) {
         />
       </div>
       {progress && (
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        <p className="text-xs text-subtle">
           {total ? `${progress.progress} of ${total}` : `${progress.progress}`}
           {progress.message ? ` · ${progress.message}` : ""}
         </p>

@@ -36,7 +36,7 @@ export function DeleteProjectButton({ projectId, name }: { projectId: string; na
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
-        <Button variant="ghost" className="self-start text-red-700 dark:text-red-400">
+        <Button variant="ghost" className="self-start text-danger">
           <Trash2 className="size-4" aria-hidden /> Delete project
         </Button>
       </AlertDialogTrigger>

@@ -99,10 +99,8 @@ export function ProjectForm({
       </FormField>
       <fieldset className="flex flex-col gap-2">
         <legend className="text-sm font-medium">Default tools</legend>
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          New chats in this project start with these tools on. None ticked: each member&apos;s own choice.
-        </p>
-        {servers.length === 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">The team has no MCP servers yet.</p>}
+        <p className="text-xs text-subtle">New chats in this project start with these tools on. None ticked: each member&apos;s own choice.</p>
+        {servers.length === 0 && <p className="text-sm text-subtle">The team has no MCP servers yet.</p>}
         {servers.map((s) => (
           <fieldset key={s.id} className="flex flex-col gap-1 pl-2">
             <legend className="text-sm">{s.name}</legend>

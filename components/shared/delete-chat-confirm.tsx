@@ -22,7 +22,7 @@ export function DeleteChatConfirm({
       <AlertDialogTitle>{heading}</AlertDialogTitle>
       <AlertDialogDescription>Its messages and tool results are deleted for good.</AlertDialogDescription>
       {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-danger">
           {error}
         </p>
       )}

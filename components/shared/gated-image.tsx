@@ -45,7 +45,7 @@ export function GatedImage({ src, alt, className }: { src?: string | Blob; alt?:
   const host = hostOf(src);
   return (
     <span
-      className="my-1 inline-flex flex-wrap items-center gap-2 rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+      className="my-1 inline-flex flex-wrap items-center gap-2 rounded-md border border-dashed border-line-strong px-3 py-2 text-sm text-soft"
       data-gated-image={host}
     >
       <ImageOff className="size-4 shrink-0" aria-hidden />

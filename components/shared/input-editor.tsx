@@ -63,7 +63,7 @@ export function InputEditor({
 
   return (
     <form
-      className="flex flex-col gap-2 rounded-md border border-zinc-300 p-3 dark:border-zinc-700"
+      className="flex flex-col gap-2 rounded-md border border-line-strong p-3"
       aria-label="Edit the input"
       onSubmit={(e) => {
         e.preventDefault();
@@ -86,7 +86,7 @@ export function InputEditor({
               {label}
               <select
                 id={fieldId}
-                className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                className="rounded-md border border-line-strong bg-surface px-2 py-1 text-sm"
                 value={String(value[key] ?? "")}
                 onChange={(e) => set(key, e.target.value || undefined)}
               >
@@ -111,7 +111,7 @@ export function InputEditor({
               value={value[key] === undefined || value[key] === null ? "" : String(value[key])}
               onChange={(e) => set(key, e.target.value === "" ? undefined : numeric ? Number(e.target.value) : e.target.value)}
             />
-            {p.description && <span className="text-zinc-600 dark:text-zinc-400">{p.description}</span>}
+            {p.description && <span className="text-subtle">{p.description}</span>}
           </label>
         );
       })}
@@ -153,7 +153,7 @@ export function InputDiff({ original, edited }: { original: unknown; edited: unk
   return (
     <table className="w-full table-fixed text-left text-xs" aria-label="Input changed before approval">
       <thead>
-        <tr className="text-zinc-600 dark:text-zinc-400">
+        <tr className="text-subtle">
           <th className="w-1/4 font-medium">Field</th>
           <th className="font-medium">The model asked for</th>
           <th className="font-medium">Ran with</th>

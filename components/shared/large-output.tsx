@@ -22,16 +22,16 @@ export function formatSize(chars: number): string {
 export function LargeText({ text, label = "Long text" }: { text: string; label?: string }) {
   const [open, setOpen] = useState(false);
   return (
-    <div className="rounded-md border border-zinc-200 text-sm dark:border-zinc-800" data-large-output={text.length}>
+    <div className="rounded-md border border-line text-sm" data-large-output={text.length}>
       <div className="flex items-center gap-2 px-3 py-2">
-        <span className="text-zinc-600 dark:text-zinc-400">
+        <span className="text-subtle">
           {label}: {formatSize(text.length)}
         </span>
         <button
           type="button"
           aria-expanded={open}
           onClick={() => setOpen(!open)}
-          className="ml-auto rounded-md border border-zinc-300 px-2 py-0.5 text-xs font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          className="ml-auto rounded-md border border-line-strong px-2 py-0.5 text-xs font-medium hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2"
         >
           {open ? "Hide" : "Show"}
         </button>
@@ -42,11 +42,11 @@ export function LargeText({ text, label = "Long text" }: { text: string; label?:
             tabIndex={0}
             role="region"
             aria-label={label}
-            className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-zinc-200 p-3 text-xs dark:border-zinc-800"
+            className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-line p-3 text-xs"
           >
             {text.slice(0, SHOWN_CHARS)}
           </pre>
-          {text.length > SHOWN_CHARS && <p className="px-3 pb-2 text-xs text-zinc-600 dark:text-zinc-400">The first {formatSize(SHOWN_CHARS)} are shown.</p>}
+          {text.length > SHOWN_CHARS && <p className="px-3 pb-2 text-xs text-subtle">The first {formatSize(SHOWN_CHARS)} are shown.</p>}
         </>
       )}
     </div>
@@ -58,13 +58,13 @@ export function Json({ value, label, open = false }: { value: unknown; label: st
   const text = useMemo(() => JSON.stringify(value, null, 2) ?? "undefined", [value]);
   return (
     <details open={open} className="group">
-      <summary className="cursor-pointer select-none text-xs font-medium text-zinc-600 dark:text-zinc-400">{label}</summary>
+      <summary className="cursor-pointer select-none text-xs font-medium text-subtle">{label}</summary>
       {text.length > JSON_INLINE_MAX_CHARS ? (
         <div className="mt-1">
           <LargeText text={text} label={label} />
         </div>
       ) : (
-        <pre tabIndex={0} role="region" aria-label={label} className="mt-1 max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
+        <pre tabIndex={0} role="region" aria-label={label} className="mt-1 max-h-64 overflow-auto rounded bg-inset p-2 text-xs">
           {text}
         </pre>
       )}

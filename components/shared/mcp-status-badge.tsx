@@ -15,7 +15,7 @@ const DOT: Record<McpStatus["state"], string> = {
   connecting: "bg-amber-500 animate-pulse",
   connected: "bg-green-600",
   error: "bg-red-600",
-  disabled: "bg-zinc-300 dark:bg-zinc-600",
+  disabled: "bg-dim",
 };
 
 export function McpStatusBadge({ status, detailed = false }: { status: McpStatus; detailed?: boolean }) {
@@ -25,11 +25,11 @@ export function McpStatusBadge({ status, detailed = false }: { status: McpStatus
       <span className="inline-flex items-center gap-1.5 text-xs">
         <span className={`size-2 shrink-0 rounded-full ${DOT[status.state]}`} aria-hidden />
         <span>{LABEL[status.state]}</span>
-        {status.state === "connected" && status.toolCount !== undefined && <span className="text-zinc-600 dark:text-zinc-400">· {status.toolCount} tools</span>}
+        {status.state === "connected" && status.toolCount !== undefined && <span className="text-subtle">· {status.toolCount} tools</span>}
       </span>
       {detailed && status.state === "error" && status.error && (
         <span className="text-xs text-red-700 dark:text-red-300">
-          {status.error.message} <span className="text-zinc-600 dark:text-zinc-400">({when})</span>
+          {status.error.message} <span className="text-subtle">({when})</span>
         </span>
       )}
     </span>

@@ -36,10 +36,7 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           <div className="px-4 py-2">
             <TeamSwitcher teams={ctx.teams} currentId={ctx.team.id} onSwitch={actions.switchTeam} />
             {ctx.teams.some((t) => t.role === "admin") && (
-              <Link
-                href="/teams/new"
-                className="mt-1 inline-block text-xs text-zinc-600 underline hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
-              >
+              <Link href="/teams/new" className="mt-1 inline-block text-xs text-subtle underline hover:text-strong">
                 Create a team
               </Link>
             )}
@@ -54,31 +51,31 @@ export function AppShell({ ctx, chats, actions, children }: { ctx: TeamContext; 
           <ChatList />
           <ProjectsNav />
           <SharedWithMe />
-          <div className="border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
-            <Link href="/search" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+          <div className="border-t border-line px-2 py-2">
+            <Link href="/search" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-panel-hover">
               <TextSearch className="size-4" aria-hidden /> Search messages
             </Link>
-            <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+            <Link href="/profile" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-panel-hover">
               <UserRound className="size-4" aria-hidden /> Profile
             </Link>
-            <Link href="/settings" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+            <Link href="/settings" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-panel-hover">
               <SlidersHorizontal className="size-4" aria-hidden /> Settings
             </Link>
             {isAdmin && <ApprovalsLink />}
             {isAdmin && (
-              <Link href="/admin" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+              <Link href="/admin" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-panel-hover">
                 <Settings className="size-4" aria-hidden /> Admin
               </Link>
             )}
             <div className="flex items-center gap-1 px-2 pt-1">
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-medium">{ctx.user.name}</p>
-                <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{ctx.user.email}</p>
+                <p className="truncate text-xs text-subtle">{ctx.user.email}</p>
               </div>
               <ThemeToggle />
               <form action={actions.signOut}>
                 <Tooltip content="Sign out">
-                  <Button type="submit" variant="ghost" size="icon" className="text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300" aria-label="Sign out">
+                  <Button type="submit" variant="ghost" size="icon" className="text-icon hover:bg-panel-hover" aria-label="Sign out">
                     <LogOut className="size-4" aria-hidden />
                   </Button>
                 </Tooltip>

@@ -31,7 +31,7 @@ export function ApprovalsLink({ initial }: { initial?: number }) {
     };
   }, [initial]);
   return (
-    <Link href="/admin/approvals" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800">
+    <Link href="/admin/approvals" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-panel-hover">
       <Inbox className="size-4" aria-hidden /> Approvals
       {count > 0 && (
         <span

@@ -87,21 +87,21 @@ export function ChatList() {
           </Button>
         )}
         {loading && (
-          <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+          <span role="status" className="text-xs text-subtle">
             Loading…
           </span>
         )}
       </div>
       <nav aria-label={view === "archived" ? "Archived chats" : "Chats"} aria-busy={loading} className="min-h-0 flex-1 overflow-y-auto px-2 py-1">
         {error && (
-          <p role="alert" className="px-2 py-1 text-sm text-red-700 dark:text-red-400">
+          <p role="alert" className="px-2 py-1 text-sm text-danger">
             {error}
           </p>
         )}
-        {!page.chats.length && !error && <p className="px-2 py-1 text-sm text-zinc-600 dark:text-zinc-400">{empty}</p>}
+        {!page.chats.length && !error && <p className="px-2 py-1 text-sm text-subtle">{empty}</p>}
         {groups.map((g, i) => (
           <section key={`${g.label}-${i}`} aria-labelledby={`chat-group-${i}`} className="mb-2">
-            <h2 id={`chat-group-${i}`} className="px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">
+            <h2 id={`chat-group-${i}`} className="px-2 pt-1 pb-0.5 text-xs font-medium text-subtle">
               {g.label}
             </h2>
             <ul className="flex flex-col gap-0.5">
@@ -109,10 +109,7 @@ export function ChatList() {
                 const href = `/chat/${c.id}`;
                 const current = pathname === href;
                 return (
-                  <li
-                    key={c.id}
-                    className={cn("group flex items-center rounded-md hover:bg-zinc-200 dark:hover:bg-zinc-800", current && "bg-zinc-200 dark:bg-zinc-800")}
-                  >
+                  <li key={c.id} className={cn("group flex items-center rounded-md hover:bg-panel-hover", current && "bg-panel-hover")}>
                     <Link
                       id={`chat-link-${c.id}`}
                       href={href}

@@ -58,7 +58,7 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
             data-chat-menu={chat.id}
             size="icon"
             variant="ghost"
-            className="size-7 shrink-0 text-zinc-600 dark:text-zinc-300"
+            className="size-7 shrink-0 text-icon"
             aria-label={`Chat options for ${title}`}
           >
             <MoreHorizontal className="size-4" aria-hidden />
@@ -130,7 +130,7 @@ export function ChatMenu({ chat, current, onGone, onMoved }: { chat: ChatListIte
               aria-describedby={error ? `rename-error-${chat.id}` : undefined}
             />
             {error && (
-              <p id={`rename-error-${chat.id}`} role="alert" className="text-sm text-red-700 dark:text-red-400">
+              <p id={`rename-error-${chat.id}`} role="alert" className="text-sm text-danger">
                 {error}
               </p>
             )}

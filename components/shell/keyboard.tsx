@@ -33,7 +33,7 @@ function focusById(id: string) {
 }
 
 const skipClass =
-  "sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-zinc-900 focus:shadow-lg dark:focus:bg-zinc-900 dark:focus:text-zinc-100";
+  "sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded-md focus:bg-surface focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-strong focus:shadow-lg";
 
 export function SkipLinks() {
   const chat = /^\/chat(\/|$)/.test(usePathname());
@@ -88,7 +88,7 @@ export function ShortcutsHelp() {
             <div key={what} className="contents">
               <dt className="flex gap-1">
                 {keys.map((k) => (
-                  <kbd key={k} className="rounded border border-zinc-300 bg-zinc-100 px-1.5 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-800">
+                  <kbd key={k} className="rounded border border-dim bg-raised px-1.5 font-mono text-xs">
                     {k}
                   </kbd>
                 ))}

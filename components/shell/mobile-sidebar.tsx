@@ -32,7 +32,7 @@ export function SidebarFrame({ children }: { children: React.ReactNode }) {
           {children}
         </SheetContent>
       </Sheet>
-      <aside aria-label="Sidebar" className="hidden w-72 flex-col border-r border-zinc-200 bg-zinc-50 md:flex dark:border-zinc-800 dark:bg-zinc-900">
+      <aside aria-label="Sidebar" className="hidden w-72 flex-col border-r border-line bg-panel md:flex">
         {children}
       </aside>
     </>

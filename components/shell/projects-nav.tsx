@@ -26,24 +26,21 @@ export function ProjectsNav() {
     };
   }, [pathname, tick]);
   return (
-    <nav aria-labelledby="projects-heading" className="max-h-48 overflow-y-auto border-t border-zinc-200 px-2 py-1 dark:border-zinc-800">
+    <nav aria-labelledby="projects-heading" className="max-h-48 overflow-y-auto border-t border-line px-2 py-1">
       <div className="flex items-center justify-between gap-1 px-2 pt-1 pb-0.5">
-        <h2 id="projects-heading" className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
+        <h2 id="projects-heading" className="text-xs font-medium text-subtle">
           Projects
         </h2>
-        <Link
-          href="/projects/new"
-          className="flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-zinc-700 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800"
-        >
+        <Link href="/projects/new" className="flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-soft hover:bg-panel-hover">
           <FolderPlus className="size-3" aria-hidden /> New project
         </Link>
       </div>
       {items === undefined ? (
-        <p role="status" className="px-2 py-1 text-xs text-zinc-600 dark:text-zinc-400">
+        <p role="status" className="px-2 py-1 text-xs text-subtle">
           Loading…
         </p>
       ) : items.length === 0 ? (
-        <p className="px-2 py-1 text-xs text-zinc-600 dark:text-zinc-400">No projects yet.</p>
+        <p className="px-2 py-1 text-xs text-subtle">No projects yet.</p>
       ) : (
         <ul className="flex flex-col gap-0.5">
           {items.map((p) => {
@@ -55,8 +52,8 @@ export function ProjectsNav() {
                   href={href}
                   aria-current={current ? "page" : undefined}
                   className={cn(
-                    "flex items-center gap-2 truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800",
-                    current && "bg-zinc-200 font-medium dark:bg-zinc-800",
+                    "flex items-center gap-2 truncate rounded-md px-2 py-1.5 text-sm hover:bg-panel-hover",
+                    current && "bg-panel-hover font-medium",
                   )}
                 >
                   {p.shared ? <Users className="size-3.5 shrink-0" aria-hidden /> : <Folder className="size-3.5 shrink-0" aria-hidden />}

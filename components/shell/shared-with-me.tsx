@@ -28,8 +28,8 @@ export function SharedWithMe() {
   }, [pathname, tick]);
   if (!items.length) return null;
   return (
-    <nav aria-labelledby="shared-with-me" className="max-h-48 overflow-y-auto border-t border-zinc-200 px-2 py-1 dark:border-zinc-800">
-      <h2 id="shared-with-me" className="flex items-center gap-1 px-2 pt-1 pb-0.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">
+    <nav aria-labelledby="shared-with-me" className="max-h-48 overflow-y-auto border-t border-line px-2 py-1">
+      <h2 id="shared-with-me" className="flex items-center gap-1 px-2 pt-1 pb-0.5 text-xs font-medium text-subtle">
         <Users className="size-3" aria-hidden /> Shared with me
       </h2>
       <ul className="flex flex-col gap-0.5">
@@ -41,12 +41,9 @@ export function SharedWithMe() {
               <Link
                 href={href}
                 aria-current={current ? "page" : undefined}
-                className={cn(
-                  "block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-200 dark:hover:bg-zinc-800",
-                  current && "bg-zinc-200 font-medium dark:bg-zinc-800",
-                )}
+                className={cn("block truncate rounded-md px-2 py-1.5 text-sm hover:bg-panel-hover", current && "bg-panel-hover font-medium")}
               >
-                {c.title || "Untitled chat"} <span className="text-xs text-zinc-600 dark:text-zinc-400">· {c.owner}</span>
+                {c.title || "Untitled chat"} <span className="text-xs text-subtle">· {c.owner}</span>
               </Link>
             </li>
           );

@@ -12,7 +12,7 @@ export function TeamSwitcher({ teams, currentId, onSwitch }: { teams: TeamSummar
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
-      <Label htmlFor={id} className="text-xs tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+      <Label htmlFor={id} className="text-xs tracking-wide text-subtle uppercase">
         Team
       </Label>
       <OptionSelect

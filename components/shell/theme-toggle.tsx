@@ -14,7 +14,7 @@ export function ThemeToggle() {
   }
   return (
     <Tooltip content="Toggle dark mode">
-      <Button variant="ghost" size="icon" onClick={toggle} aria-label="Toggle dark mode" className="text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300">
+      <Button variant="ghost" size="icon" onClick={toggle} aria-label="Toggle dark mode" className="text-icon hover:bg-panel-hover">
         <Sun className="hidden size-4 dark:block" aria-hidden />
         <Moon className="size-4 dark:hidden" aria-hidden />
       </Button>

@@ -9,12 +9,11 @@ export const buttonVariants = cva(
     variants: {
       variant: {
         primary: "bg-accent text-white hover:bg-accent-strong",
-        secondary:
-          "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
-        ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
+        secondary: "border border-line-strong bg-surface text-strong hover:bg-surface-hover",
+        ghost: "text-soft hover:bg-raised",
         danger: "bg-red-700 text-white hover:bg-red-800",
         success: "bg-green-700 text-white hover:bg-green-800",
-        inverted: "bg-zinc-800 text-white hover:bg-zinc-700 dark:bg-zinc-200 dark:text-zinc-900 dark:hover:bg-zinc-300",
+        inverted: "bg-inverse text-on-inverse hover:bg-inverse-hover",
       },
       size: {
         xs: "h-7 px-2 text-xs",

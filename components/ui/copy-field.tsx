@@ -12,7 +12,7 @@ export function CopyField({ label, url, hint }: { label: string; url: string; hi
     <FormField label={label} hint={hint}>
       {(control) => (
         <div className="flex gap-2">
-          <Input {...control} readOnly value={url} className="flex-1 bg-zinc-50 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+          <Input {...control} readOnly value={url} className="flex-1 bg-panel font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
           <Button
             variant="secondary"
             onClick={async () => {

@@ -13,10 +13,7 @@ export function DropdownMenuContent({ className, sideOffset = 4, align = "end", 
       <MenuPrimitive.Content
         sideOffset={sideOffset}
         align={align}
-        className={cn(
-          "z-50 min-w-40 rounded-lg border border-zinc-200 bg-white p-1 text-sm text-zinc-900 shadow-lg outline-none dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100",
-          className,
-        )}
+        className={cn("z-50 min-w-40 rounded-lg border border-line-overlay bg-page p-1 text-sm text-strong shadow-lg outline-none", className)}
         {...props}
       />
     </MenuPrimitive.Portal>
@@ -27,8 +24,8 @@ export function DropdownMenuItem({ className, danger, ...props }: React.Componen
   return (
     <MenuPrimitive.Item
       className={cn(
-        "flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 outline-none select-none data-[highlighted]:bg-zinc-100 data-[disabled]:opacity-50 dark:data-[highlighted]:bg-zinc-800",
-        danger && "text-red-700 dark:text-red-400",
+        "flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 outline-none select-none data-[highlighted]:bg-raised data-[disabled]:opacity-50",
+        danger && "text-danger",
         className,
       )}
       {...props}
@@ -37,5 +34,5 @@ export function DropdownMenuItem({ className, danger, ...props }: React.Componen
 }
 
 export function DropdownMenuSeparator({ className, ...props }: React.ComponentProps<typeof MenuPrimitive.Separator>) {
-  return <MenuPrimitive.Separator className={cn("my-1 h-px bg-zinc-200 dark:bg-zinc-800", className)} {...props} />;
+  return <MenuPrimitive.Separator className={cn("my-1 h-px bg-line", className)} {...props} />;
 }

@@ -19,7 +19,7 @@ export function FormField({ label, error, hint, className, id: given, children }
       <Label htmlFor={id}>{label}</Label>
       {children({ id, "aria-describedby": noteId, "aria-invalid": error ? true : undefined })}
       {noteId && (
-        <p id={noteId} className={error ? "text-sm text-red-700 dark:text-red-400" : "text-xs text-zinc-600 dark:text-zinc-400"}>
+        <p id={noteId} className={error ? "text-sm text-danger" : "text-xs text-subtle"}>
           {error ?? hint}
         </p>
       )}

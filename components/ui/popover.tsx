@@ -15,7 +15,7 @@ export function PopoverContent({ className, sideOffset = 6, align = "start", ...
         sideOffset={sideOffset}
         align={align}
         className={cn(
-          "z-50 max-h-(--radix-popover-content-available-height) w-80 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-2 text-sm text-zinc-900 shadow-lg outline-none dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100",
+          "z-50 max-h-(--radix-popover-content-available-height) w-80 overflow-y-auto rounded-lg border border-line-overlay bg-page p-2 text-sm text-strong shadow-lg outline-none",
           className,
         )}
         {...props}

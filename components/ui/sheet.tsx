@@ -19,14 +19,14 @@ export function SheetContent({
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/40" />
       <DialogPrimitive.Content
         className={cn(
-          "fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-zinc-200 bg-zinc-50 text-zinc-900 shadow-xl outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100",
+          "fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-line bg-panel text-strong shadow-xl outline-none",
           className,
         )}
         {...props}
       >
         {children}
         <DialogPrimitive.Close
-          className="absolute top-2 right-2 rounded-md p-2 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-ring dark:hover:bg-zinc-800"
+          className="absolute top-2 right-2 rounded-md p-2 hover:bg-panel-hover focus-visible:outline-2 focus-visible:outline-ring"
           aria-label={closeLabel}
         >
           <X className="size-4" aria-hidden />

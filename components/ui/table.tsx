@@ -4,16 +4,14 @@ import { cn } from "./cn";
 
 export function Table({ className, label, ...props }: React.ComponentProps<"table"> & { label: string }) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-lg border border-line">
       <table aria-label={label} className={cn("w-full text-sm", className)} {...props} />
     </div>
   );
 }
 
 export function TableHeader({ className, ...props }: React.ComponentProps<"thead">) {
-  return (
-    <thead className={cn("bg-zinc-50 text-left text-xs tracking-wide text-zinc-600 uppercase dark:bg-zinc-900 dark:text-zinc-400", className)} {...props} />
-  );
+  return <thead className={cn("bg-panel text-left text-xs tracking-wide text-subtle uppercase", className)} {...props} />;
 }
 
 export function TableBody(props: React.ComponentProps<"tbody">) {
@@ -21,7 +19,7 @@ export function TableBody(props: React.ComponentProps<"tbody">) {
 }
 
 export function TableRow({ className, ...props }: React.ComponentProps<"tr">) {
-  return <tr className={cn("border-t border-zinc-200 first:border-t-0 dark:border-zinc-800", className)} {...props} />;
+  return <tr className={cn("border-t border-line first:border-t-0", className)} {...props} />;
 }
 
 export function TableHead({ className, ...props }: React.ComponentProps<"th">) {

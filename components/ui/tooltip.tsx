@@ -23,10 +23,7 @@ export function Tooltip({
           <TooltipPrimitive.Content
             side={side}
             sideOffset={4}
-            className={cn(
-              "z-50 max-w-64 rounded-md border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow-md dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100",
-              className,
-            )}
+            className={cn("z-50 max-w-64 rounded-md border border-line-overlay bg-surface px-2 py-1 text-xs text-strong shadow-md", className)}
           >
             {content}
           </TooltipPrimitive.Content>

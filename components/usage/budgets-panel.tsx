@@ -29,7 +29,7 @@ export function BudgetsPanel({
   return (
     <div className="flex flex-col gap-4">
       {budgets.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No budgets: members may use any amount.</p>
+        <p className="text-sm text-subtle">No budgets: members may use any amount.</p>
       ) : (
         <Table label="Budgets">
           <TableHeader>

@@ -12,7 +12,7 @@ const COST = "#b45309";
 
 function Chart({ title, children, summary }: { title: string; children: React.ReactElement; summary: string }) {
   return (
-    <figure className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+    <figure className="rounded-lg border border-line p-3">
       <figcaption className="mb-2 text-sm font-semibold">{title}</figcaption>
       <p className="sr-only">{summary}</p>
       <div className="h-56 w-full" aria-hidden>

@@ -6,7 +6,7 @@ import { Button } from "../ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 
 export function UsageTable({ report, showMember = true }: { report: Pick<UsageReport, "rows" | "total">; showMember?: boolean }) {
-  if (!report.rows.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No usage in this period.</p>;
+  if (!report.rows.length) return <p className="text-sm text-subtle">No usage in this period.</p>;
   const num = "text-right tabular-nums";
   return (
     <Table label="Usage by day">
@@ -60,27 +60,17 @@ export function PeriodForm({ action, period, error }: { action: string; period: 
     <form method="get" action={action} className="flex flex-wrap items-end gap-3" aria-label="Period">
       <label className="flex flex-col text-sm">
         From
-        <input
-          type="date"
-          name="from"
-          defaultValue={period.from}
-          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-        />
+        <input type="date" name="from" defaultValue={period.from} className="mt-1 rounded-md border border-line-strong bg-surface px-2 py-1" />
       </label>
       <label className="flex flex-col text-sm">
         To
-        <input
-          type="date"
-          name="to"
-          defaultValue={period.to}
-          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-        />
+        <input type="date" name="to" defaultValue={period.to} className="mt-1 rounded-md border border-line-strong bg-surface px-2 py-1" />
       </label>
       <Button type="submit" variant="secondary">
         Show
       </Button>
       {error && (
-        <p role="alert" className="basis-full text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="basis-full text-sm text-danger">
           {error}
         </p>
       )}

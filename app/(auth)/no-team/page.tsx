@@ -14,9 +14,7 @@ export default async function NoTeamPage() {
   return (
     <>
       <h1 className="mb-2 text-lg font-semibold">You are not in a team</h1>
-      <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
-        Signed in as {user.email}. Ask an admin for an invite link and open it to join their team.
-      </p>
+      <p className="mb-4 text-sm text-subtle">Signed in as {user.email}. Ask an admin for an invite link and open it to join their team.</p>
       <form action={signOutAction}>
         <Button type="submit" variant="secondary">
           Sign out

@@ -13,7 +13,7 @@ export default async function SetupPage() {
   return (
     <>
       <h1 className="mb-1 text-lg font-semibold">Welcome to Parley</h1>
-      <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">Create the first admin account and name your team.</p>
+      <p className="mb-5 text-sm text-subtle">Create the first admin account and name your team.</p>
       <SetupForm action={setupAction} askCode={!fromThisMachine(await headers())} />
     </>
   );

@@ -26,17 +26,15 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       {reset === "1" && <FormMessage ok className="mb-4" message="Your password was changed. Sign in with the new one." />}
       {methods.sso && <SsoSignInButton action={ssoSignInAction} name={methods.sso.name} next={next} />}
       {methods.sso && methods.password && (
-        <p className="my-4 text-center text-xs text-zinc-600 dark:text-zinc-400" aria-hidden>
+        <p className="my-4 text-center text-xs text-subtle" aria-hidden>
           or with email and password
         </p>
       )}
       {methods.password && <SignInForm action={signInAction} next={afterPassword} />}
       {methods.password && (
-        <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
-          Forgot your password? Parley sends no email: ask an admin of your team for a password reset link.
-        </p>
+        <p className="mt-4 text-xs text-subtle">Forgot your password? Parley sends no email: ask an admin of your team for a password reset link.</p>
       )}
-      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">New here? Ask an admin of your team for an invite link.</p>
+      <p className="mt-2 text-xs text-subtle">New here? Ask an admin of your team for an invite link.</p>
     </>
   );
 }

@@ -54,7 +54,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
           <MessagesSquare className="size-10 text-zinc-400" aria-hidden />
           <h2 className="text-xl font-semibold">{ctx.team.name}</h2>
           {checklist && <FirstRunChecklist steps={steps} />}
-          <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">Send a message to start a new chat, or pick one you had before.</p>
+          <p className="max-w-sm text-sm text-subtle">Send a message to start a new chat, or pick one you had before.</p>
         </div>
       }
     />

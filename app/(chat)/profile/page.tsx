@@ -17,7 +17,7 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
       <h2 id={id} className="mb-1 text-base font-semibold">
         {title}
       </h2>
-      {intro && <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">{intro}</p>}
+      {intro && <p className="mb-3 text-sm text-subtle">{intro}</p>}
       {children}
     </section>
   );
@@ -38,7 +38,7 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
   return (
     <div className="mx-auto max-w-2xl px-4 pb-10 pt-14 md:pt-6">
       <h1 className="mb-1 text-lg font-semibold">Your profile</h1>
-      <p className="mb-8 text-sm text-zinc-600 dark:text-zinc-400">Signed in as {profile.email}.</p>
+      <p className="mb-8 text-sm text-subtle">Signed in as {profile.email}.</p>
       <Section id="profile-name" title="Name" intro="How you appear to your teams.">
         <NameForm action={renameAction} name={profile.name} />
       </Section>

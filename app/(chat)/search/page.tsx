@@ -33,7 +33,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         <Button type="submit">Search</Button>
       </form>
       {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-danger">
           {error}
         </p>
       )}

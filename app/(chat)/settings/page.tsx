@@ -15,7 +15,7 @@ export default async function SettingsPage() {
   return (
     <div className="mx-auto max-w-2xl px-4 pb-10 pt-14 md:pt-6">
       <h1 className="mb-1 text-lg font-semibold">Your settings</h1>
-      <p className="mb-6 text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="mb-6 text-sm text-subtle">
         In {ctx.team.name}. Your own accounts at tool servers are under{" "}
         <Link href="/settings/connections" className="text-accent-text underline">
           Connections
@@ -26,7 +26,7 @@ export default async function SettingsPage() {
         <h2 id="always-allowed" className="mb-2 text-base font-semibold">
           Always allowed tools
         </h2>
-        <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">These tools run without asking you first. Revoke to be asked again.</p>
+        <p className="mb-3 text-sm text-subtle">These tools run without asking you first. Revoke to be asked again.</p>
         <AlwaysAllowedList tools={tools} />
       </section>
       <section aria-labelledby="my-usage" className="mt-8 flex flex-col gap-3">

@@ -13,9 +13,7 @@ export default async function ApprovalsPage() {
       <h1 id="approvals-heading" className="text-xl font-semibold">
         Approvals
       </h1>
-      <p className="text-sm text-zinc-700 dark:text-zinc-300">
-        Tool calls that wait for an admin of the team. Your decision continues the member&apos;s answer in their chat.
-      </p>
+      <p className="text-sm text-soft">Tool calls that wait for an admin of the team. Your decision continues the member&apos;s answer in their chat.</p>
       <ApprovalsInbox initial={items} />
     </section>
   );

@@ -25,7 +25,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       </h1>
       <AuditFilters filter={filter} actions={choices.actions} actors={choices.actors} />
       {rows.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <p className="text-sm text-subtle">
           {page > 1 || filter.action || filter.actor || filter.from || filter.to ? "No events match these filters." : "Nothing recorded yet."}
         </p>
       ) : (
@@ -48,7 +48,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <TableCell className="break-words">{e.actor}</TableCell>
                 <TableCell className="break-words">
                   {e.label}
-                  <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">{e.action}</span>
+                  <span className="block font-mono text-xs text-subtle">{e.action}</span>
                 </TableCell>
                 <TableCell className="break-words">{e.target ?? "—"}</TableCell>
                 <TableCell>
@@ -56,7 +56,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-2 text-xs">
                       {e.details.map((d) => (
                         <div key={d.label} className="contents">
-                          <dt className="text-zinc-600 dark:text-zinc-400">{d.label}</dt>
+                          <dt className="text-subtle">{d.label}</dt>
                           <dd className="break-words">{d.value}</dd>
                         </div>
                       ))}

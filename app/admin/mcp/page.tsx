@@ -16,7 +16,7 @@ export default async function McpServersPage() {
         <h1 id="mcp-heading" className="mb-1 text-lg font-semibold">
           MCP servers
         </h1>
-        <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">Tools of these servers are shared by the team; members choose them per chat.</p>
+        <p className="mb-3 text-sm text-subtle">Tools of these servers are shared by the team; members choose them per chat.</p>
         <McpServerList
           servers={servers.map((s) => ({
             id: s.id,

@@ -27,18 +27,18 @@ export default async function ProvidersPage() {
           Providers
         </h1>
         {providers.length === 0 ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">No providers yet. Add one below.</p>
+          <p className="text-sm text-subtle">No providers yet. Add one below.</p>
         ) : (
-          <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
             {providers.map((p) => (
               <li key={p.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
                 <Link href={`/admin/providers/${p.id}`} className="font-medium text-accent-text underline">
                   {p.name}
                 </Link>
-                <span className="text-zinc-600 dark:text-zinc-400">{kindInfo(p.kind).label}</span>
-                {p.baseUrl && <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{p.baseUrl}</span>}
-                {p.apiKeyHint && <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">key {p.apiKeyHint}</span>}
-                <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
+                <span className="text-subtle">{kindInfo(p.kind).label}</span>
+                {p.baseUrl && <span className="font-mono text-xs text-subtle">{p.baseUrl}</span>}
+                {p.apiKeyHint && <span className="font-mono text-xs text-subtle">key {p.apiKeyHint}</span>}
+                <span className="ml-auto text-xs text-subtle">
                   {p.models.filter((m) => m.enabled).length} of {p.models.length} models enabled
                   {!p.enabled && " · disabled"}
                   {p.scope === "instance" && " · set by the operator, shared by all teams"}

@@ -43,7 +43,7 @@ export default async function SignInSettingsPage() {
         <h1 id="sso-heading" className="text-lg font-semibold">
           Single sign-on (OpenID Connect)
         </h1>
-        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        <p className="text-sm text-soft">
           Register Parley at your identity provider as a web application with this redirect URI, then enter what the provider gives you.
         </p>
         <CopyField
@@ -58,7 +58,7 @@ export default async function SignInSettingsPage() {
         <h2 id="rules-heading" className="text-lg font-semibold">
           Group rules
         </h2>
-        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        <p className="text-sm text-soft">
           At every single sign-on, a person&apos;s membership in each team named below follows their groups: added, changed or removed. Only memberships the
           rules granted change, unless the provider&apos;s settings above let the rules manage every membership. A team&apos;s last admin is never removed this
           way. Teams without a rule are left alone.
@@ -69,7 +69,7 @@ export default async function SignInSettingsPage() {
         <h2 id="password-heading" className="text-lg font-semibold">
           Email and password
         </h2>
-        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        <p className="text-sm text-soft">
           It can be turned off once single sign-on is set up and you have signed in with it yourself, so nobody is locked out. Removing single sign-on turns it
           back on.
         </p>

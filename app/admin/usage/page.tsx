@@ -48,7 +48,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
         <h2 id="budgets-heading" className="text-base font-semibold">
           Budgets
         </h2>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <p className="text-sm text-subtle">
           Monthly limits, counted from the first of the month (UTC). A turn past a limit does not start; members see a warning at 80%. A member&apos;s own
           budget replaces the default for everyone.
         </p>

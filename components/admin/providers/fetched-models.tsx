@@ -44,7 +44,7 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
           Fetch models
         </SubmitButton>
         {!fetching && state.message && (
-          <p role={state.ok ? "status" : "alert"} className={`text-sm ${state.ok ? "text-zinc-600 dark:text-zinc-400" : "text-red-700 dark:text-red-300"}`}>
+          <p role={state.ok ? "status" : "alert"} className={`text-sm ${state.ok ? "text-subtle" : "text-red-700 dark:text-red-300"}`}>
             {state.message}
           </p>
         )}
@@ -89,12 +89,12 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
             >
               Select none
             </Button>
-            <span className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
+            <span className="text-xs text-subtle" aria-live="polite">
               {shown.length} of {listed.length} shown, {picked.size} selected
             </span>
           </div>
           <ul
-            className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-zinc-200 p-2 sm:grid-cols-2 dark:border-zinc-800"
+            className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-lg border border-line p-2 sm:grid-cols-2"
             aria-label="The provider's list"
             tabIndex={0}
           >
@@ -110,7 +110,7 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
                     onChange={(e) => setMany([m.id], e.target.checked)}
                   />
                   <span className="truncate font-mono text-xs">{m.id}</span>
-                  {added.has(m.id) && <span className="text-xs text-zinc-600 dark:text-zinc-400">enabled</span>}
+                  {added.has(m.id) && <span className="text-xs text-subtle">enabled</span>}
                   {m.notChat && <span className="text-xs text-amber-800 dark:text-amber-200">{MARK[m.notChat]}</span>}
                 </label>
               </li>

@@ -20,7 +20,7 @@ export function ModelsPanel({ provider, webSearchKind, actions }: { provider: Pr
     <div className="flex flex-col gap-6">
       <FetchModels provider={provider} actions={actions} />
       <ModelList provider={provider} webSearchKind={webSearchKind} actions={actions} />
-      <details className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+      <details className="rounded-lg border border-line p-3">
         <summary className="cursor-pointer text-sm font-medium">Add a model by id</summary>
         <div className="pt-3">
           <ModelForm providerId={provider.id} webSearchKind={webSearchKind} save={actions.save} />
@@ -32,19 +32,18 @@ export function ModelsPanel({ provider, webSearchKind, actions }: { provider: Pr
 
 function ModelList({ provider, webSearchKind, actions }: { provider: ProviderView; webSearchKind: boolean; actions: ModelActions }) {
   const [removeState, removeAction] = useActionState(actions.remove, initialActionState);
-  if (!provider.models.length)
-    return <p className="text-sm text-zinc-600 dark:text-zinc-400">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
+  if (!provider.models.length) return <p className="text-sm text-subtle">No models yet. Fetch the provider&apos;s list or add a model by id.</p>;
   return (
     <div className="flex flex-col gap-2">
       <FormMessage message={removeState.message} ok={removeState.ok} />
-      <ul className="flex flex-col divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-label="Models">
+      <ul className="flex flex-col divide-y divide-line rounded-lg border border-line" aria-label="Models">
         {provider.models.map((m) => (
           <li key={m.id} className="px-3 py-2">
             <details>
               <summary className="flex cursor-pointer items-center gap-2 text-sm">
                 <span className="font-medium">{m.displayName}</span>
-                {m.displayName !== m.modelId && <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{m.modelId}</span>}
-                <span className="ml-auto flex gap-1 text-xs text-zinc-600 dark:text-zinc-400">
+                {m.displayName !== m.modelId && <span className="font-mono text-xs text-subtle">{m.modelId}</span>}
+                <span className="ml-auto flex gap-1 text-xs text-subtle">
                   {!m.enabled && <Badge>disabled</Badge>}
                   {m.toolCalling !== "native" && <Badge>tools: {m.toolCalling}</Badge>}
                   {m.vision && <Badge>vision</Badge>}
@@ -57,7 +56,7 @@ function ModelList({ provider, webSearchKind, actions }: { provider: ProviderVie
                 {actions.providerTools && m.webSearch && <ProviderTools providerId={provider.id} model={m} action={actions.providerTools} />}
                 <form action={removeAction}>
                   <input type="hidden" name="modelRowId" value={m.id} />
-                  <Button type="submit" variant="ghost" size="sm" className="text-red-700 dark:text-red-400">
+                  <Button type="submit" variant="ghost" size="sm" className="text-danger">
                     <Trash2 className="size-4" aria-hidden /> Delete model
                   </Button>
                 </form>
@@ -85,7 +84,7 @@ function ProviderTools({ providerId, model, action }: { providerId: string; mode
         onChange={(e) => e.currentTarget.form?.requestSubmit()}
         aria-describedby={`provider-tools-hint-${model.id}`}
       />
-      <p id={`provider-tools-hint-${model.id}`} className="text-xs text-zinc-600 dark:text-zinc-400">
+      <p id={`provider-tools-hint-${model.id}`} className="text-xs text-subtle">
         They run at the provider, outside Parley&apos;s approval; members see that on each such call.
       </p>
       <FormMessage message={state.message} ok={state.ok} />
@@ -94,7 +93,7 @@ function ProviderTools({ providerId, model, action }: { providerId: string; mode
 }
 
 function Badge({ children }: { children: React.ReactNode }) {
-  return <span className="rounded bg-zinc-100 px-1.5 py-0.5 dark:bg-zinc-800">{children}</span>;
+  return <span className="rounded bg-raised px-1.5 py-0.5">{children}</span>;
 }
 
 function ModelForm({ providerId, model, webSearchKind, save }: { providerId: string; model?: ModelView; webSearchKind: boolean; save: FormAction }) {
@@ -173,7 +172,7 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
           aria-invalid={f.webSearch ? true : undefined}
         />
       </fieldset>
-      {f.webSearch && <p className="text-sm text-red-700 dark:text-red-400">{f.webSearch}</p>}
+      {f.webSearch && <p className="text-sm text-danger">{f.webSearch}</p>}
       <details open={Boolean(f.providerOptions || options)}>
         <summary className="cursor-pointer text-sm">Advanced: provider options (JSON)</summary>
         <Textarea
@@ -187,7 +186,7 @@ function ModelForm({ providerId, model, webSearchKind, save }: { providerId: str
           placeholder='{"openai": {"reasoningEffort": "low"}}'
           className="mt-2 font-mono text-xs"
         />
-        {f.providerOptions && <p className="text-sm text-red-700 dark:text-red-400">{f.providerOptions}</p>}
+        {f.providerOptions && <p className="text-sm text-danger">{f.providerOptions}</p>}
       </details>
       <SubmitButton className="self-start" pendingText="Saving…">
         {model ? "Save model" : "Add model"}

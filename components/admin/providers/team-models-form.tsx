@@ -22,7 +22,7 @@ export function TeamModelsForm({
 }) {
   const [state, action] = useActionState(save, initialActionState);
   const f = state.fields ?? {};
-  if (!groups.length) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Enable a model of a provider first.</p>;
+  if (!groups.length) return <p className="text-sm text-subtle">Enable a model of a provider first.</p>;
   const options = groups.map((g) => ({ label: g.provider, options: g.models.map((m) => ({ value: m.id, label: m.name })) }));
   return (
     <form action={action} className="flex flex-wrap items-end gap-4" aria-label="Team models" noValidate>

@@ -44,11 +44,7 @@ export function PendingFiles({ files, onRemove }: { files: PendingFile[]; onRemo
   return (
     <ul aria-label="Files to send" className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2">
       {files.map((f) => (
-        <li
-          key={f.key}
-          className="flex max-w-full items-center gap-1 rounded-md border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700"
-          data-state={f.state}
-        >
+        <li key={f.key} className="flex max-w-full items-center gap-1 rounded-md border border-line-strong px-2 py-1 text-xs" data-state={f.state}>
           {f.preview && (
             // eslint-disable-next-line @next/next/no-img-element -- a local object URL of the picked file
             <img src={f.preview} alt={`Preview of ${f.name}`} className="size-8 shrink-0 rounded object-cover" />
@@ -59,7 +55,7 @@ export function PendingFiles({ files, onRemove }: { files: PendingFile[]; onRemo
             !f.preview && <FileText className="size-3" aria-hidden />
           )}
           <span className="max-w-48 truncate">{f.name}</span>
-          {f.state === "failed" && <span className="text-red-700 dark:text-red-400">— {f.error}</span>}
+          {f.state === "failed" && <span className="text-danger">— {f.error}</span>}
           <Button size="xs" variant="ghost" aria-label={`Remove ${f.name}`} onClick={() => onRemove(f.key)} className="h-5 px-1">
             <X className="size-3" aria-hidden />
           </Button>

@@ -16,7 +16,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   return (
     <>
       <h1 className="mb-1 text-lg font-semibold">Join {status.teamName}</h1>
-      <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="mb-5 text-sm text-subtle">
         You are invited as {status.role === "admin" ? "an admin" : "a member"}. The link expires {status.expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}.
       </p>
       {user ? (
@@ -27,7 +27,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       ) : (
         <>
           <JoinWithNewAccountForm action={joinWithNewAccountAction} token={token} teamName={status.teamName} />
-          <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
+          <p className="mt-4 text-xs text-subtle">
             Already have an account?{" "}
             <Link className="text-accent-text underline" href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>
               Sign in first

@@ -13,9 +13,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   return (
     <>
       <h1 className="mb-1 text-lg font-semibold">Choose a new password</h1>
-      <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">
-        For {status.email}. Setting it signs this account out everywhere; then sign in with the new password.
-      </p>
+      <p className="mb-5 text-sm text-subtle">For {status.email}. Setting it signs this account out everywhere; then sign in with the new password.</p>
       <ResetPasswordForm action={resetPasswordAction} token={token} email={status.email} />
     </>
   );

@@ -29,7 +29,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
           </Link>
         </Button>
       </div>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="text-sm text-subtle">
         {project.shared
           ? `Shared with the team by ${project.mine ? "you" : project.owner}: everyone in the team sees its chats, read-only.`
           : "Personal: only you see it."}
@@ -39,9 +39,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
           Instructions
         </h2>
         {project.instructions ? (
-          <p className="whitespace-pre-wrap rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800">{project.instructions}</p>
+          <p className="whitespace-pre-wrap rounded-md border border-line p-3 text-sm">{project.instructions}</p>
         ) : (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">None: the model gets no project instructions.</p>
+          <p className="text-sm text-subtle">None: the model gets no project instructions.</p>
         )}
       </section>
       <section aria-labelledby="project-chats-heading" className="flex flex-col gap-1">
@@ -49,17 +49,14 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
           Chats
         </h2>
         {project.chats.length === 0 ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">No chats in this project yet.</p>
+          <p className="text-sm text-subtle">No chats in this project yet.</p>
         ) : (
-          <ul
-            aria-labelledby="project-chats-heading"
-            className="flex flex-col divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
-          >
+          <ul aria-labelledby="project-chats-heading" className="flex flex-col divide-y divide-line rounded-md border border-line">
             {project.chats.map((c) => (
               <li key={c.id}>
-                <Link href={`/chat/${c.id}`} className="flex items-center gap-2 px-3 py-2 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-900">
+                <Link href={`/chat/${c.id}`} className="flex items-center gap-2 px-3 py-2 text-sm hover:bg-inset">
                   <span className="min-w-0 flex-1 truncate">{c.title || "Untitled chat"}</span>
-                  {!c.mine && <span className="text-xs text-zinc-600 dark:text-zinc-400">{c.owner}</span>}
+                  {!c.mine && <span className="text-xs text-subtle">{c.owner}</span>}
                 </Link>
               </li>
             ))}

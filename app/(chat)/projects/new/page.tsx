@@ -11,9 +11,7 @@ export default async function NewProjectPage() {
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6">
       <h1 className="text-xl font-semibold">New project</h1>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        A folder of chats with instructions for the model, and the model and tools its new chats start with.
-      </p>
+      <p className="text-sm text-subtle">A folder of chats with instructions for the model, and the model and tools its new chats start with.</p>
       <ProjectForm {...data} />
     </div>
   );

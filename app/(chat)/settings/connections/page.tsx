@@ -14,7 +14,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   return (
     <div className="mx-auto max-w-2xl px-4 pb-10 pt-14 md:pt-6">
       <h1 className="mb-1 text-lg font-semibold">Connections</h1>
-      <p className="mb-6 text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="mb-6 text-sm text-subtle">
         Tool servers in {ctx.team.name} where you act as yourself: connect your own account or paste your own key. Your tool calls to them use it; nobody
         else&apos;s do.
       </p>

@@ -11,7 +11,7 @@ export default async function NewTeamPage() {
   return (
     <div className="mx-auto max-w-md px-4 pb-10 pt-14 md:pt-6">
       <h1 className="mb-1 text-lg font-semibold">Create a team</h1>
-      <p className="mb-5 text-sm text-zinc-600 dark:text-zinc-400">A team has its own members, models, tools and chats. You will be its admin.</p>
+      <p className="mb-5 text-sm text-subtle">A team has its own members, models, tools and chats. You will be its admin.</p>
       <CreateTeamForm action={createTeamAction} />
     </div>
   );

@@ -77,8 +77,8 @@ function InstanceProvider({ provider, label }: { provider: ProviderView; label: 
         <ul aria-label="Models" className="flex flex-col gap-1 text-sm">
           {provider.models.map((m) => (
             <li key={m.id}>
-              <span className="font-medium">{m.displayName}</span> <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{m.modelId}</span>
-              {!m.enabled && <span className="text-zinc-600 dark:text-zinc-400"> · disabled</span>}
+              <span className="font-medium">{m.displayName}</span> <span className="font-mono text-xs text-subtle">{m.modelId}</span>
+              {!m.enabled && <span className="text-subtle"> · disabled</span>}
             </li>
           ))}
         </ul>
@@ -95,7 +95,7 @@ function ProviderHeading({ provider, label }: { provider: ProviderView; label: s
         ← Providers
       </Link>
       <h1 className="mt-2 text-lg font-semibold">{provider.name}</h1>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="text-sm text-subtle">
         {label}
         {!provider.enabled && " · disabled"}
       </p>
