@@ -1,7 +1,9 @@
 // The shell for every signed-in page (chat and admin): loads the team context and the first page of
-// the chat list, its days grouped in the time zone the browser reported (a cookie; UTC before that).
+// the chat list, its days grouped in the time zone the browser reported (a cookie; UTC before that), and
+// opens the page's live channel (components/shared/live.tsx).
 import { cookies } from "next/headers";
 import { AppShell } from "@/components/shell/app-shell";
+import { LiveProvider } from "@/components/shared/live";
 import { listChatPage, knownTimeZone } from "@/lib/chat/chat-list";
 import type { TeamContext } from "@/lib/teams/team-context";
 import { signOutAction } from "../(auth)/actions";
@@ -11,8 +13,10 @@ export async function SignedInShell({ ctx, children }: { ctx: TeamContext; child
   const tz = knownTimeZone((await cookies()).get("parley_tz")?.value);
   const chats = await listChatPage(ctx, { tz });
   return (
-    <AppShell ctx={ctx} chats={chats} actions={{ switchTeam: switchTeamAction, signOut: signOutAction }}>
-      {children}
-    </AppShell>
+    <LiveProvider>
+      <AppShell ctx={ctx} chats={chats} actions={{ switchTeam: switchTeamAction, signOut: signOutAction }}>
+        {children}
+      </AppShell>
+    </LiveProvider>
   );
 }

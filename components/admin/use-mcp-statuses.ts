@@ -1,22 +1,20 @@
 "use client";
-// The live status of MCP servers, polled from /api/mcp/servers (or one server's route) while the page
-// is open; shown by McpStatusBadge (components/shared/mcp-status-badge.tsx).
+// The live status of MCP servers while the page is open: from the page's live channel
+// (components/shared/live.tsx), and read at once from /api/mcp/servers (or one server's route) when
+// asked; shown by McpStatusBadge (components/shared/mcp-status-badge.tsx).
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { McpStatus } from "@/lib/mcp/pool";
 import { fetchJson } from "../shared/fetch-json";
+import { useLive } from "../shared/live";
 
-type Polled = { id: string; status: McpStatus };
+type ServerStatus = { id: string; status: McpStatus };
 
 /**
- * Polls server statuses every `ms` milliseconds from `url`: /api/mcp/servers (the team's list) or
- * /api/mcp/servers/<id> (one server); starts from `initial`, and takes a newer `initial` (the page
- * rendered again, e.g. after a test) as it comes. `refresh` reads the statuses at once.
+ * The statuses of the servers in `initial` (the page's own), as the live channel sends them; takes a
+ * newer `initial` (the page rendered again, e.g. after a test) as it comes. `refresh` reads them at
+ * once from `url`: /api/mcp/servers (the team's list) or /api/mcp/servers/<id> (one server).
  */
-export function useMcpStatuses(
-  url: string,
-  initial: Record<string, McpStatus>,
-  ms = 3000,
-): { statuses: Record<string, McpStatus>; refresh: () => Promise<void> } {
+export function useMcpStatuses(url: string, initial: Record<string, McpStatus>): { statuses: Record<string, McpStatus>; refresh: () => Promise<void> } {
   const [statuses, setStatuses] = useState(initial);
   const [seen, setSeen] = useState(JSON.stringify(initial));
   if (JSON.stringify(initial) !== seen) {
@@ -26,7 +24,7 @@ export function useMcpStatuses(
   const alive = useRef(true);
   const refresh = useCallback(async () => {
     try {
-      const body = await fetchJson<{ servers?: Polled[]; server?: Polled }>(url, { cache: "no-store" });
+      const body = await fetchJson<{ servers?: ServerStatus[]; server?: ServerStatus }>(url, { cache: "no-store" });
       if (!alive.current) return;
       const servers = body.servers ?? (body.server ? [body.server] : []);
       setStatuses(Object.fromEntries(servers.map((s) => [s.id, s.status])));
@@ -36,11 +34,10 @@ export function useMcpStatuses(
   }, [url]);
   useEffect(() => {
     alive.current = true;
-    const timer = setInterval(() => void refresh(), ms);
     return () => {
       alive.current = false;
-      clearInterval(timer);
     };
-  }, [refresh, ms]);
+  }, []);
+  useLive("servers", ({ servers }) => setStatuses((shown) => Object.fromEntries(servers.filter((s) => s.id in shown).map((s) => [s.id, s.status]))));
   return { statuses, refresh };
 }

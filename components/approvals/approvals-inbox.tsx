@@ -1,9 +1,10 @@
 "use client";
 // The Approvals inbox: every call waiting for an admin of the team, with the chat around it (the
 // member, their question, the input, the rule that asked, the time limit), and the decision —
-// Approve, Deny with a reason, Edit and approve. Read again every few seconds, so calls that arrive
-// or that another admin decided show without a reload; a decision another admin made first is said so.
-import { useCallback, useEffect, useState } from "react";
+// Approve, Deny with a reason, Edit and approve. Read again whenever the page's live channel says the
+// waiting calls changed, so calls that arrive or that another admin decided show without a reload; a
+// decision another admin made first is said so.
+import { useCallback, useState } from "react";
 import { Check, Pencil, X } from "lucide-react";
 import type { InboxItem } from "@/lib/chat/team-approvals";
 import { Button } from "../ui/button";
@@ -14,8 +15,7 @@ import { deadlineText } from "../shared/deadline-text";
 import { InputEditor } from "../shared/input-editor";
 import { announceApprovalsDecided } from "../shared/approval-events";
 import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
-
-const POLL_MS = 3_000;
+import { useLive } from "../shared/live";
 
 type Outcome = { ok: boolean; message: string };
 
@@ -99,10 +99,8 @@ export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
     const body = await fetchJson<{ items?: InboxItem[] }>("/api/approvals", { cache: "no-store" }).catch(() => undefined);
     if (body?.items) setItems(body.items);
   }, []);
-  useEffect(() => {
-    const timer = setInterval(() => void reload(), POLL_MS);
-    return () => clearInterval(timer);
-  }, [reload]);
+  // Read again whenever the number of waiting calls changes (the page's live channel).
+  useLive("approvals", () => void reload());
   const decided = (id: string, o: Outcome) => {
     setItems((current) => current.filter((i) => i.approvalId !== id));
     setOutcome(o);

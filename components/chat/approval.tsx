@@ -60,7 +60,7 @@ export function ApprovalCard({
         <Why details={details} />
       </div>
     );
-  if (!decide) return <p className="text-sm text-zinc-600">Waiting for approval.</p>;
+  if (!decide) return <p className="text-sm text-subtle">Waiting for approval.</p>;
   const send = (d: Omit<ApprovalDecision, "approvalId">) => {
     setSent(true);
     decide({ approvalId, ...d });

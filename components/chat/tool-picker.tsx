@@ -16,9 +16,8 @@ import { McpStatusBadge } from "../shared/mcp-status-badge";
 import { Button } from "../ui/button";
 import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { focusComposer } from "../shared/focus-composer";
+import { useLive } from "../shared/live";
 import { useToolChoice } from "./use-tool-choice";
-
-const POLL_MS = 3000;
 
 function withServer(sel: ToolSelection, s: PickerServer, on: boolean): ToolSelection {
   const ids = s.tools.map((t) => t.id);
@@ -85,11 +84,10 @@ export function ToolPicker({
 
   useEffect(() => void load(), [load]);
   useEffect(() => {
-    if (!open) return;
-    void load(); // fresh statuses on open; the live status is polled while it is open
-    const timer = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(timer);
+    if (open) void load(); // fresh statuses on open
   }, [open, load]);
+  // A server's status or tools changed (the page's live channel): the picker and its count follow.
+  useLive("servers", () => void load());
 
   if (!servers?.length || !sel) return null;
   const isOn = (s: PickerServer, toolId: string) => s.enabled && sel.servers.includes(s.id) && sel.tools.includes(toolId);

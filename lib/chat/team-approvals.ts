@@ -24,6 +24,20 @@ export async function countPendingApprovals(teamId?: string): Promise<number> {
   return prisma.block.count({ where: { ...WAITING_FOR_ADMIN, message: { onBranch: true, ...(teamId ? { chat: { teamId } } : {}) } } });
 }
 
+/**
+ * The calls waiting for an admin of the team, as a mark that changes whenever the set does: how many,
+ * and when the newest of them changed (a call decided and another requested in one moment still moves it).
+ */
+export async function pendingApprovalsMark(teamId: string): Promise<{ count: number; latest: string | null }> {
+  const prisma = await db();
+  const { _count, _max } = await prisma.block.aggregate({
+    where: { ...WAITING_FOR_ADMIN, message: { onBranch: true, chat: { teamId } } },
+    _count: { _all: true },
+    _max: { updatedAt: true },
+  });
+  return { count: _count._all, latest: _max.updatedAt?.toISOString() ?? null };
+}
+
 export type InboxItem = {
   approvalId: string;
   chatId: string;

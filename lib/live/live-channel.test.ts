@@ -74,26 +74,38 @@ describe("the live channel", () => {
     const live = reader(liveStream(admin, abort.signal, { tickMs: TICK_MS }));
     await expect.poll(() => live.named("approvals").length).toBe(1);
     expect(live.events[0]).toEqual({ retry: 2000 });
-    expect(live.named("approvals")[0].data).toEqual({ count: 0 });
+    expect(live.named("approvals")[0].data).toEqual({ count: 0, latest: null });
     expect(live.named("servers")[0].data).toEqual({ servers: [] });
 
-    await waitingCall(admin);
-    await expect.poll(() => live.named("approvals").at(-1)?.data).toEqual({ count: 1 });
+    const first = await waitingCall(admin);
+    await expect.poll(() => (live.named("approvals").at(-1)?.data as { count: number }).count).toBe(1);
     const prisma = await db();
     await prisma.mcpServer.create({ data: { teamId: admin.team.id, name: "Files", transport: "http", url: "http://127.0.0.1:9/mcp" } });
     await expect.poll(() => (live.named("servers").at(-1)?.data as { servers: { name: string }[] }).servers.map((s) => s.name)).toEqual(["Files"]);
 
     // A third change, after ticks in which nothing changed: what was sent is exactly each change, once.
     await waitingCall(admin);
-    await expect.poll(() => live.named("approvals").at(-1)?.data).toEqual({ count: 2 });
+    await expect.poll(() => (live.named("approvals").at(-1)?.data as { count: number }).count).toBe(2);
     expect(live.events.map((e) => ("event" in e ? `${e.event} ${JSON.stringify(e.data).length > 40 ? "…" : JSON.stringify(e.data)}` : e))).toEqual([
       { retry: 2000 },
       expect.stringMatching(/^(servers|approvals) /),
       expect.stringMatching(/^(servers|approvals) /),
-      'approvals {"count":1}',
+      "approvals …",
       "servers …",
-      'approvals {"count":2}',
+      "approvals …",
     ]);
+
+    // One call decided and another requested at once: the count stays, the inbox still hears of it.
+    const before = live.named("approvals").length;
+    const { messageId } = await prisma.block.findUniqueOrThrow({ where: { id: first } });
+    await prisma.$transaction([
+      prisma.block.update({ where: { id: first }, data: { status: "approval-responded" } }),
+      prisma.block.create({
+        data: { messageId, ordinal: 1, kind: "tool", status: "approval-requested", approvalBy: "admin", toolName: "echo", toolCallId: "c2" },
+      }),
+    ]);
+    await expect.poll(() => live.named("approvals").length).toBe(before + 1);
+    expect((live.named("approvals").at(-1)?.data as { count: number }).count).toBe(2);
     abort.abort();
     await expect.poll(live.ended).toBe(true);
   });
@@ -111,7 +123,7 @@ describe("the live channel", () => {
     await prisma.mcpServer.create({ data: { teamId: admin.team.id, name: "Team files", transport: "http", url: "http://127.0.0.1:9/mcp" } });
     await expect.poll(() => mine.named("servers").length).toBe(2);
     expect(mine.named("approvals")).toEqual([]);
-    expect(theirs.named("approvals").map((e) => e.data)).toEqual([{ count: 0 }]);
+    expect(theirs.named("approvals").map((e) => e.data)).toEqual([{ count: 0, latest: null }]);
     expect(theirs.named("servers").map((e) => e.data)).toEqual([{ servers: [] }]);
     abort.abort();
   });

@@ -5,15 +5,15 @@
 // are the source of truth, so every instance answers alike without a message bus. A stream ends after
 // MAX_LIFETIME_MS (the browser reconnects, and the session is checked again), when the page goes away,
 // or when the server stops (endLiveStreams, from lib/startup.ts).
-import { countPendingApprovals } from "../chat/team-approvals";
+import { pendingApprovalsMark } from "../chat/team-approvals";
 import { listServers } from "../mcp/servers";
 import type { TeamContext } from "../teams/team-context";
 
 export type LiveEvents = {
   /** The team's MCP servers as every member sees them (GET /api/mcp/servers). */
   servers: { servers: Awaited<ReturnType<typeof listServers>> };
-  /** Calls waiting for an admin of the team (admins only). */
-  approvals: { count: number };
+  /** Calls waiting for an admin of the team (admins only): how many, and when the newest changed. */
+  approvals: { count: number; latest: string | null };
 };
 
 export const LIVE_TICK_MS = 2_000;
@@ -27,8 +27,8 @@ export const LIVE_HEADERS = { "content-type": "text/event-stream", "cache-contro
 
 /** What the live channel shows `ctx` now. */
 export async function liveState(ctx: TeamContext): Promise<Partial<LiveEvents>> {
-  const [servers, count] = await Promise.all([listServers(ctx.team.id), ctx.team.role === "admin" ? countPendingApprovals(ctx.team.id) : undefined]);
-  return { servers: { servers }, ...(count === undefined ? {} : { approvals: { count } }) };
+  const [servers, approvals] = await Promise.all([listServers(ctx.team.id), ctx.team.role === "admin" ? pendingApprovalsMark(ctx.team.id) : undefined]);
+  return { servers: { servers }, ...(approvals ? { approvals } : {}) };
 }
 
 const open = new Set<() => void>();
