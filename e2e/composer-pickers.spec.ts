@@ -48,14 +48,16 @@ test("Attach opens above the message box, wholly inside the window, and works fr
     const scrolls = await menu.evaluate((el) => el.scrollHeight > el.clientHeight + 1);
     return { top: box.y >= 0, bottom: box.y + box.height <= 860, above: box.y + box.height <= composer.y, scrolls };
   };
-  expect(await inside()).toEqual({ top: true, bottom: true, above: true, scrolls: false });
+  // Where it settles (the popover places itself once it has measured its content, which may still be
+  // loading when it first shows; a page's live channel can also refresh the composer just then).
+  await expect.poll(inside).toEqual({ top: true, bottom: true, above: true, scrolls: false });
 
   // Keyboard only: Tab to the server, Enter; Tab to "Read me", Enter.
   await tabTo(page, serverButton);
   await page.keyboard.press("Enter");
   const readMe = menu.getByRole("button", { name: /Read me/ });
   await expect(readMe).toBeVisible();
-  expect(await inside()).toEqual({ top: true, bottom: true, above: true, scrolls: false });
+  await expect.poll(inside).toEqual({ top: true, bottom: true, above: true, scrolls: false });
   await tabTo(page, readMe);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("list", { name: "Attached resources" })).toContainText("pickers · Read me");
