@@ -24,9 +24,15 @@ const KIND_LABELS: Record<string, string> = {
 };
 
 /** Records every response body the page receives, to prove no secret ever reaches the browser. */
+/**
+ * Every response body the page received. The page's live channel (/api/live) is an event stream that
+ * does not end while the page is open, so its body is never complete: it is read afresh instead, up to
+ * its first events (what the page was sent).
+ */
 function captureBodies(page: Page) {
   const bodies: Promise<string>[] = [];
   page.on("response", (res: Response) => {
+    if (new URL(res.url()).pathname === "/api/live") return;
     bodies.push(
       res
         .body()
@@ -34,7 +40,24 @@ function captureBodies(page: Page) {
         .catch(() => ""),
     );
   });
-  return async () => (await Promise.all(bodies)).join("\n");
+  return async () => [...(await Promise.all(bodies)), await liveEvents(page)].join("\n");
+}
+
+/** The live channel's first events, as the page's own fetch reads them. */
+function liveEvents(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const abort = new AbortController();
+    const reader = (await fetch("/api/live", { signal: abort.signal })).body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!(text.includes("event: servers") && text.endsWith("\n\n"))) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    abort.abort();
+    return text;
+  });
 }
 
 async function addProvider(page: Page, opts: { name: string; kind: string; baseUrl: string }) {
@@ -116,6 +139,7 @@ test("admin adds, tests and fills a provider; a member chats with its model; the
 
   const seen = (await adminBodies()) + (await memberBodies());
   expect(seen.length).toBeGreaterThan(1000);
+  expect(seen).toContain("event: servers"); // the live channel was read too
   expect(seen).not.toContain(KEY);
   expect(seen).not.toContain("PROVIDERSECRET");
   expect(seen).not.toContain(HEADER_VALUE);
