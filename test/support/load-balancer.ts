@@ -15,14 +15,15 @@ export function nginxBinary(): string | undefined {
 
 export type Proc = { child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> };
 
-function proc(child: ChildProcess): Proc {
+/** `child` as a Proc; `kill` sends a signal its own way (a container's through the runtime). */
+function proc(child: ChildProcess, kill = (signal: NodeJS.Signals) => void child.kill(signal)): Proc {
   return {
     child,
     stop: (signal = "SIGTERM") =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
-        child.kill(signal);
+        kill(signal);
       }),
   };
 }
@@ -109,15 +110,7 @@ function startContainer(
   const settings = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : ["-e", `${k}=${v}`]));
   const volume = dataDir ? ["-v", `${dataDir}:${dataDir}`] : [];
   const child = spawn(podman, [...prefix, "run", "--rm", "--name", name, "--network", "host", ...volume, ...settings, image, "node", ...args], { stdio });
-  return {
-    child,
-    stop: (signal = "SIGTERM") =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        spawn(podman, [...prefix, "kill", "--signal", signal, name], { stdio: "ignore" });
-      }),
-  };
+  return proc(child, (signal) => void spawn(podman, [...prefix, "kill", "--signal", signal, name], { stdio: "ignore" }));
 }
 
 /** `instance`: the one that answered (when the balancer tried a dead one first, it names both; the last answered). */
