@@ -100,7 +100,7 @@ export function ApprovalsInbox({ initial }: { initial: InboxItem[] }) {
     if (body?.items) setItems(body.items);
   }, []);
   // Read again whenever the number of waiting calls changes (the page's live channel).
-  useLive("approvals", () => void reload());
+  useLive("approvals", () => void reload(), { replay: false });
   const decided = (id: string, o: Outcome) => {
     setItems((current) => current.filter((i) => i.approvalId !== id));
     setOutcome(o);

@@ -87,7 +87,7 @@ export function ToolPicker({
     if (open) void load(); // fresh statuses on open
   }, [open, load]);
   // A server's status or tools changed (the page's live channel): the picker and its count follow.
-  useLive("servers", () => void load());
+  useLive("servers", () => void load(), { replay: false });
 
   if (!servers?.length || !sel) return null;
   const isOn = (s: PickerServer, toolId: string) => s.enabled && sel.servers.includes(s.id) && sel.tools.includes(toolId);

@@ -7,7 +7,7 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import type { LiveEvents } from "@/lib/live/live-channel";
 
 type Listener = (data: unknown) => void;
-type Channel = { listen(event: string, listener: Listener): () => void };
+type Channel = { listen(event: string, listener: Listener, replay: boolean): () => void };
 
 const LiveContext = createContext<Channel | null>(null);
 
@@ -28,10 +28,10 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         for (const event of ["servers", "approvals"] satisfies (keyof LiveEvents)[]) source.addEventListener(event, deliver(event));
       },
       close: () => source?.close(),
-      listen(event: string, listener: Listener) {
+      listen(event: string, listener: Listener, replay: boolean) {
         const set = listeners.get(event) ?? new Set();
         listeners.set(event, set.add(listener));
-        if (last.has(event)) listener(last.get(event));
+        if (replay && last.has(event)) listener(last.get(event));
         return () => void set.delete(listener);
       },
     };
@@ -43,12 +43,16 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   return <LiveContext.Provider value={channel}>{children}</LiveContext.Provider>;
 }
 
-/** Calls `onEvent` with each `event` of the page's live channel (and the last one, if any, at once). */
-export function useLive<K extends keyof LiveEvents>(event: K, onEvent: (data: LiveEvents[K]) => void): void {
+/**
+ * Calls `onEvent` with each `event` of the page's live channel, and with the last one at once when
+ * there is one: a widget that shows the event's data starts from it. `replay: false` is for widgets
+ * that only take an event as the sign to read their own data again, which they did as they mounted.
+ */
+export function useLive<K extends keyof LiveEvents>(event: K, onEvent: (data: LiveEvents[K]) => void, { replay = true } = {}): void {
   const channel = useContext(LiveContext);
   const handler = useRef(onEvent);
   useEffect(() => {
     handler.current = onEvent;
   });
-  useEffect(() => channel?.listen(event, (data) => handler.current(data as LiveEvents[K])), [channel, event]);
+  useEffect(() => channel?.listen(event, (data) => handler.current(data as LiveEvents[K]), replay), [channel, event, replay]);
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import type { TeamContext } from "../teams/team-context";
 import { makeUser, startTestApp, DRIVERS } from "../../test/support/test-app";
-import { endLiveStreams, liveStream } from "./live-channel";
+import { endLiveStreams, liveState, liveStream } from "./live-channel";
 
 let stop: () => Promise<void>;
 beforeAll(async () => {
@@ -126,6 +126,17 @@ describe("the live channel", () => {
     expect(theirs.named("approvals").map((e) => e.data)).toEqual([{ count: 0, latest: null }]);
     expect(theirs.named("servers").map((e) => e.data)).toEqual([{ servers: [] }]);
     abort.abort();
+  });
+
+  it("reads once per team and role for all of its open pages in a tick", async () => {
+    const admin = await teamOf("admin");
+    const otherAdmin = await teamOf("admin", admin.team.id);
+    const member = await teamOf("member", admin.team.id);
+    const read = liveState(admin, 60_000);
+    expect(liveState(otherAdmin, 60_000)).toBe(read);
+    expect(liveState(member, 60_000)).not.toBe(read); // a member's read leaves out the approvals
+    expect(await liveState(member, 60_000)).not.toHaveProperty("approvals");
+    expect(liveState(admin, 0)).not.toBe(read); // older than asked for: read again
   });
 
   it("ends after its lifetime, and every stream of the process when the server stops", async () => {

@@ -1,7 +1,8 @@
 // The live channel (GET /api/live): one server-sent event stream per open page instead of a polling
 // loop per widget. It reads what the member's pages show live — the team's MCP servers with their
 // status and tools, and for admins the calls waiting for an admin — every tick, and sends a named event
-// only when that changed (the first tick sends everything). The database and this process's MCP pool
+// only when that changed (the first tick sends everything); pages of one team share each tick's read.
+// The database and this process's MCP pool
 // are the source of truth, so every instance answers alike without a message bus. A stream ends after
 // MAX_LIFETIME_MS (the browser reconnects, and the session is checked again), when the page goes away,
 // or when the server stops (endLiveStreams, from lib/startup.ts).
@@ -25,10 +26,27 @@ const RETRY_MS = 2_000;
 
 export const LIVE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 
-/** What the live channel shows `ctx` now. */
-export async function liveState(ctx: TeamContext): Promise<Partial<LiveEvents>> {
-  const [servers, approvals] = await Promise.all([listServers(ctx.team.id), ctx.team.role === "admin" ? pendingApprovalsMark(ctx.team.id) : undefined]);
+/** What the live channel shows a team's members (and, with `admin`, its admins) now. */
+async function readState(teamId: string, admin: boolean): Promise<Partial<LiveEvents>> {
+  const [servers, approvals] = await Promise.all([listServers(teamId), admin ? pendingApprovalsMark(teamId) : undefined]);
   return { servers: { servers }, ...(approvals ? { approvals } : {}) };
+}
+
+/** One read per team and role per tick, however many of its pages are open in this process. */
+const reads = new Map<string, { at: number; state: Promise<Partial<LiveEvents>> }>();
+
+/** What the live channel shows `ctx` now (a read younger than `maxAgeMs` is shared). */
+export function liveState(ctx: TeamContext, maxAgeMs = LIVE_TICK_MS / 2): Promise<Partial<LiveEvents>> {
+  const admin = ctx.team.role === "admin";
+  const key = `${ctx.team.id}:${admin}`;
+  const now = Date.now();
+  const recent = reads.get(key);
+  if (recent && now - recent.at < maxAgeMs) return recent.state;
+  for (const [k, r] of reads) if (now - r.at >= maxAgeMs) reads.delete(k);
+  const state = readState(ctx.team.id, admin);
+  reads.set(key, { at: now, state });
+  state.catch(() => reads.delete(key));
+  return state;
 }
 
 const open = new Set<() => void>();
@@ -64,7 +82,7 @@ export function liveStream(ctx: TeamContext, signal: AbortSignal, opts: { tickMs
       const tick = async () => {
         if (ended) return;
         try {
-          const state = await liveState(ctx);
+          const state = await liveState(ctx, tickMs / 2);
           if (ended) return;
           for (const [event, data] of Object.entries(state)) {
             const json = JSON.stringify(data);
