@@ -68,7 +68,7 @@ export function McpTestPanel({
       {result && !result.ok && <FormMessage message={result.message} data-failure={result.kind} />}
       {result?.ok && (
         <div role="status" className="flex flex-col gap-2 text-sm">
-          <p className="rounded-md bg-green-50 px-3 py-2 text-green-800 dark:bg-green-950 dark:text-green-200">
+          <p className="rounded-md bg-success-soft px-3 py-2 text-on-success-soft">
             Connected to {result.server ? `${result.server.name} ${result.server.version}` : "the server"}
             {result.protocolVersion ? ` (MCP ${result.protocolVersion})` : ""} in {result.ms} ms: {result.tools.length} tools. They are listed under Tools
             below.

@@ -178,7 +178,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
         </p>
       )}
       {phase === "error" && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-300" data-app-error>
+        <p role="alert" className="text-xs text-error" data-app-error>
           The app could not be shown: {error}
         </p>
       )}
@@ -192,7 +192,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
         style={{ height }}
       />
       {refused && !ask && (
-        <p role="status" className="text-xs text-red-700 dark:text-red-300" data-app-refused>
+        <p role="status" className="text-xs text-error" data-app-refused>
           {refused}
         </p>
       )}

@@ -52,8 +52,8 @@ export function ApprovalCard({
   const [editing, setEditing] = useState<{ schema: unknown } | "loading">();
   if (details?.by === "admin")
     return (
-      <div className="flex flex-col gap-1 rounded-md bg-sky-50 p-3 dark:bg-sky-950" role="status" data-approval="admin">
-        <p className="flex items-center gap-1.5 text-sm font-medium text-sky-900 dark:text-sky-100">
+      <div className="flex flex-col gap-1 rounded-md bg-info-soft p-3" role="status" data-approval="admin">
+        <p className="flex items-center gap-1.5 text-sm font-medium text-on-info-soft">
           <MessageSquareLock className="size-4" aria-hidden /> Waiting for an admin
         </p>
         <p className="text-xs text-soft">An admin of your team decides whether {toolLabel} runs. The answer goes on here once they have.</p>

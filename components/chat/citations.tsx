@@ -55,7 +55,7 @@ export function CitationMark({ citation }: { citation: CitationView }) {
       </a>
       <span
         role="tooltip"
-        className="pointer-events-none invisible absolute bottom-full left-1/2 z-20 mb-1 w-64 -translate-x-1/2 rounded-md border border-line-overlay bg-surface p-2 text-left text-xs leading-snug text-zinc-800 opacity-0 shadow-lg transition-opacity group-focus-within/cite:visible group-focus-within/cite:opacity-100 group-hover/cite:visible group-hover/cite:opacity-100 dark:text-zinc-100"
+        className="pointer-events-none invisible absolute bottom-full left-1/2 z-20 mb-1 w-64 -translate-x-1/2 rounded-md border border-line-overlay bg-surface p-2 text-left text-xs leading-snug text-strong opacity-0 shadow-lg transition-opacity group-focus-within/cite:visible group-focus-within/cite:opacity-100 group-hover/cite:visible group-hover/cite:opacity-100"
       >
         <span className="block font-medium">{citation.title ?? citation.url}</span>
         <span className="block text-subtle">{domainOf(citation.url)}</span>
@@ -75,7 +75,7 @@ export function SourcesList({ citations }: { citations: CitationView[] }) {
         {citations.map((c) => (
           <li key={c.n} className="flex gap-1.5">
             <span className="w-4 shrink-0 text-right tabular-nums">{c.n}.</span>
-            <a href={c.url} target="_blank" rel="noreferrer" className="min-w-0 truncate underline decoration-zinc-300 hover:text-strong">
+            <a href={c.url} target="_blank" rel="noreferrer" className="min-w-0 truncate underline decoration-dim hover:text-strong">
               {c.title ?? c.url}
             </a>
             <span className="shrink-0 text-subtle">{domainOf(c.url)}</span>

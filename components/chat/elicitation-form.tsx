@@ -45,7 +45,7 @@ function contentOf(fields: ElicitField[], values: Record<string, Value>): Record
 
 function SecretWarning() {
   return (
-    <p className="flex items-start gap-1 text-xs font-medium text-red-800 dark:text-red-300" data-secret-warning>
+    <p className="flex items-start gap-1 text-xs font-medium text-error" data-secret-warning>
       <TriangleAlert className="mt-0.5 size-3.5 shrink-0" aria-hidden />
       This looks like a password or secret. Servers may not ask for those in a form: do not enter one here.
     </p>
@@ -189,10 +189,10 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
     <div
       role="group"
       aria-label="The server asks"
-      className="flex flex-col gap-3 rounded-md border border-sky-200 bg-sky-50 p-3 dark:border-sky-900 dark:bg-sky-950"
+      className="flex flex-col gap-3 rounded-md border border-info-line bg-info-soft p-3"
       data-elicitation={view.mode}
     >
-      <p className="flex items-start gap-1.5 text-sm font-medium text-sky-950 dark:text-sky-100">
+      <p className="flex items-start gap-1.5 text-sm font-medium text-on-info-soft">
         <MessageCircleQuestion className="mt-0.5 size-4 shrink-0" aria-hidden />
         <span>
           {who} asks: <span className="font-normal whitespace-pre-wrap">{view.message}</span>
@@ -200,7 +200,7 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
       </p>
       {view.mode === "url" ? (
         <>
-          <div className="rounded border border-sky-300 bg-surface p-2 text-sm dark:border-sky-800">
+          <div className="rounded border border-info-line bg-surface p-2 text-sm">
             <p>
               Opens <strong className="font-mono text-base">{view.domain}</strong>
             </p>

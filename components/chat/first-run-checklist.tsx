@@ -22,7 +22,7 @@ export function FirstRunChecklist({ steps }: { steps: FirstRunSteps }) {
           return (
             <li key={step.key} className="flex items-start gap-3" data-done={done}>
               {done ? (
-                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-700 dark:text-green-400" aria-hidden />
+                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-success" aria-hidden />
               ) : (
                 <Circle className="mt-0.5 size-5 shrink-0 text-faint" aria-hidden />
               )}

@@ -94,7 +94,7 @@ export const MessageItem = memo(function MessageItem({
       )}
       <SourcesList citations={citations} />
       {!isUser && status === "interrupted" && (
-        <p className="text-sm text-amber-700 dark:text-amber-400">This answer was interrupted when the server stopped. What arrived before is kept.</p>
+        <p className="text-sm text-caution">This answer was interrupted when the server stopped. What arrived before is kept.</p>
       )}
       {!isUser && !busy && <AnswerUsage usage={message.metadata?.usage} />}
       {actions &&

@@ -73,10 +73,7 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
       );
     case "data-error":
       return (
-        <div
-          role="alert"
-          className="flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
-        >
+        <div role="alert" className="flex flex-col gap-2 rounded-md border border-error-line bg-error-soft px-3 py-2 text-sm text-on-error-soft">
           <p className="flex items-start gap-2">
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
             <span>

@@ -51,7 +51,7 @@ export function ToolBlock({ part }: { part: ToolPart }) {
         )}
         <span className="ml-auto flex items-center gap-1 text-xs text-subtle">
           {running && <Loader2 className="size-3 animate-spin" aria-hidden />}
-          {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-green-600" aria-hidden />}
+          {part.state === "output-available" && !running && <CheckCircle2 className="size-3 text-success" aria-hidden />}
           {(error || part.state === "output-denied") && <XCircle className="size-3 text-danger" aria-hidden />}
           {aborted && <CircleSlash className="size-3 text-subtle" aria-hidden />}
           {running
@@ -85,8 +85,8 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           </p>
         )}
         {error && (
-          <p className="text-red-700 dark:text-red-300" data-error-code={error.code}>
-            {error.code && <span className="mr-1 rounded bg-red-100 px-1.5 py-0.5 font-mono text-xs dark:bg-red-900">{error.code}</span>}
+          <p className="text-error" data-error-code={error.code}>
+            {error.code && <span className="mr-1 rounded bg-error-chip px-1.5 py-0.5 font-mono text-xs">{error.code}</span>}
             {error.message}
           </p>
         )}

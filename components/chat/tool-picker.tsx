@@ -36,7 +36,7 @@ function withTool(sel: ToolSelection, s: PickerServer, toolId: string, on: boole
 function AsksFirst({ id, tool }: { id: string; tool: PickerTool }) {
   const label = tool.approver === "admin" ? (tool.rules ? "an admin may approve" : "an admin approves") : tool.rules ? "may ask first" : "asks first";
   return (
-    <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-amber-100 px-1 text-[11px] font-medium text-warning-foreground dark:bg-amber-950">
+    <span id={id} className="ml-1 inline-flex items-center gap-0.5 rounded bg-caution-soft px-1 text-[11px] font-medium text-warning-foreground">
       <Hand className="size-3" aria-hidden /> {label}
     </span>
   );

@@ -20,7 +20,7 @@ export function SearchResults({ query, results }: { query: string; results: Sear
             <p className="mt-1 text-sm text-soft">
               {r.snippet.map((s, i) =>
                 s.hit ? (
-                  <mark key={i} className="rounded-sm bg-yellow-200 px-0.5 text-emphasis dark:bg-yellow-700">
+                  <mark key={i} className="rounded-sm bg-highlight px-0.5 text-emphasis">
                     {s.text}
                   </mark>
                 ) : (

@@ -127,7 +127,7 @@ export function InputEditor({
           aria-describedby={jsonError ? `${id}-json-error` : undefined}
         />
         {jsonError && (
-          <span id={`${id}-json-error`} className="text-red-700 dark:text-red-300">
+          <span id={`${id}-json-error`} className="text-error">
             {jsonError}
           </span>
         )}
@@ -165,10 +165,8 @@ export function InputDiff({ original, edited }: { original: unknown; edited: unk
           return (
             <tr key={k} data-changed={changed || undefined}>
               <td className="break-all py-0.5 pr-2">{k}</td>
-              <td className={`break-all py-0.5 pr-2 ${changed ? "bg-red-50 text-red-900 line-through dark:bg-red-950 dark:text-red-100" : ""}`}>
-                {show(a[k])}
-              </td>
-              <td className={`break-all py-0.5 ${changed ? "bg-green-50 text-green-900 dark:bg-green-950 dark:text-green-100" : ""}`}>{show(b[k])}</td>
+              <td className={`break-all py-0.5 pr-2 ${changed ? "bg-error-soft text-on-error-soft line-through" : ""}`}>{show(a[k])}</td>
+              <td className={`break-all py-0.5 ${changed ? "bg-success-soft text-on-success-soft" : ""}`}>{show(b[k])}</td>
             </tr>
           );
         })}

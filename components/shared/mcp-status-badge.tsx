@@ -11,10 +11,10 @@ const LABEL: Record<McpStatus["state"], string> = {
 };
 
 const DOT: Record<McpStatus["state"], string> = {
-  idle: "bg-zinc-400",
-  connecting: "bg-amber-500 animate-pulse",
-  connected: "bg-green-600",
-  error: "bg-red-600",
+  idle: "bg-status-idle",
+  connecting: "bg-status-busy animate-pulse",
+  connected: "bg-status-ok",
+  error: "bg-status-error",
   disabled: "bg-dim",
 };
 
@@ -28,7 +28,7 @@ export function McpStatusBadge({ status, detailed = false }: { status: McpStatus
         {status.state === "connected" && status.toolCount !== undefined && <span className="text-subtle">· {status.toolCount} tools</span>}
       </span>
       {detailed && status.state === "error" && status.error && (
-        <span className="text-xs text-red-700 dark:text-red-300">
+        <span className="text-xs text-error">
           {status.error.message} <span className="text-subtle">({when})</span>
         </span>
       )}

@@ -24,10 +24,7 @@ export function ApprovalsLink({ initial }: { initial?: number }) {
     <Link href="/admin/approvals" className="flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-panel-hover">
       <Inbox className="size-4" aria-hidden /> Approvals
       {count > 0 && (
-        <span
-          data-approvals-count={count}
-          className="ml-auto rounded-full bg-amber-600 px-1.5 text-xs font-semibold text-white dark:bg-amber-500 dark:text-zinc-950"
-        >
+        <span data-approvals-count={count} className="ml-auto rounded-full bg-attention px-1.5 text-xs font-semibold text-on-attention">
           {count}
           <span className="sr-only"> waiting</span>
         </span>

@@ -54,7 +54,7 @@ export function ChatList() {
           Search chats
         </label>
         <div className="relative">
-          <Search className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-zinc-500" aria-hidden />
+          <Search className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-faint" aria-hidden />
           <Input
             id="chat-search"
             ref={searchRef}

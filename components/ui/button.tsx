@@ -11,8 +11,8 @@ export const buttonVariants = cva(
         primary: "bg-accent text-white hover:bg-accent-strong",
         secondary: "border border-line-strong bg-surface text-strong hover:bg-surface-hover",
         ghost: "text-soft hover:bg-raised",
-        danger: "bg-red-700 text-white hover:bg-red-800",
-        success: "bg-green-700 text-white hover:bg-green-800",
+        danger: "bg-fill-danger text-white hover:bg-fill-danger-hover",
+        success: "bg-fill-success text-white hover:bg-fill-success-hover",
         inverted: "bg-inverse text-on-inverse hover:bg-inverse-hover",
       },
       size: {

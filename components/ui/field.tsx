@@ -67,11 +67,7 @@ export function FormMessage({
     <p
       {...rest}
       role={ok ? "status" : "alert"}
-      className={cn(
-        "rounded-md px-3 py-2 text-sm",
-        ok ? "bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200" : "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200",
-        className,
-      )}
+      className={cn("rounded-md px-3 py-2 text-sm", ok ? "bg-success-soft text-on-success-soft" : "bg-error-soft text-on-error-soft", className)}
     >
       {message}
     </p>

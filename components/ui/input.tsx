@@ -6,7 +6,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 import { cn } from "./cn";
 
 export const inputVariants = cva(
-  "w-full min-w-0 rounded-md border border-line-strong bg-surface text-sm text-strong placeholder:text-faint focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-red-600 dark:aria-[invalid=true]:border-red-400",
+  "w-full min-w-0 rounded-md border border-line-strong bg-surface text-sm text-strong placeholder:text-faint focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-invalid",
   {
     variants: {
       size: { sm: "h-8 px-2", md: "h-10 px-3" },

@@ -10,7 +10,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 import { cn } from "./cn";
 
 export const selectVariants = cva(
-  "w-full appearance-none rounded-md border border-line-strong bg-surface pr-8 text-left text-strong focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-red-600 dark:aria-[invalid=true]:border-red-400",
+  "w-full appearance-none rounded-md border border-line-strong bg-surface pr-8 text-left text-strong focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-invalid",
   {
     variants: { size: { xs: "h-7 pl-2 text-xs", sm: "h-8 pl-2 text-sm", md: "h-10 pl-3 text-sm" } },
     defaultVariants: { size: "md" },

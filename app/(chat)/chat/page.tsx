@@ -51,7 +51,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
       notice={models.groups.length ? undefined : <NoModelNotice isAdmin={isAdmin} />}
       emptyState={
         <div className="mt-16 flex flex-col items-center gap-3 text-center">
-          <MessagesSquare className="size-10 text-zinc-400" aria-hidden />
+          <MessagesSquare className="size-10 text-faint" aria-hidden />
           <h2 className="text-xl font-semibold">{ctx.team.name}</h2>
           {checklist && <FirstRunChecklist steps={steps} />}
           <p className="max-w-sm text-sm text-subtle">Send a message to start a new chat, or pick one you had before.</p>

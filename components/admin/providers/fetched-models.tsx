@@ -44,7 +44,7 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
           Fetch models
         </SubmitButton>
         {!fetching && state.message && (
-          <p role={state.ok ? "status" : "alert"} className={`text-sm ${state.ok ? "text-subtle" : "text-red-700 dark:text-red-300"}`}>
+          <p role={state.ok ? "status" : "alert"} className={`text-sm ${state.ok ? "text-subtle" : "text-error"}`}>
             {state.message}
           </p>
         )}
@@ -111,7 +111,7 @@ export function FetchModels({ provider, actions }: { provider: ProviderView; act
                   />
                   <span className="truncate font-mono text-xs">{m.id}</span>
                   {added.has(m.id) && <span className="text-xs text-subtle">enabled</span>}
-                  {m.notChat && <span className="text-xs text-amber-800 dark:text-amber-200">{MARK[m.notChat]}</span>}
+                  {m.notChat && <span className="text-xs text-caution">{MARK[m.notChat]}</span>}
                 </label>
               </li>
             ))}

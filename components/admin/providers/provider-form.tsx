@@ -51,7 +51,7 @@ export function ProviderForm({
       {provider && <input type="hidden" name="providerId" value={provider.id} />}
       <FormMessage message={state.message} ok={state.ok} />
       {suggestion && !provider && (
-        <p className="flex flex-wrap items-center gap-2 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-900 dark:bg-sky-950 dark:text-sky-100">
+        <p className="flex flex-wrap items-center gap-2 rounded-md bg-info-soft px-3 py-2 text-sm text-on-info-soft">
           {suggestion.name} answers at {suggestion.baseUrl}.
           <Button
             size="sm"

@@ -19,10 +19,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         else&apos;s do.
       </p>
       {typeof connected === "string" && connected.length < 100 && (
-        <p
-          role="status"
-          className="mb-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100"
-        >
+        <p role="status" className="mb-4 rounded-md border border-success-line bg-success-soft px-3 py-2 text-sm text-on-success-soft">
           Connected to {connected}.
         </p>
       )}
