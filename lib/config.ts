@@ -84,6 +84,14 @@ const schema = z.object({
   PARLEY_MAX_MESSAGE_ATTACHMENT_BYTES: int(20 * 1024 * 1024, 1_024, 500 * 1024 * 1024),
   PARLEY_MAX_UNSENT_ATTACHMENTS: int(20, 1, 1_000),
   PARLEY_MAX_UNSENT_ATTACHMENT_BYTES: int(100 * 1024 * 1024, 1_024, 10 * 1024 * 1024 * 1024),
+  // Email through the operator's SMTP server (lib/email/mailer.ts): SMTP_URL, or the separate settings.
+  SMTP_URL: url(["smtp:", "smtps:"]),
+  SMTP_HOST: optionalString,
+  SMTP_PORT: z.preprocess(unsetIfBlank, z.string().regex(/^\d+$/, "must be a port number").transform(Number).pipe(z.number().min(1).max(65535)).optional()),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  SMTP_SECURE: z.preprocess(unsetIfBlank, z.enum(["0", "1", "true", "false"], "must be 1 or true (TLS from the start), 0 or false (STARTTLS)").optional()),
+  SMTP_FROM: optionalString,
   // Operators: /api/metrics answers only with this bearer token (unset: the endpoint is off).
   METRICS_TOKEN: z.preprocess(unsetIfBlank, z.string().min(16, "must be at least 16 characters").optional()),
   // Traces over OTLP/HTTP when set (the exporter reads the other OTEL_EXPORTER_OTLP_* variables itself).
