@@ -21,11 +21,13 @@ import { needsSetup } from "./teams/setup";
 import { setupCode } from "./teams/setup-code";
 import { startOtlpTracing } from "./observability/tracing";
 import { endLiveStreams } from "./live/live-channel";
+import { startDispatcher } from "./notifications/dispatcher";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const RETENTION = Symbol.for("parley.startup.retention");
 const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout; [TIMEOUTS]?: () => void };
+const NOTIFY = Symbol.for("parley.startup.notifications");
+const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout; [TIMEOUTS]?: () => void; [NOTIFY]?: () => Promise<void> };
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
@@ -48,6 +50,8 @@ async function start(): Promise<void> {
   holder[RETENTION] = setInterval(sweep, RETENTION_SWEEP_MS).unref();
   // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
   holder[TIMEOUTS] ??= startTimeoutSweep();
+  // The team event outbox goes out to the notification channels (webhooks, approval emails) within seconds.
+  holder[NOTIFY] ??= startDispatcher();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -71,6 +75,9 @@ export async function shutdown(): Promise<void> {
   delete holder[RETENTION];
   holder[TIMEOUTS]?.();
   delete holder[TIMEOUTS];
+  const notify = holder[NOTIFY];
+  delete holder[NOTIFY];
+  await notify?.();
   await closeDatabase();
 }
 
