@@ -6,6 +6,8 @@ import { UPSTREAM_FIXTURE_FILES } from "./e2e/upstream-fixtures";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 4011);
+// The test SMTP server and its JSON mailbox (e2e/mail-server.ts, read through e2e/mailbox.ts).
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || UPSTREAM_PORT + 20);
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 // Specs that change what every other spec sees while they run: the scripted upstream's fixtures (replaced
@@ -55,8 +57,15 @@ export default defineConfig({
       reuseExistingServer: false,
     },
     {
+      // Every message the app sends lands here (the app gets its SMTP_URL below): specs read it over HTTP.
+      command: `node node_modules/tsx/dist/cli.mjs e2e/mail-server.ts --smtp-port ${SMTP_PORT} --http-port ${SMTP_PORT + 1}`,
+      url: `http://127.0.0.1:${SMTP_PORT + 1}/health`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+    },
+    {
       command: `node e2e/start-server.mjs`,
-      env: { PORT: String(PORT), UPSTREAM_URL: `http://127.0.0.1:${UPSTREAM_PORT}/v1` },
+      env: { PORT: String(PORT), UPSTREAM_URL: `http://127.0.0.1:${UPSTREAM_PORT}/v1`, SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}` },
       url: `http://localhost:${PORT}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,

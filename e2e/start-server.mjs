@@ -20,8 +20,22 @@ const env = {
   // Small, so the step-limit specs (e2e/turn-endings.spec.ts) are quick: a model looping a tool call
   // that asks first reaches it in a few approvals.
   PARLEY_STEP_LIMIT: "8",
+  // The test SMTP server playwright.config.ts starts (e2e/mail-server.ts): email is on, on loopback.
+  SMTP_URL: process.env.SMTP_URL,
+  SMTP_FROM: "Parley <parley@e2e.test>",
 };
-for (const key of ["DATABASE_URL", "PARLEY_SECRET_KEY", "REDIS_URL", "PARLEY_URL", "BETTER_AUTH_URL", "PARLEY_PROCESSES"]) delete env[key];
+for (const key of [
+  "DATABASE_URL",
+  "PARLEY_SECRET_KEY",
+  "REDIS_URL",
+  "PARLEY_URL",
+  "BETTER_AUTH_URL",
+  "PARLEY_PROCESSES",
+  "SMTP_HOST",
+  "SMTP_USER",
+  "SMTP_PASSWORD",
+])
+  delete env[key];
 const child = spawn(process.execPath, ["scripts/start.mjs", "-p", process.env.PORT || "3210"], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,12 +1,17 @@
 "use server";
-// Account actions: first-run setup, sign in, sign out, join through an invite, reset a password
-// through an admin's link.
+// Account actions: first-run setup, sign in, sign out, join through an invite, ask for a reset link
+// by email ("Forgot password?"), reset a password through a link.
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signIn, signInSchema, signOut, signUp, signUpSchema, startSsoSignIn } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { acceptInvite, joinWithNewAccount } from "@/lib/teams/invites";
 import { resetPassword, useResetSchema } from "@/lib/teams/password-resets";
+import { forgotPasswordSchema, requestPasswordReset } from "@/lib/teams/forgot-password";
+import { trustedBaseUrl } from "@/lib/email/links";
+import { passwordSignInAllowed } from "@/lib/identity/sign-in-methods";
+import { clientAddress } from "@/lib/security/client-address";
+import { Invalid } from "@/lib/errors";
 import { createFirstAdmin, setupSchema } from "@/lib/teams/setup";
 import { parseForm, tokenField } from "@/lib/validation";
 import { defineAction, defineArgsAction, formText } from "@/app/_server/actions";
@@ -51,6 +56,14 @@ export const joinAsCurrentUserAction = defineAction({ ...LINK, role: "user" }, a
   const { teamId } = await acceptInvite(ctx.user.id, formText(form, "token"));
   await rememberTeam(teamId);
   return { redirectTo: "/chat" };
+});
+
+/** "Forgot password?": the same answer whether or not the address has an account; the link goes by email. */
+export const forgotPasswordAction = defineAction({ role: "public" }, async (ctx, form) => {
+  const { email } = parseForm(forgotPasswordSchema, form);
+  if (!(await passwordSignInAllowed())) throw Invalid("Password sign-in is off on this server: sign in with single sign-on.");
+  const { message } = await requestPasswordReset({ email, clientAddress: clientAddress(ctx.headers), baseUrl: trustedBaseUrl(ctx.headers) });
+  return { ok: true, message };
 });
 
 /** A new password through a reset link; then the person signs in with it. */

@@ -11,6 +11,7 @@ const SECTIONS = [
   { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
   { href: "/admin/usage", label: "Usage" },
+  { href: "/admin/notifications", label: "Notifications" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

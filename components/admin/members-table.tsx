@@ -1,6 +1,6 @@
 "use client";
 // Team members with their role (changeable), a password reset link for someone who forgot theirs
-// (shown once, to copy and hand over), "Export chats" (all their chats in this team as a JSON download,
+// (shown once, to copy and hand over, or, when email is on, emailed to their address), "Export chats" (all their chats in this team as a JSON download,
 // for offboarding), and removal behind a confirmation dialog.
 import { useActionState, useState } from "react";
 import { initialActionState } from "@/components/ui/form-state";
@@ -28,23 +28,28 @@ const ROLES = [
   { value: "admin", label: "Admin" },
 ];
 
-type Actions = { changeRole: FormAction; remove: FormAction; resetLink: FormAction };
+type Actions = { changeRole: FormAction; remove: FormAction; resetLink: FormAction; emailResetLink?: FormAction };
+
+const noAction: FormAction = async () => initialActionState;
 
 export function MembersTable({ teamId, members, currentUserId, actions }: { teamId: string; members: Member[]; currentUserId: string; actions: Actions }) {
   const [roleState, roleAction, rolePending] = useActionState(actions.changeRole, initialActionState);
   const [removeState, removeAction, removePending] = useActionState(actions.remove, initialActionState);
   const [resetState, resetAction, resetPending] = useActionState(actions.resetLink, initialActionState);
-  const busy = rolePending || removePending || resetPending;
-  const latest = [resetState, removeState, roleState].find((s) => s.message);
-  const resetUrl = resetState.ok && latest === resetState ? resetState.data?.url : undefined;
+  const [emailState, emailAction, emailPending] = useActionState(actions.emailResetLink ?? noAction, initialActionState);
+  const busy = rolePending || removePending || resetPending || emailPending;
+  const latest = [resetState, emailState, removeState, roleState].find((s) => s.message);
+  // A link made to hand over, or one whose email could not be sent.
+  const shown = latest === resetState || latest === emailState ? latest : undefined;
+  const resetUrl = shown?.data?.url;
   return (
     <div className="flex flex-col gap-3">
       <FormMessage message={busy ? undefined : latest?.message} ok={latest?.ok} />
       {resetUrl && (
         <CopyField
-          label={`Password reset link for ${resetState.data?.name}`}
+          label={`Password reset link for ${shown?.data?.name}`}
           url={resetUrl}
-          hint={`Works once, for 24 hours. Give it to ${resetState.data?.name}: setting a new password through it signs them out everywhere.`}
+          hint={`Works once, for 24 hours. Give it to ${shown?.data?.name}: setting a new password through it signs them out everywhere.`}
         />
       )}
       <Table label="Team members">
@@ -64,7 +69,7 @@ export function MembersTable({ teamId, members, currentUserId, actions }: { team
               teamId={teamId}
               member={m}
               isSelf={m.user.id === currentUserId}
-              actions={{ role: roleAction, remove: removeAction, reset: resetAction }}
+              actions={{ role: roleAction, remove: removeAction, reset: resetAction, emailReset: actions.emailResetLink ? emailAction : undefined }}
               busy={busy}
             />
           ))}
@@ -74,7 +79,7 @@ export function MembersTable({ teamId, members, currentUserId, actions }: { team
   );
 }
 
-type RowActions = { role: (f: FormData) => void; remove: (f: FormData) => void; reset: (f: FormData) => void };
+type RowActions = { role: (f: FormData) => void; remove: (f: FormData) => void; reset: (f: FormData) => void; emailReset?: (f: FormData) => void };
 
 function MemberRow({ teamId, member, isSelf, actions, busy }: { teamId: string; member: Member; isSelf: boolean; actions: RowActions; busy: boolean }) {
   const [confirming, setConfirming] = useState(false);
@@ -114,6 +119,19 @@ function MemberRow({ teamId, member, isSelf, actions, busy }: { teamId: string; 
               <Button type="submit" variant="secondary" size="sm" disabled={busy} aria-label={`Reset password of ${member.user.name}`}>
                 Reset password
               </Button>
+              {actions.emailReset && (
+                <Button
+                  type="submit"
+                  formAction={actions.emailReset}
+                  variant="secondary"
+                  size="sm"
+                  disabled={busy}
+                  className="ml-2"
+                  aria-label={`Email a password reset link to ${member.user.name}`}
+                >
+                  Email reset link
+                </Button>
+              )}
             </form>
           )}
           <AlertDialog open={confirming} onOpenChange={setConfirming}>

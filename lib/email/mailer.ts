@@ -2,7 +2,7 @@
 // and password in it), or SMTP_HOST with SMTP_PORT, SMTP_USER, SMTP_PASSWORD and SMTP_SECURE; SMTP_FROM
 // is the sender. Without either, email is off: `emailEnabled()` says so and every feature falls back to
 // the links admins hand over. `sendMail` throws an EmailError with a message a person can act on.
-import nodemailer from "nodemailer";
+import nodemailer, { type Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { config, publicUrl } from "../config";
 
@@ -60,7 +60,7 @@ export function smtpStatus(): SmtpStatus {
 }
 
 const KEY = Symbol.for("parley.mailer");
-type Holder = { [KEY]?: { fingerprint: string; transport: nodemailer.Transporter<SMTPTransport.SentMessageInfo> } };
+type Holder = { [KEY]?: { fingerprint: string; transport: Transporter<SMTPTransport.SentMessageInfo> } };
 const holder = globalThis as Holder;
 
 function transportFor(s: Settings) {

@@ -1,4 +1,5 @@
-// Invite links: no mail server needed. The link carries a random token; only its sha256 is stored.
+// Invite links: the link carries a random token; only its sha256 is stored. An admin hands it over, or
+// has it emailed (link-emails.ts: the address is kept, to show in the open invites).
 // Links expire and work once; accepting one is a single conditional update, so two people racing
 // for one link cannot both join. Joining with a new account claims the link before the account is
 // made, so the people who lose such a race are told so (409) and leave no account behind.
@@ -8,6 +9,7 @@ import { db } from "../db/client";
 import type { TeamRole } from "../db/generated/client";
 import { AppError, Conflict, NotFound } from "../errors";
 import { audited } from "../audit";
+import { emailField } from "../validation";
 import type { TeamContext } from "./team-context";
 
 const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
@@ -15,6 +17,8 @@ const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
 export const createInviteSchema = z.object({
   role: z.enum(["member", "admin"], { error: "Choose member or admin." }),
   days: z.coerce.number().refine((d) => (INVITE_TTL_CHOICES as readonly number[]).includes(d), "Choose 1, 7 or 30 days."),
+  /** Whom to email the link to; blank: the admin hands the link over. */
+  email: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), emailField.optional()),
 });
 
 const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
@@ -48,13 +52,14 @@ export async function createInvite(ctx: TeamContext, input: z.infer<typeof creat
           teamId: ctx.team.id,
           tokenHash: hash(token),
           role: input.role,
+          email: input.email ?? null,
           createdById: ctx.user.id,
           expiresAt: new Date(Date.now() + input.days * 86_400_000),
         },
       }),
-    (invite) => ({ action: "invite.create", targetType: "invite", targetId: invite.id, data: { role: input.role, days: input.days } }),
+    (invite) => ({ action: "invite.create", targetType: "invite", targetId: invite.id, data: { role: input.role, days: input.days, emailed: !!input.email } }),
   );
-  return { id: invite.id, token, expiresAt: invite.expiresAt, role: invite.role };
+  return { id: invite.id, token, expiresAt: invite.expiresAt, role: invite.role, email: invite.email };
 }
 
 export async function inspectInvite(token: string): Promise<InviteStatus> {
@@ -132,7 +137,7 @@ export async function listOpenInvites(ctx: TeamContext) {
   const prisma = await db();
   return prisma.invite.findMany({
     where: { teamId: ctx.team.id, usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
-    select: { id: true, role: true, expiresAt: true, createdAt: true, createdBy: { select: { name: true } } },
+    select: { id: true, role: true, email: true, expiresAt: true, createdAt: true, createdBy: { select: { name: true } } },
     orderBy: { createdAt: "desc" },
   });
 }

@@ -1,5 +1,6 @@
-// Password reset links, made by an admin for a member who forgot their password (there is no mail
-// here: the admin hands the link over). Like an invite, the link carries a random token whose sha256
+// Password reset links, made by an admin for a member who forgot their password (the admin hands the
+// link over, or has it emailed: link-emails.ts), or asked for by the person themselves by email
+// (forgot-password.ts). Like an invite, the link carries a random token whose sha256
 // alone is stored; it expires after RESET_TTL_HOURS and works once. Using it sets the new password
 // (the same length and strength rules as everywhere) and ends every session of the member, in one
 // transaction with the claim of the link. Making one and using one are audit events.
@@ -11,6 +12,7 @@ import { z } from "zod";
 import { audited } from "../audit";
 import { getAuth } from "../auth/auth";
 import { db } from "../db/client";
+import { emailEnabled } from "../email/mailer";
 import { AppError, Forbidden, Invalid, NotFound } from "../errors";
 import { passwordWeakness } from "../security/password-strength";
 import { passwordField } from "../validation";
@@ -24,21 +26,27 @@ export const useResetSchema = z.object({ newPassword: passwordField });
 const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 const MESSAGES = {
-  invalid: "This password reset link is not valid. Ask an admin of your team for a new one.",
-  used: "This password reset link has already been used. Ask an admin of your team for a new one.",
-  expired: "This password reset link has expired. Ask an admin of your team for a new one.",
+  invalid: "This password reset link is not valid.",
+  used: "This password reset link has already been used.",
+  expired: "This password reset link has expired.",
 } as const;
+/** Where a new link comes from: "Forgot password?" when email is on, else an admin. */
+const message = (reason: keyof typeof MESSAGES) =>
+  `${MESSAGES[reason]} ${emailEnabled() ? "Ask for a new one with “Forgot password?” on the sign-in page." : "Ask an admin of your team for a new one."}`;
 
 export type ResetStatus = { ok: true; email: string; name: string; expiresAt: Date } | { ok: false; reason: keyof typeof MESSAGES; message: string };
 
-const fail = (reason: keyof typeof MESSAGES): ResetStatus => ({ ok: false, reason, message: MESSAGES[reason] });
+const fail = (reason: keyof typeof MESSAGES): ResetStatus => ({ ok: false, reason, message: message(reason) });
 
 /** Makes a reset link for the member `membershipId` of the admin's team; the token is returned once. */
-export async function createPasswordReset(ctx: TeamContext, membershipId: string): Promise<{ token: string; expiresAt: Date; name: string }> {
+export async function createPasswordReset(
+  ctx: TeamContext,
+  membershipId: string,
+): Promise<{ token: string; expiresAt: Date; name: string; email: string; userId: string }> {
   const prisma = await db();
   const member = await prisma.membership.findFirst({
     where: { id: membershipId, teamId: ctx.team.id },
-    include: { user: { select: { id: true, name: true, memberships: { select: { teamId: true } } } } },
+    include: { user: { select: { id: true, name: true, email: true, memberships: { select: { teamId: true } } } } },
   });
   if (!member) throw NotFound("No such member in your team.");
   if (member.userId === ctx.user.id) throw Invalid("Change your own password on your profile page.");
@@ -57,7 +65,7 @@ export async function createPasswordReset(ctx: TeamContext, membershipId: string
     },
     (reset) => ({ action: "password.reset-link", targetType: "user", targetId: member.userId, data: { resetId: reset.id, hours: RESET_TTL_HOURS } }),
   );
-  return { token, expiresAt: reset.expiresAt, name: member.user.name };
+  return { token, expiresAt: reset.expiresAt, name: member.user.name, email: member.user.email, userId: member.userId };
 }
 
 export async function inspectPasswordReset(token: string): Promise<ResetStatus> {
@@ -83,10 +91,10 @@ export async function resetPassword(token: string, newPassword: string): Promise
   const prisma = await db();
   const reset = await prisma.passwordReset.findUniqueOrThrow({ where: { tokenHash: hash(token) } });
   await audited(
-    { user: { id: reset.userId }, team: { id: reset.teamId } },
+    { user: { id: reset.userId }, team: reset.teamId ? { id: reset.teamId } : undefined },
     async (tx) => {
       const claimed = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
-      if (claimed.count !== 1) throw new AppError("Reset_used", 410, MESSAGES.used);
+      if (claimed.count !== 1) throw new AppError("Reset_used", 410, message("used"));
       const updated = await tx.account.updateMany({ where: { userId: reset.userId, providerId: "credential" }, data: { password: passwordHash } });
       if (updated.count !== 1) throw NotFound("This account has no password to reset.");
       await tx.session.deleteMany({ where: { userId: reset.userId } });

@@ -1,7 +1,9 @@
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";
+import Link from "next/link";
 import { FormMessage } from "@/components/ui/field";
+import { emailEnabled } from "@/lib/email/mailer";
 import { currentUser } from "@/app/_server/caller";
 import { needsSetup } from "@/lib/teams/setup";
 import { signInMethods } from "@/lib/identity/sign-in-methods";
@@ -31,9 +33,16 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       )}
       {methods.password && <SignInForm action={signInAction} next={afterPassword} />}
-      {methods.password && (
-        <p className="mt-4 text-xs text-subtle">Forgot your password? Parley sends no email: ask an admin of your team for a password reset link.</p>
-      )}
+      {methods.password &&
+        (emailEnabled() ? (
+          <p className="mt-4 text-xs">
+            <Link href="/forgot" className="text-accent-text underline">
+              Forgot password?
+            </Link>
+          </p>
+        ) : (
+          <p className="mt-4 text-xs text-subtle">Forgot your password? Email is off on this server: ask an admin of your team for a password reset link.</p>
+        ))}
       <p className="mt-2 text-xs text-subtle">New here? Ask an admin of your team for an invite link.</p>
     </>
   );

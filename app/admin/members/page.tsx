@@ -5,13 +5,15 @@ import { MembersTable } from "@/components/admin/members-table";
 import { InvitePanel } from "@/components/admin/invite-panel";
 import { RetentionForm } from "@/components/admin/retention-form";
 import { retentionOf } from "@/lib/retention/retention";
-import { changeRoleAction, createInviteAction, createResetLinkAction, removeMemberAction, revokeInviteAction } from "../actions";
+import { emailEnabled } from "@/lib/email/mailer";
+import { changeRoleAction, createInviteAction, createResetLinkAction, emailResetLinkAction, removeMemberAction, revokeInviteAction } from "../actions";
 
 export const metadata = { title: "Members" };
 
 export default async function MembersPage() {
   const ctx = await adminPage("/admin/members");
   const [members, invites, retention] = await Promise.all([listMembers(ctx.team.id), listOpenInvites(ctx), retentionOf(ctx.team.id)]);
+  const emailOn = emailEnabled();
   return (
     <div className="flex flex-col gap-10">
       <section aria-labelledby="members-heading">
@@ -22,14 +24,19 @@ export default async function MembersPage() {
           teamId={ctx.team.id}
           members={members}
           currentUserId={ctx.user.id}
-          actions={{ changeRole: changeRoleAction, remove: removeMemberAction, resetLink: createResetLinkAction }}
+          actions={{
+            changeRole: changeRoleAction,
+            remove: removeMemberAction,
+            resetLink: createResetLinkAction,
+            emailResetLink: emailOn ? emailResetLinkAction : undefined,
+          }}
         />
       </section>
       <section aria-labelledby="invites-heading">
         <h2 id="invites-heading" className="mb-3 text-lg font-semibold">
           Invite people
         </h2>
-        <InvitePanel invites={invites} create={createInviteAction} revoke={revokeInviteAction} />
+        <InvitePanel invites={invites} create={createInviteAction} revoke={revokeInviteAction} emailOn={emailOn} />
       </section>
       <section aria-labelledby="retention-heading">
         <h2 id="retention-heading" className="mb-3 text-lg font-semibold">
