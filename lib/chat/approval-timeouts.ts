@@ -7,6 +7,7 @@ import { audit } from "../audit";
 import { db } from "../db/client";
 import { inputHash } from "./approvals";
 import { continueDecided } from "./continue-decided";
+import { recordApprovalDecided } from "./approval-events";
 
 /** How often each instance looks for calls past their deadline. */
 export const TIMEOUT_SWEEP_MS = 15_000;
@@ -53,6 +54,7 @@ export async function expireApprovals(now = new Date(), continueAnswer: (chatId:
           ...(b.approvalRule ? { rule: b.approvalRule } : {}),
         },
       });
+      await recordApprovalDecided(tx, b, { teamId: b.message.chat.teamId, chatId: b.message.chatId }, { outcome: "expired", via: "timeout", by: null, reason });
       return true;
     });
     if (taken) messages.set(b.message.id, b.message.chatId);

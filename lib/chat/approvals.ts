@@ -14,6 +14,7 @@ import type { TeamContext } from "../teams/team-context";
 import type { CallVerdict } from "../tools/turn-policy";
 import { checkEditedInput, editedInputSchema, toolIdOf } from "../tools/edited-input";
 import { abortedText, SUPERSEDED } from "./tool-states";
+import { recordApprovalDecided, recordApprovalRequested } from "./approval-events";
 
 export const decisionSchema = z.object({
   approvalId: z.string().min(1).max(200),
@@ -140,6 +141,17 @@ export async function storeDecision(
     targetId: block.toolCallId ?? block.id,
     data: { ...base, ...(edited ? { edited: true } : {}), ...(d.reason ? { reason: d.reason } : {}) },
   });
+  await recordApprovalDecided(
+    tx,
+    block,
+    { teamId: ctx.team.id, chatId },
+    { outcome: d.approved ? "approved" : "denied", via: "inbox", by: personOf(ctx), reason: d.reason || null },
+  );
+}
+
+/** The caller as notifications name them. */
+function personOf(ctx: TeamContext) {
+  return { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email };
 }
 
 /** Whose turn ran a call without asking, for its audit event. */
@@ -176,9 +188,18 @@ export async function markApprovalRequests(
       });
       continue;
     }
-    await prisma.block.updateMany({
-      where: { messageId, toolCallId, status: "approval-requested", approvalBy: null },
-      data: { approvalBy: v.by, approvalRule: v.rule ?? null, approvalDeadline: v.timeoutMin ? new Date(now.getTime() + v.timeoutMin * 60_000) : null },
+    const data = { approvalBy: v.by, approvalRule: v.rule ?? null, approvalDeadline: v.timeoutMin ? new Date(now.getTime() + v.timeoutMin * 60_000) : null };
+    const where = { messageId, toolCallId, status: "approval-requested", approvalBy: null };
+    if (v.by !== "admin") {
+      await prisma.block.updateMany({ where, data });
+      continue;
+    }
+    // A call waiting for an admin: its approvers hear of it (approval.requested, in the same transaction).
+    await prisma.$transaction(async (tx) => {
+      const block = await tx.block.findFirst({ where, select: { id: true } });
+      if (!block) return;
+      const res = await tx.block.updateMany({ where: { id: block.id, approvalBy: null }, data });
+      if (res.count === 1) await recordApprovalRequested(tx, block.id);
     });
   }
 }
@@ -242,6 +263,12 @@ export async function supersedePending(tx: Prisma.TransactionClient, ctx: TeamCo
       targetId: block.toolCallId ?? block.id,
       data: { chatId, tool: block.toolName, inputHash: inputHash(block.input), reason: SUPERSEDED },
     });
+    await recordApprovalDecided(
+      tx,
+      block,
+      { teamId: ctx.team.id, chatId },
+      { outcome: "superseded", via: "superseded", by: personOf(ctx), reason: SUPERSEDED },
+    );
   }
   // An answer left streaming by a continuation that failed before it streamed is over now.
   if (last.blocks.some((b) => b.status === "approval-responded")) {
