@@ -22,12 +22,20 @@ import { setupCode } from "./teams/setup-code";
 import { startOtlpTracing } from "./observability/tracing";
 import { endLiveStreams } from "./live/live-channel";
 import { startDispatcher } from "./notifications/dispatcher";
+import { startApprovalEmailSweep } from "./notifications/approval-email";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const RETENTION = Symbol.for("parley.startup.retention");
 const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
 const NOTIFY = Symbol.for("parley.startup.notifications");
-const holder = globalThis as { [SWEEP]?: NodeJS.Timeout; [RETENTION]?: NodeJS.Timeout; [TIMEOUTS]?: () => void; [NOTIFY]?: () => Promise<void> };
+const APPROVAL_MAIL = Symbol.for("parley.startup.approvalEmails");
+const holder = globalThis as {
+  [SWEEP]?: NodeJS.Timeout;
+  [RETENTION]?: NodeJS.Timeout;
+  [TIMEOUTS]?: () => void;
+  [NOTIFY]?: () => Promise<void>;
+  [APPROVAL_MAIL]?: () => Promise<void>;
+};
 
 async function start(): Promise<void> {
   config(); // a bad setting stops here, naming the variable
@@ -52,6 +60,8 @@ async function start(): Promise<void> {
   holder[TIMEOUTS] ??= startTimeoutSweep();
   // The team event outbox goes out to the notification channels (webhooks, approval emails) within seconds.
   holder[NOTIFY] ??= startDispatcher();
+  // Approval emails gathered into a digest go out when their window ends; failed sends are tried again.
+  holder[APPROVAL_MAIL] ??= startApprovalEmailSweep();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -78,6 +88,9 @@ export async function shutdown(): Promise<void> {
   const notify = holder[NOTIFY];
   delete holder[NOTIFY];
   await notify?.();
+  const approvalMail = holder[APPROVAL_MAIL];
+  delete holder[APPROVAL_MAIL];
+  await approvalMail?.();
   await closeDatabase();
 }
 

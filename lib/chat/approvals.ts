@@ -94,6 +94,9 @@ export async function recordDecisions(ctx: TeamContext, chatId: string, decision
 
 type PendingBlock = Awaited<ReturnType<typeof pendingOf>>["pending"][number];
 
+/** Where an admin decided: the inbox, or a link in an approval email (audited as `via: "link"`). */
+export type DecidedVia = "inbox" | "link";
+
 /** Stores one decision on a waiting block (409 when someone decided it first) and audits it. */
 export async function storeDecision(
   tx: Prisma.TransactionClient,
@@ -102,6 +105,7 @@ export async function storeDecision(
   block: PendingBlock,
   d: Decision & { input?: Record<string, unknown> },
   now: Date,
+  via?: DecidedVia,
 ): Promise<void> {
   const edited = d.approved && d.input !== undefined;
   const res = await tx.block.updateMany({
@@ -122,6 +126,7 @@ export async function storeDecision(
     inputHash: inputHash(block.input),
     ...(block.approvalBy ? { by: block.approvalBy } : {}),
     ...(block.approvalRule ? { rule: block.approvalRule } : {}),
+    ...(via === "link" ? { via } : {}),
   };
   if (edited) {
     await audit(tx, {
@@ -145,7 +150,7 @@ export async function storeDecision(
     tx,
     block,
     { teamId: ctx.team.id, chatId },
-    { outcome: d.approved ? "approved" : "denied", via: "inbox", by: personOf(ctx), reason: d.reason || null },
+    { outcome: d.approved ? "approved" : "denied", via: via ?? "inbox", by: personOf(ctx), reason: d.reason || null },
   );
 }
 

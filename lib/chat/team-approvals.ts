@@ -9,7 +9,7 @@ import { db } from "../db/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/team-context";
 import { checkEditedInput, toolIdOf } from "../tools/edited-input";
-import { ALREADY_DECIDED, decisionSchema, pendingOf, recordDecisions, storeDecision, type Decision } from "./approvals";
+import { ALREADY_DECIDED, decisionSchema, pendingOf, recordDecisions, storeDecision, type DecidedVia, type Decision } from "./approvals";
 import { getChat } from "./chats";
 import { continueDecided } from "./continue-decided";
 
@@ -54,9 +54,18 @@ export type InboxItem = {
 /** The calls waiting for an admin of the caller's team, oldest first, with the chat around each. */
 export async function adminInbox(ctx: TeamContext): Promise<InboxItem[]> {
   if (ctx.team.role !== "admin") throw Forbidden();
+  return waitingItems(ctx.team.id);
+}
+
+/** One call waiting for an admin of the team, as the inbox shows it (an approval email's link opens it); null when it waits no more. */
+export async function waitingItem(teamId: string, approvalId: string): Promise<InboxItem | null> {
+  return (await waitingItems(teamId, approvalId))[0] ?? null;
+}
+
+async function waitingItems(teamId: string, approvalId?: string): Promise<InboxItem[]> {
   const prisma = await db();
   const blocks = await prisma.block.findMany({
-    where: { ...WAITING_FOR_ADMIN, message: { onBranch: true, chat: { teamId: ctx.team.id } } },
+    where: { ...WAITING_FOR_ADMIN, ...(approvalId ? { approvalId } : {}), message: { onBranch: true, chat: { teamId } } },
     orderBy: { createdAt: "asc" },
     take: 200,
     include: { message: { select: { parentId: true, chat: { select: { id: true, title: true, user: { select: { name: true } } } } } } },
@@ -71,7 +80,7 @@ export async function adminInbox(ctx: TeamContext): Promise<InboxItem[]> {
   for (const q of questions) textOf.set(q.messageId, (textOf.get(q.messageId) ?? "") + (q.text ?? ""));
   const toolIds = [...new Set(blocks.map((b) => toolIdOf(b.extras)).filter((id): id is string => !!id))];
   const tools = new Map(
-    (await prisma.mcpTool.findMany({ where: { id: { in: toolIds }, server: { teamId: ctx.team.id } }, select: { id: true, inputSchema: true } })).map((t) => [
+    (await prisma.mcpTool.findMany({ where: { id: { in: toolIds }, server: { teamId: teamId } }, select: { id: true, inputSchema: true } })).map((t) => [
       t.id,
       t,
     ]),
@@ -103,6 +112,8 @@ export async function adminInbox(ctx: TeamContext): Promise<InboxItem[]> {
 export type DecideOptions = {
   /** Starts the answer's continuation (the app's; tests may wait for it). */
   continueAnswer?: (chatId: string) => Promise<boolean>;
+  /** Where the admin decided (default the inbox); a link in an approval email is audited as such. */
+  via?: DecidedVia;
 };
 
 /**
@@ -126,7 +137,7 @@ export async function decideAsAdmin(ctx: TeamContext, d: AdminDecision, opts: De
   if (messageId !== block.messageId || !pending.some((b) => b.id === block.id)) throw Conflict(ALREADY_DECIDED);
   if (d.input !== undefined && !d.approved) throw Invalid("Only an approval can change the input.");
   const input = d.input !== undefined ? await checkEditedInput(ctx.team.id, toolIdOf(block.extras), d.input) : undefined;
-  await prisma.$transaction((tx) => storeDecision(tx, ctx, chatId, block, { ...d, input }, new Date()));
+  await prisma.$transaction((tx) => storeDecision(tx, ctx, chatId, block, { ...d, input }, new Date(), opts.via));
   // Counted after the decision is committed, so that of two admins deciding the last two calls at once
   // at least the later one sees none left (both may: the second continuation then finds the chat taken).
   const left = await prisma.block.count({ where: { messageId: block.messageId, kind: "tool", status: "approval-requested" } });

@@ -2,5 +2,6 @@
 // committed events, in order, to each channel here. A channel adds itself with one line.
 import type { NotificationChannel } from "./team-events";
 import { webhookChannel } from "./webhook-channel";
+import { approvalEmailChannel } from "./approval-email";
 
-export const notificationChannels: NotificationChannel[] = [webhookChannel];
+export const notificationChannels: NotificationChannel[] = [webhookChannel, approvalEmailChannel];

@@ -1,10 +1,11 @@
 "use server";
 // The signed-in person's own account: name, password, default model (in the current team), personal
-// instructions, and linking or unlinking single sign-on. Each acts on the caller only; there is no
+// instructions, email notifications, and linking or unlinking single sign-on. Each acts on the caller only; there is no
 // id to forge.
 import { startSsoLink, unlinkSso } from "@/lib/auth/accounts";
 import { changeOwnPassword, changePasswordSchema, instructionsSchema, nameSchema, renameSelf, setInstructions } from "@/lib/auth/profile";
 import { personalModelSchema, setPersonalModel } from "@/lib/teams/personal-model";
+import { choicesSchema, setNotificationChoices } from "@/lib/notifications/preferences";
 import { parseForm } from "@/lib/validation";
 import { defineAction } from "@/app/_server/actions";
 
@@ -37,4 +38,9 @@ export const linkSsoAction = defineAction({ role: "user" }, async (ctx) => {
 export const unlinkSsoAction = defineAction({ role: "user", revalidate: ["/profile"] }, async (ctx) => {
   await unlinkSso(ctx.user.id, ctx.headers);
   return { ok: true, message: "Single sign-on unlinked. Sign in with your email and password." };
+});
+
+export const notificationsAction = defineAction({ role: "user", revalidate: ["/profile"] }, async (ctx, form) => {
+  await setNotificationChoices(ctx.user.id, parseForm(choicesSchema, form));
+  return { ok: true, message: "Notifications saved." };
 });

@@ -7,7 +7,10 @@ import { ssoLinkOf } from "@/lib/identity/sign-in-methods";
 import { pickerModels } from "@/lib/providers/models";
 import { teamPage } from "@/app/_server/page-guards";
 import { personalModelOf } from "@/lib/teams/personal-model";
-import { changePasswordAction, instructionsAction, linkSsoAction, personalModelAction, renameAction, unlinkSsoAction } from "./actions";
+import { NotificationSettings } from "@/components/account/notification-settings";
+import { emailEnabled } from "@/lib/email/mailer";
+import { notificationChoices } from "@/lib/notifications/preferences";
+import { changePasswordAction, instructionsAction, linkSsoAction, notificationsAction, personalModelAction, renameAction, unlinkSsoAction } from "./actions";
 
 export const metadata = { title: "Profile" };
 
@@ -25,11 +28,12 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
 
 export default async function ProfilePage({ searchParams }: { searchParams: Promise<{ sso?: string; error?: string }> }) {
   const ctx = await teamPage("/profile");
-  const [profile, personalModel, models, sso] = await Promise.all([
+  const [profile, personalModel, models, sso, notifications] = await Promise.all([
     profileOf(ctx.user.id),
     personalModelOf(ctx),
     pickerModels(ctx.team.id),
     ssoLinkOf(ctx.user.id),
+    notificationChoices(ctx.user.id),
   ]);
   // Where "Link single sign-on" comes back to: ?sso=linked, or ?error=<code> when the link failed.
   const { sso: linkedNow, error } = await searchParams;
@@ -67,6 +71,14 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
         intro="Sent to the model with every message you write, in every team: how you like answers, what it should know about you."
       >
         <InstructionsForm action={instructionsAction} instructions={profile.instructions} max={MAX_INSTRUCTIONS_CHARS} />
+      </Section>
+      <Section id="profile-notifications" title="Notifications" intro="What Parley emails you about, in every team.">
+        <NotificationSettings
+          action={notificationsAction}
+          choices={notifications}
+          isAdmin={ctx.teams.some((t) => t.role === "admin")}
+          emailOn={emailEnabled()}
+        />
       </Section>
     </div>
   );

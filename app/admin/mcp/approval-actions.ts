@@ -1,6 +1,6 @@
 "use server";
 // Admin actions on how a server's tools are approved: trusting its read-only hints, time limits for a
-// decision (server and tool), and rules on a tool's arguments. Each checks the admin role first; bad
+// decision (server and tool), rules on a tool's arguments, and the approvers emailed for its calls. Each checks the admin role first; bad
 // input comes back as field errors and nothing is saved.
 import { idFields } from "@/lib/actions";
 import {
@@ -15,6 +15,7 @@ import {
   toolTimeoutSchema,
   trustReadOnlySchema,
 } from "@/lib/tools/policy-admin";
+import { approversSchema, setServerApprovers } from "@/lib/notifications/approvers";
 import { parseForm } from "@/lib/validation";
 import { defineAction, formText, type FormActionOptions } from "@/app/_server/actions";
 
@@ -57,4 +58,15 @@ export const removeMcpToolRuleAction = defineAction(TOOL_SETTING, async (ctx, fo
   const input = parseForm(removeRuleSchema, form);
   await removeToolRule(ctx, input.toolId, input.index);
   return { ok: true, message: "Rule removed." };
+});
+
+export const setMcpApproversAction = defineAction(SERVER_SETTING, async (ctx, form) => {
+  const input = approversSchema.parse({ serverId: formText(form, "serverId"), approvers: form.getAll("approvers") });
+  await setServerApprovers(ctx, input.serverId, input.approvers);
+  return {
+    ok: true,
+    message: input.approvers.length
+      ? `Approvers saved: ${input.approvers.length} admin${input.approvers.length === 1 ? " is" : "s are"} emailed for this server's calls.`
+      : "Every admin of the team is emailed for this server's calls.",
+  };
 });

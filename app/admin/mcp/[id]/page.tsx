@@ -8,11 +8,15 @@ import { ServerApprovalSettings, type ToolApprovalView } from "@/components/admi
 import {
   addMcpToolRuleAction,
   removeMcpToolRuleAction,
+  setMcpApproversAction,
   setMcpServerTimeoutAction,
   setMcpServerTrustAction,
   setMcpToolTimeoutAction,
 } from "../approval-actions";
 import { FormMessage } from "@/components/ui/field";
+import { McpApprovers } from "@/components/admin/mcp-approvers";
+import { emailEnabled } from "@/lib/email/mailer";
+import { serverApprovers } from "@/lib/notifications/approvers";
 import { EnableDeleteControls } from "@/components/admin/enable-delete-controls";
 import { McpServerForm } from "@/components/admin/mcp-server-form";
 import { McpTestPanel } from "@/components/admin/mcp-test-panel";
@@ -49,6 +53,7 @@ export default async function McpServerPage({ params, searchParams }: { params: 
   const { id } = await params;
   const ctx = await adminPage(`/admin/mcp/${id}`);
   const server = await orNotFound(getServerForAdmin(ctx, id));
+  const approvers = await serverApprovers(ctx, server.id);
   const created = (await searchParams).created === "1";
   return (
     <div className="flex flex-col gap-10">
@@ -89,6 +94,12 @@ export default async function McpServerPage({ params, searchParams }: { params: 
             actions: { addRule: addMcpToolRuleAction, removeRule: removeMcpToolRuleAction, setTimeout: setMcpToolTimeoutAction },
           }}
         />
+      </section>
+      <section aria-labelledby="mcp-approvers-heading" className="max-w-xl">
+        <h2 id="mcp-approvers-heading" className="mb-3 font-semibold">
+          Approvers
+        </h2>
+        <McpApprovers serverId={server.id} admins={approvers.admins} named={approvers.named} action={setMcpApproversAction} emailOn={emailEnabled()} />
       </section>
       <section aria-labelledby="mcp-settings-heading" className="max-w-xl">
         <h2 id="mcp-settings-heading" className="mb-3 font-semibold">
