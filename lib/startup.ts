@@ -22,18 +22,21 @@ import { setupCode } from "./teams/setup-code";
 import { startOtlpTracing } from "./observability/tracing";
 import { endLiveStreams } from "./live/live-channel";
 import { startDispatcher } from "./notifications/dispatcher";
+import { startWebhookSender } from "./notifications/webhook-sender";
 import { startApprovalEmailSweep } from "./notifications/approval-email";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
 const RETENTION = Symbol.for("parley.startup.retention");
 const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
 const NOTIFY = Symbol.for("parley.startup.notifications");
+const WEBHOOKS = Symbol.for("parley.startup.webhooks");
 const APPROVAL_MAIL = Symbol.for("parley.startup.approvalEmails");
 const holder = globalThis as {
   [SWEEP]?: NodeJS.Timeout;
   [RETENTION]?: NodeJS.Timeout;
   [TIMEOUTS]?: () => void;
   [NOTIFY]?: () => Promise<void>;
+  [WEBHOOKS]?: () => Promise<void>;
   [APPROVAL_MAIL]?: () => Promise<void>;
 };
 
@@ -60,6 +63,8 @@ async function start(): Promise<void> {
   holder[TIMEOUTS] ??= startTimeoutSweep();
   // The team event outbox goes out to the notification channels (webhooks, approval emails) within seconds.
   holder[NOTIFY] ??= startDispatcher();
+  // Webhook deliveries are sent beside it, each webhook in order, retried with backoff.
+  holder[WEBHOOKS] ??= startWebhookSender();
   // Approval emails gathered into a digest go out when their window ends; failed sends are tried again.
   holder[APPROVAL_MAIL] ??= startApprovalEmailSweep();
   await getAuth();
@@ -85,9 +90,10 @@ export async function shutdown(): Promise<void> {
   delete holder[RETENTION];
   holder[TIMEOUTS]?.();
   delete holder[TIMEOUTS];
-  const notify = holder[NOTIFY];
+  const stops = [holder[NOTIFY], holder[WEBHOOKS]];
   delete holder[NOTIFY];
-  await notify?.();
+  delete holder[WEBHOOKS];
+  await Promise.all(stops.map((stop) => stop?.()));
   const approvalMail = holder[APPROVAL_MAIL];
   delete holder[APPROVAL_MAIL];
   await approvalMail?.();

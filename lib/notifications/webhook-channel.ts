@@ -9,7 +9,9 @@ async function queueDeliveries(events: StoredTeamEvent[]): Promise<void> {
   const prisma = await db();
   const teamIds = [...new Set(events.map((e) => e.teamId))];
   const hooks = await prisma.webhook.findMany({ where: { teamId: { in: teamIds }, enabled: true }, select: { id: true, teamId: true, events: true } });
-  const rows = events.flatMap((e) => hooks.filter((h) => h.teamId === e.teamId && h.events.split(" ").includes(e.kind)).map((h) => ({ webhookId: h.id, eventId: e.id })));
+  const rows = events.flatMap((e) =>
+    hooks.filter((h) => h.teamId === e.teamId && h.events.split(" ").includes(e.kind)).map((h) => ({ webhookId: h.id, eventId: e.id })),
+  );
   if (rows.length) await prisma.webhookDelivery.createMany({ data: rows, skipDuplicates: true });
 }
 
