@@ -10,7 +10,8 @@ import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { emailEnabled, sendMail } from "../email/mailer";
 import { appBaseUrl, createApprovalLink, oneClickLinks, pruneApprovalLinks } from "./approval-links";
-import { approvalMail, decidedMail, maskSecrets, type MailedRequest } from "./approval-mail-text";
+import { approvalMail, decidedMail, type MailedRequest } from "./approval-mail-text";
+import { maskSecrets } from "./mask";
 import { approvalRecipients } from "./approvers";
 import type { ApprovalDecided, ApprovalRequested, NotificationChannel, StoredTeamEvent } from "./team-events";
 

@@ -1,10 +1,11 @@
 // The approval emails as people read them, text and HTML (every value escaped): one call waiting for the
 // reader's approval, or a digest of several gathered over a few minutes. Each call names the tool, who
 // asked, in which team and chat, the rule that asked and the time limit, shows the arguments (secret-
-// looking values masked, long ones cut), and carries its own decision link. Also the member's note that
+// looking values masked again by mask.ts, long ones cut), and carries its own decision link. Also the member's note that
 // a call of theirs was decided.
 import type { Mail } from "../email/mailer";
 import { escapeHtml, whenText } from "../email/messages";
+import { maskSecrets } from "./mask";
 
 /** What an approval email says about one waiting call (the event's facts and the reader's link). */
 export type MailedRequest = {
@@ -18,15 +19,7 @@ export type MailedRequest = {
   url: string;
 };
 
-const SECRET_KEY = /pass(word|phrase)?|secret|token|api[-_]?key|^key$|auth|cookie|credential|signature|private/i;
 const MAX_INPUT_CHARS = 2_000;
-
-/** The arguments with every value under a secret-looking key masked (the event masks them too; this is a second net). */
-export function maskSecrets(value: unknown, depth = 0): unknown {
-  if (depth > 20 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) && v !== null && v !== "" ? "••••" : maskSecrets(v, depth + 1)]));
-}
 
 export function inputText(input: unknown): string {
   const text = JSON.stringify(maskSecrets(input ?? {}), null, 2) ?? "{}";

@@ -3,6 +3,7 @@
 // the approval.requested event the outbox would hand the channels for it. No model or MCP server needed.
 import crypto from "node:crypto";
 import { db } from "../../lib/db/client";
+import type { Prisma } from "../../lib/db/generated/client";
 import type { ApprovalRequested, StoredTeamEvent } from "../../lib/notifications/team-events";
 import type { TeamContext } from "../../lib/teams/team-context";
 import { makeUser } from "./test-app";
@@ -60,7 +61,7 @@ export async function waitingCall(
       status: "approval-requested",
       toolCallId: `call_${approvalId}`,
       toolName: "Billing__refund",
-      input,
+      input: input as Prisma.InputJsonValue,
       approvalId,
       approvalBy: "admin",
       approvalDeadline: opts.deadline ?? null,
