@@ -22,6 +22,7 @@ export function NotificationSettings({
     <ActionForm action={action} label="Email notifications" showSuccess>
       {() => (
         <>
+          <input type="hidden" name="form" value="notifications" />
           {!emailOn && <p className="text-sm text-subtle">Email is off on this server: nothing is sent until the operator sets up SMTP.</p>}
           {isAdmin && (
             <div className="flex flex-col gap-1">

@@ -13,8 +13,8 @@ const checkbox = z
   .optional()
   .transform((v) => v === "on" || v === "true");
 
-/** A form's checkboxes: a box left unticked is absent (off). */
-export const choicesSchema = z.object({ approvalRequests: checkbox, ownCallsDecided: checkbox });
+/** A form's checkboxes: a box left unticked is absent (off); the form names itself, so a stray form changes nothing. */
+export const choicesSchema = z.object({ form: z.literal("notifications", "Invalid request."), approvalRequests: checkbox, ownCallsDecided: checkbox });
 
 export async function notificationChoices(userId: string): Promise<NotificationChoices> {
   const prisma = await db();

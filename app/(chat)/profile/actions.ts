@@ -41,6 +41,7 @@ export const unlinkSsoAction = defineAction({ role: "user", revalidate: ["/profi
 });
 
 export const notificationsAction = defineAction({ role: "user", revalidate: ["/profile"] }, async (ctx, form) => {
-  await setNotificationChoices(ctx.user.id, parseForm(choicesSchema, form));
+  const { approvalRequests, ownCallsDecided } = parseForm(choicesSchema, form);
+  await setNotificationChoices(ctx.user.id, { approvalRequests, ownCallsDecided });
   return { ok: true, message: "Notifications saved." };
 });
