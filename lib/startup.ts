@@ -23,6 +23,7 @@ import { startOtlpTracing } from "./observability/tracing";
 import { endLiveStreams } from "./live/live-channel";
 import { startDispatcher } from "./notifications/dispatcher";
 import { startWebhookSender } from "./notifications/webhook-sender";
+import { startMcpOutageEvents } from "./notifications/mcp-outages";
 import { startApprovalEmailSweep } from "./notifications/approval-email";
 
 const SWEEP = Symbol.for("parley.startup.sweep");
@@ -30,6 +31,7 @@ const RETENTION = Symbol.for("parley.startup.retention");
 const TIMEOUTS = Symbol.for("parley.startup.approvalTimeouts");
 const NOTIFY = Symbol.for("parley.startup.notifications");
 const WEBHOOKS = Symbol.for("parley.startup.webhooks");
+const OUTAGES = Symbol.for("parley.startup.mcpOutages");
 const APPROVAL_MAIL = Symbol.for("parley.startup.approvalEmails");
 const holder = globalThis as {
   [SWEEP]?: NodeJS.Timeout;
@@ -37,6 +39,7 @@ const holder = globalThis as {
   [TIMEOUTS]?: () => void;
   [NOTIFY]?: () => Promise<void>;
   [WEBHOOKS]?: () => Promise<void>;
+  [OUTAGES]?: () => void;
   [APPROVAL_MAIL]?: () => Promise<void>;
 };
 
@@ -65,6 +68,8 @@ async function start(): Promise<void> {
   holder[NOTIFY] ??= startDispatcher();
   // Webhook deliveries are sent beside it, each webhook in order, retried with backoff.
   holder[WEBHOOKS] ??= startWebhookSender();
+  // An MCP server whose shared session starts failing is announced once per outage.
+  holder[OUTAGES] ??= startMcpOutageEvents();
   // Approval emails gathered into a digest go out when their window ends; failed sends are tried again.
   holder[APPROVAL_MAIL] ??= startApprovalEmailSweep();
   await getAuth();
@@ -93,6 +98,8 @@ export async function shutdown(): Promise<void> {
   const stops = [holder[NOTIFY], holder[WEBHOOKS]];
   delete holder[NOTIFY];
   delete holder[WEBHOOKS];
+  holder[OUTAGES]?.();
+  delete holder[OUTAGES];
   await Promise.all(stops.map((stop) => stop?.()));
   const approvalMail = holder[APPROVAL_MAIL];
   delete holder[APPROVAL_MAIL];

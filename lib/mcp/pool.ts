@@ -39,7 +39,10 @@ type Entry = {
   verdict?: PriorDiscovery;
 };
 
-type Pool = { entries: Map<string, Entry>; connects: number; backoffBaseMs: number; backoffMaxMs: number };
+/** Hears when a server's shared session starts failing (down) and when it works again (up). */
+export type OutageListener = (change: { serverId: string; down: boolean; reason?: string }) => void;
+
+type Pool = { entries: Map<string, Entry>; connects: number; backoffBaseMs: number; backoffMaxMs: number; listeners: Set<OutageListener> };
 
 const KEY = Symbol.for("parley.mcpPool");
 const holder = globalThis as { [KEY]?: Pool };
@@ -50,8 +53,28 @@ function pool(): Pool {
     connects: 0,
     backoffBaseMs: config().PARLEY_MCP_BACKOFF_MS,
     backoffMaxMs: 60_000,
+    listeners: new Set(),
   };
+  holder[KEY].listeners ??= new Set(); // a pool made by an older build of this module (dev reloads)
   return holder[KEY];
+}
+
+/** Calls `listener` on each change of a shared session between working and failing; returns its removal. */
+export function onServerOutage(listener: OutageListener): () => void {
+  pool().listeners.add(listener);
+  return () => pool().listeners.delete(listener);
+}
+
+/** An outage is a shared session's failures (a member's own credential failing is theirs, not the server's). */
+function tell(entry: Entry, down: boolean, reason?: string): void {
+  if (entry.key !== entry.serverId) return;
+  for (const listener of pool().listeners) {
+    try {
+      listener({ serverId: entry.serverId, down, reason });
+    } catch {
+      // A listener's failure is its own.
+    }
+  }
 }
 
 /** Counters and knobs for tests and the status page. */
@@ -66,6 +89,7 @@ export function setBackoff(baseMs: number, maxMs = 60_000): void {
 }
 
 function fail(entry: Entry, failure: McpFailure): void {
+  if (entry.failures === 0 && failure.kind !== "aborted") tell(entry, true, failure.message);
   entry.state = "error";
   entry.conn = undefined;
   entry.failures += 1;
@@ -116,6 +140,7 @@ function connect(entry: Entry, config: McpServerConfig): Promise<McpConnection> 
       entry.conn = c;
       entry.verdict = c.verdict;
       entry.state = "connected";
+      if (entry.failures > 0) tell(entry, false);
       entry.failures = 0;
       entry.retryAt = 0;
       entry.error = undefined;

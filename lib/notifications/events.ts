@@ -8,18 +8,34 @@ import type { StoredTeamEvent, TeamEvent } from "./team-events";
 
 type Client = PrismaClient | Prisma.TransactionClient;
 
-/** Records `event` in its team's outbox, through `tx` (the change's transaction, where there is one). */
-export async function recordTeamEvent(tx: Client, event: TeamEvent): Promise<void> {
-  await tx.teamEvent.create({ data: { teamId: event.teamId, kind: event.kind, data: event as unknown as Prisma.InputJsonValue } });
+/**
+ * Records `event` in its team's outbox, through `tx` (the change's transaction, where there is one).
+ * With `once`, only while no event holds that key (a budget's month, an MCP server's outage): returns
+ * whether it was recorded.
+ */
+export async function recordTeamEvent(tx: Client, event: TeamEvent, opts: { once?: string } = {}): Promise<boolean> {
+  const data = { teamId: event.teamId, kind: event.kind, data: event as unknown as Prisma.InputJsonValue, onceKey: opts.once ?? null };
+  if (!opts.once) {
+    await tx.teamEvent.create({ data });
+    return true;
+  }
+  // ON CONFLICT DO NOTHING: instances that see the same thing at once record it once.
+  return (await tx.teamEvent.createMany({ data: [data], skipDuplicates: true })).count === 1;
 }
 
 /** Records `event` on its own (no change it belongs to); a failure is logged, never thrown at the caller. */
-export async function recordTeamEventQuietly(event: TeamEvent): Promise<void> {
+export async function recordTeamEventQuietly(event: TeamEvent, opts: { once?: string } = {}): Promise<boolean> {
   try {
-    await recordTeamEvent(await db(), event);
+    return await recordTeamEvent(await db(), event, opts);
   } catch (err) {
     console.warn(`[notifications] could not record ${event.kind}:`, (err as Error).message);
+    return false;
   }
+}
+
+/** Frees a `once` key (the outage it stood for is over), so the next such event is recorded again. */
+export async function releaseOnceKey(once: string): Promise<void> {
+  await (await db()).teamEvent.updateMany({ where: { onceKey: once }, data: { onceKey: null } });
 }
 
 /** An outbox row as channels get it. */

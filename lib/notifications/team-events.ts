@@ -34,13 +34,23 @@ export type ApprovalDecided = {
   reason: string | null;
 };
 
+/** A monthly budget reached WARN_AT of its limit, or is used up (turns are refused): once per budget, month (and member). */
 export type BudgetEvent = {
   kind: "budget.warning" | "budget.exceeded";
   teamId: string;
   budgetId: string;
+  /** "team", "member" (an override), "member_default" (every member's), "model". */
   scope: string;
-  usedUsd: number;
-  limitUsd: number;
+  /** What the limit counts: US dollars, or tokens (input + output). */
+  metric: "cost" | "tokens";
+  used: number;
+  limit: number;
+  /** Whose use it counts, for a member's budget; the model, for a model's. */
+  member: Person | null;
+  model: string | null;
+  /** The first day of the month it counts (YYYY-MM-DD), and when it resets (ISO time). */
+  period: string;
+  resetsAt: string;
 };
 
 export type MemberJoined = { kind: "member.joined"; teamId: string; member: Person; role: string };

@@ -2,7 +2,8 @@
 // message) and the headers, signed. The signature is `Parley-Signature: t=<unix seconds>,v1=<hex>`, where
 // v1 is HMAC-SHA256 with the webhook's secret over `<t>.<body>` (docs/api.md says how to verify it).
 import crypto from "node:crypto";
-import type { StoredTeamEvent, TeamEventKind } from "./team-events";
+import { formatBudgetAmount } from "../format/usage";
+import type { BudgetEvent, StoredTeamEvent, TeamEventKind } from "./team-events";
 
 export const WEBHOOK_FORMATS = ["parley", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -28,7 +29,17 @@ export function signature(secret: string, t: number, body: string): string {
   return `t=${t},v1=${v1}`;
 }
 
-const usd = (n: number) => `$${n.toFixed(2)}`;
+function budgetName(e: BudgetEvent): string {
+  if (e.scope === "team") return "The team's monthly budget";
+  if (e.scope === "model") return `The monthly budget for ${e.model ?? "a model"}`;
+  return `${e.member?.name ?? "A member"}'s monthly budget`;
+}
+
+function budgetText(e: BudgetEvent): string {
+  const amounts = `${formatBudgetAmount(e.metric, e.used)} of ${formatBudgetAmount(e.metric, e.limit)}`;
+  if (e.kind === "budget.warning") return `${budgetName(e)} is ${Math.min(100, Math.floor((e.used / e.limit) * 100))}% used (${amounts}).`;
+  return `${budgetName(e)} is used up (${amounts}): turns it counts are refused until ${e.resetsAt.slice(0, 10)}.`;
+}
 
 /** One line a person reads in a chat tool. */
 export function eventText(e: StoredTeamEvent, appUrl?: string): string {
@@ -41,9 +52,8 @@ export function eventText(e: StoredTeamEvent, appUrl?: string): string {
       return `A call waiting for an admin was ${how}${e.by && e.outcome !== "superseded" ? ` by ${e.by.name}` : ""}${e.reason && e.outcome === "denied" ? ` (“${e.reason}”)` : ""}.`;
     }
     case "budget.warning":
-      return `Budget warning (${e.scope}): ${usd(e.usedUsd)} of ${usd(e.limitUsd)} used.${link("/admin/usage", "Usage")}`;
     case "budget.exceeded":
-      return `Budget used up (${e.scope}): ${usd(e.usedUsd)} of ${usd(e.limitUsd)}; new turns are refused.${link("/admin/usage", "Usage")}`;
+      return `${budgetText(e)}${link("/admin/usage", "Usage")}`;
     case "member.joined":
       return `${e.member.name} (${e.member.email}) joined the team as ${e.role}.`;
     case "mcp.server_down":

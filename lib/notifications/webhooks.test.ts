@@ -60,7 +60,19 @@ describe.each(DATABASES)("webhooks on $name", (driver) => {
     expect((await prisma.webhook.findUniqueOrThrow({ where: { id } })).secretEnc).not.toContain(secret);
     expect(JSON.stringify(await listWebhooks(admin))).not.toContain(secret);
     const before = receiver.received.length;
-    await recordTeamEvent(prisma, { kind: "budget.warning", teamId: admin.team.id, budgetId: "b", scope: "team", usedUsd: 8, limitUsd: 10 });
+    await recordTeamEvent(prisma, {
+      kind: "budget.warning",
+      teamId: admin.team.id,
+      budgetId: "b",
+      scope: "team",
+      metric: "cost",
+      used: 8,
+      limit: 10,
+      member: null,
+      model: null,
+      period: "2026-11-01",
+      resetsAt: "2026-12-01T00:00:00.000Z",
+    });
     await recordTeamEvent(prisma, joined(admin.team.id, "Ada"));
     await expect.poll(async () => (await delivered(admin)).map((d) => d.status), { timeout: 10_000 }).toEqual(["delivered"]);
     const [d] = await delivered(admin);

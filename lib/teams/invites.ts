@@ -6,7 +6,8 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
-import type { TeamRole } from "../db/generated/client";
+import type { Prisma, TeamRole } from "../db/generated/client";
+import { recordTeamEvent } from "../notifications/events";
 import { AppError, Conflict, NotFound } from "../errors";
 import { audited } from "../audit";
 import { emailField } from "../validation";
@@ -73,6 +74,12 @@ export async function inspectInvite(token: string): Promise<InviteStatus> {
   return { ok: true, teamId: invite.teamId, teamName: invite.team.name, role: invite.role, expiresAt: invite.expiresAt };
 }
 
+/** The team hears that someone joined (member.joined, lib/notifications), with the membership. */
+async function announceJoin(tx: Prisma.TransactionClient, teamId: string, userId: string, role: TeamRole): Promise<void> {
+  const member = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, name: true, email: true } });
+  await recordTeamEvent(tx, { kind: "member.joined", teamId, member, role });
+}
+
 /** Joins the invite's team. Throws a clear error for invalid, used, expired or revoked links. */
 export async function acceptInvite(userId: string, token: string): Promise<{ teamId: string }> {
   const status = await inspectInvite(token);
@@ -87,6 +94,7 @@ export async function acceptInvite(userId: string, token: string): Promise<{ tea
       const claimed = await tx.invite.updateMany({ where: open(token), data: { usedAt: new Date(), usedById: userId } });
       if (claimed.count !== 1) throw raced();
       await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
+      await announceJoin(tx, status.teamId, userId, status.role);
       return { teamId: status.teamId };
     },
     event,
@@ -121,6 +129,7 @@ export async function joinWithNewAccount(token: string, createAccount: () => Pro
       async (tx) => {
         await tx.invite.updateMany({ where: { tokenHash: hash(token), usedAt: claimedAt }, data: { usedById: userId } });
         await tx.membership.create({ data: { teamId: status.teamId, userId, role: status.role } });
+        await announceJoin(tx, status.teamId, userId, status.role);
       },
       { action: "invite.accept", targetType: "user", targetId: userId, data: { role: status.role } },
     );

@@ -15,6 +15,7 @@ import { formatBudgetAmount } from "../format/usage";
 import { costOf, type Prices } from "./cost";
 import { formatDay, monthStart, nextMonthStart } from "./period";
 import { metrics } from "../observability/metrics";
+import { recordBudgetEvent, type BudgetSighting } from "./budget-events";
 
 export const WARN_AT = 0.8;
 export const RESERVATION_TTL_MS = 15 * 60_000;
@@ -106,51 +107,69 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
   if (!rows.length) return { reservationId: null };
   const since = monthStart(now);
   const resetsAt = nextMonthStart(now);
-  return prisma.$transaction(
-    async (tx) => {
-      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${"parley:budget:" + s.teamId}))) AS l`;
-      await tx.budgetReservation.deleteMany({ where: { teamId: s.teamId, expiresAt: { lt: now } } });
-      const one = await estimate(tx, s);
-      let warning: BudgetHold["warning"];
-      let worst = 0;
-      for (const b of rows) {
-        const spent = await used(tx, b, s, since);
-        if (spent >= b.limit) {
-          metrics().budgetRefusals.inc({ scope: b.scope, metric: b.metric });
-          throw new BudgetExceeded(
-            `${whose(b, s)} of ${formatBudgetAmount(b.metric, b.limit)} is used up until ${formatDay(resetsAt)}. Ask an admin of your team to raise it.`,
-            b.metric,
-            b.scope,
-            resetsAt,
-          );
+  const sighting = (kind: BudgetSighting["kind"], budget: BudgetRow, spent: number): BudgetSighting => ({
+    kind,
+    budget,
+    used: spent,
+    subject: s,
+    monthStart: since,
+    resetsAt,
+  });
+  let refused: BudgetSighting | undefined;
+  return prisma
+    .$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${"parley:budget:" + s.teamId}))) AS l`;
+        await tx.budgetReservation.deleteMany({ where: { teamId: s.teamId, expiresAt: { lt: now } } });
+        const one = await estimate(tx, s);
+        let warning: BudgetHold["warning"];
+        let worst = 0;
+        for (const b of rows) {
+          const spent = await used(tx, b, s, since);
+          if (spent >= b.limit) {
+            metrics().budgetRefusals.inc({ scope: b.scope, metric: b.metric });
+            refused = sighting("budget.exceeded", b, spent);
+            throw new BudgetExceeded(
+              `${whose(b, s)} of ${formatBudgetAmount(b.metric, b.limit)} is used up until ${formatDay(resetsAt)}. Ask an admin of your team to raise it.`,
+              b.metric,
+              b.scope,
+              resetsAt,
+            );
+          }
+          // The warning is about what is used (as it says, and as Admin → Usage states), not about the
+          // estimate of the answer to come: that one pushed a 45% budget past 80% and warned "45% used".
+          const share = spent / b.limit;
+          // The team's admins hear of it once a month (lib/notifications), in this transaction.
+          if (share >= WARN_AT) await recordBudgetEvent(tx, sighting("budget.warning", b, spent));
+          if (share >= WARN_AT && share > worst) {
+            worst = share;
+            // (Rounded down, past floating point's crumbs: $0.0099 of $0.01 is 99%, not 98%.)
+            const pct = Math.min(100, Math.floor(share * 100 + 1e-9));
+            warning = {
+              code: "BudgetWarning",
+              message: `${whose(b, s)} is ${pct}% used (${formatBudgetAmount(b.metric, spent)} of ${formatBudgetAmount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.`,
+            };
+          }
         }
-        // The warning is about what is used (as it says, and as Admin → Usage states), not about the
-        // estimate of the answer to come: that one pushed a 45% budget past 80% and warned "45% used".
-        const share = spent / b.limit;
-        if (share >= WARN_AT && share > worst) {
-          worst = share;
-          // (Rounded down, past floating point's crumbs: $0.0099 of $0.01 is 99%, not 98%.)
-          const pct = Math.min(100, Math.floor(share * 100 + 1e-9));
-          warning = {
-            code: "BudgetWarning",
-            message: `${whose(b, s)} is ${pct}% used (${formatBudgetAmount(b.metric, spent)} of ${formatBudgetAmount(b.metric, b.limit)}); it resets on ${formatDay(resetsAt)}.`,
-          };
-        }
-      }
-      const hold = await tx.budgetReservation.create({
-        data: {
-          teamId: s.teamId,
-          userId: s.userId,
-          modelRowId: s.modelRowId,
-          tokens: one.tokens,
-          cost: one.cost,
-          expiresAt: new Date(now.getTime() + RESERVATION_TTL_MS),
-        },
-      });
-      return { reservationId: hold.id, warning };
-    },
-    { timeout: 15_000, maxWait: 15_000 },
-  );
+        const hold = await tx.budgetReservation.create({
+          data: {
+            teamId: s.teamId,
+            userId: s.userId,
+            modelRowId: s.modelRowId,
+            tokens: one.tokens,
+            cost: one.cost,
+            expiresAt: new Date(now.getTime() + RESERVATION_TTL_MS),
+          },
+        });
+        return { reservationId: hold.id, warning };
+      },
+      { timeout: 15_000, maxWait: 15_000 },
+    )
+    .catch(async (err: unknown) => {
+      // The refusal rolled the transaction back: the event of the budget used up is recorded after it.
+      if (refused && err instanceof BudgetExceeded) await recordBudgetEvent(prisma, refused).catch(() => false);
+      throw err;
+    });
 }
 
 /** Gives a reservation back (the turn did not start, or its usage is stored). */
