@@ -110,7 +110,8 @@ export async function listWebhooks(ctx: TeamContext): Promise<WebhookView[]> {
 }
 
 /** Adds a webhook; returns its id and its signing secret, which is never shown again. */
-export async function createWebhook(ctx: TeamContext, input: WebhookInput): Promise<{ id: string; secret: string }> {
+/** `input`: as a form sends it, checked here (WebhookInput). */
+export async function createWebhook(ctx: TeamContext, input: WebhookInput | Record<string, unknown>): Promise<{ id: string; secret: string }> {
   requireAdmin(ctx);
   const v = webhookSchema.parse(input);
   const prisma = await db();

@@ -4,6 +4,7 @@ import { adminPage } from "@/app/_server/page-guards";
 import { smtpStatus } from "@/lib/email/mailer";
 import { EmailStatus } from "@/components/admin/email-status";
 import { sendTestEmailAction } from "./email-actions";
+import { WebhooksSection } from "./webhooks-section";
 
 export const metadata = { title: "Notifications" };
 
@@ -18,6 +19,7 @@ export default async function NotificationsPage() {
         </h2>
         <EmailStatus status={smtpStatus()} to={ctx.user.email} sendTest={sendTestEmailAction} />
       </section>
+      <WebhooksSection ctx={ctx} />
     </div>
   );
 }
