@@ -41,6 +41,7 @@ test("a member's admin-only call emails the named approver, whose link approves 
   await notifications.getByRole("checkbox", { name: "Email me when an admin decides a tool call of mine" }).check();
   await notifications.getByRole("button", { name: "Save notifications" }).click();
   await expect(notifications.getByRole("status")).toHaveText("Notifications saved.");
+  expect(await violations(member)).toEqual([]);
 
   await newChat(member);
   await send(member, "Approvals: admin echo");
