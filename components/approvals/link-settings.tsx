@@ -7,7 +7,18 @@ import { initialActionState } from "@/components/ui/form-state";
 import type { FormAction } from "@/components/ui/action-form";
 import { CheckboxField, FormMessage } from "../ui/field";
 
-export function LinkSettings({ oneClick, action, emailOn }: { oneClick: boolean; action: FormAction; emailOn: boolean }) {
+export function LinkSettings({
+  oneClick,
+  action,
+  emailOn,
+  unsetBase,
+}: {
+  oneClick: boolean;
+  action: FormAction;
+  emailOn: boolean;
+  /** Where links point when PARLEY_URL is not set (they open only on the server's own machine). */
+  unsetBase?: string;
+}) {
   const [state, formAction] = useActionState(action, initialActionState);
   return (
     <form action={formAction} className="flex flex-col gap-1" aria-label="Approval emails">
@@ -24,6 +35,11 @@ export function LinkSettings({ oneClick, action, emailOn }: { oneClick: boolean;
         private. Each link still works once, for one call, for at most a day.
         {emailOn ? "" : " Email is off on this server: no approval email is sent."}
       </p>
+      {emailOn && unsetBase && (
+        <p className="text-xs text-subtle">
+          PARLEY_URL is not set, so the links point at {unsetBase}, which opens only on the server&apos;s own machine. Ask the operator to set it.
+        </p>
+      )}
       <FormMessage message={state.message} ok={state.ok} />
     </form>
   );

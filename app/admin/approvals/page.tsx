@@ -6,7 +6,8 @@ import { adminInbox } from "@/lib/chat/team-approvals";
 import { requireAdmin } from "@/app/_server/caller";
 import { LinkSettings } from "@/components/approvals/link-settings";
 import { emailEnabled } from "@/lib/email/mailer";
-import { oneClickLinks } from "@/lib/notifications/approval-links";
+import { appBaseUrl, oneClickLinks } from "@/lib/notifications/approval-links";
+import { publicUrl } from "@/lib/config";
 import { setOneClickLinksAction } from "./actions";
 
 export const metadata = { title: "Approvals · Parley" };
@@ -28,7 +29,7 @@ export default async function ApprovalsPage() {
         <p className="text-sm text-soft">
           Admins are emailed when a call waits (each MCP server&apos;s page names its approvers; each person can turn it off in their profile).
         </p>
-        <LinkSettings oneClick={oneClick} action={setOneClickLinksAction} emailOn={emailEnabled()} />
+        <LinkSettings oneClick={oneClick} action={setOneClickLinksAction} emailOn={emailEnabled()} unsetBase={publicUrl() ? undefined : appBaseUrl()} />
       </section>
     </section>
   );
