@@ -17,6 +17,7 @@ import { startTestServer, type RunningServer } from "@/test/support/test-servers
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from "@/test/support/webhook-receiver";
 import { recordTeamEvent } from "./events";
 import type { TeamEvent } from "./team-events";
+import { startWebhookSender } from "./webhook-sender";
 import { createWebhook, listWebhooks, setWebhookEnabled, type WebhookInput } from "./webhooks";
 
 let mock: LLMock;
@@ -124,6 +125,23 @@ describe.each(DATABASES)("webhooks on $name", (driver) => {
     await expect.poll(async () => (await delivered(admin)).map((d) => d.status), { timeout: 10_000 }).toEqual(["delivered", "delivered", "delivered"]);
     expect(receiver.received.slice(before).map((r) => JSON.parse(r.body).member.name)).toEqual(["One", "One", "One", "Two", "Three"]);
     expect(await first()).toMatchObject({ attempts: 3, lastStatus: 200 });
+  });
+
+  it("sends each delivery once, in order, while two instances send at the same time", async () => {
+    const admin = await adminTeam();
+    await hook(admin);
+    // A second instance's sender beside the server's own.
+    const stopSecond = startWebhookSender({ intervalMs: 50 });
+    try {
+      const before = receiver.received.length;
+      const names = Array.from({ length: 12 }, (_, i) => `Member ${i}`);
+      for (const name of names) await recordTeamEvent(await db(), joined(admin.team.id, name));
+      await expect.poll(() => receiver.received.length - before, { timeout: 15_000 }).toBe(12);
+      const got = receiver.received.slice(before).map((r) => JSON.parse(r.body).member.name);
+      expect(got).toEqual(names);
+    } finally {
+      await stopSecond();
+    }
   });
 
   it("sends nothing to a webhook that is turned off", async () => {
