@@ -1,18 +1,24 @@
 // Approve from an email, in Chromium: the admin makes echo "An admin approves" and names a second admin
 // as the server's only approver; a member's call waits; the approver's email (read from the stack's
-// test mailbox) names the tool, who asked, the team and the arguments, and its link opens the decision
-// page, which shows the inbox's card (axe-clean); another admin who opens the link is refused (403) and
-// changes nothing; the approver approves, the member's open chat goes on by itself (and the member, who
-// asked for it in their profile, is emailed the outcome), and the used link says so (404).
-import { expect, test } from "@playwright/test";
+// test mailbox) names the tool, who asked, the team and the arguments; another admin who opens its link
+// is refused (403) and changes nothing; the approver opens it signed out, signs in and lands on the
+// decision page, which shows the inbox's card (axe-clean); they approve, the member's open chat goes on
+// by itself (and the member, who asked for it in their profile, is emailed the outcome), and the used
+// link says so (404).
+import { expect, test, type Browser } from "@playwright/test";
 import { addEverything, setToolPolicy } from "./admin-steps";
 import { violations } from "./axe";
 import { startEverything, stopEverything } from "./everything";
-import { answer, createInvite, joinWithNewAccount, newChat, send, teamName, uniqueUser } from "./helpers";
+import { SIGNED_OUT, answer, createInvite, joinWithNewAccount, newChat, send, teamName, uniqueUser } from "./helpers";
 import { linkIn, waitForMail } from "./mailbox";
 import { inOwnTeam } from "./own-team";
 
 test.use({ storageState: inOwnTeam });
+
+async function signedOutPage(browser: Browser) {
+  const context = await browser.newContext(SIGNED_OUT);
+  return { context, page: await context.newPage() };
+}
 test.beforeAll(startEverything);
 test.afterAll(stopEverything);
 
@@ -25,7 +31,8 @@ test("a member's admin-only call emails the named approver, whose link approves 
   const serverPage = admin.url();
 
   const approverUser = uniqueUser("approver");
-  const { page: approver, context: approverContext } = await joinWithNewAccount(browser, await createInvite(admin, "admin"), approverUser);
+  const { context: joined } = await joinWithNewAccount(browser, await createInvite(admin, "admin"), approverUser);
+  await joined.close();
   const { page: member, context: memberContext, user: memberUser } = await joinWithNewAccount(browser, await createInvite(admin));
 
   // The server's approvers: only the new admin is emailed for its calls.
@@ -59,8 +66,14 @@ test("a member's admin-only call emails the named approver, whose link approves 
   expect(foreign?.status()).toBe(403);
   await expect(admin.getByRole("alert").filter({ hasText: "This approval link was sent to another admin." })).toBeVisible();
 
-  const page = await approver.goto(link);
-  expect(page?.status()).toBe(200);
+  // The approver reads the email elsewhere, signed out: the link asks them to sign in, then opens the call.
+  const { page: approver, context: approverContext } = await signedOutPage(browser);
+  await approver.goto(link);
+  await expect(approver).toHaveURL(/\/sign-in\?next=/);
+  await approver.getByLabel("Email").fill(approverUser.email);
+  await approver.getByLabel("Password").fill(approverUser.password);
+  await approver.getByRole("button", { name: "Sign in" }).click();
+  await expect(approver).toHaveURL(link);
   await expect(approver.getByRole("heading", { name: "Decide a tool call", level: 1 })).toBeVisible();
   const item = approver.getByRole("article", { name: "everything · echo" });
   await expect(item).toContainText("Approvals: admin echo");
@@ -77,6 +90,7 @@ test("a member's admin-only call emails the named approver, whose link approves 
 
   // The link worked once.
   const again = await approver.goto(link);
+  expect(again?.url()).toBe(link);
   expect(again?.status()).toBe(404);
   await expect(approver.getByRole("alert").filter({ hasText: "This approval link was used already." })).toBeVisible();
   await approverContext.close();
