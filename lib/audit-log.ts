@@ -50,6 +50,8 @@ const ACTIONS: Record<string, string> = {
   "mcp.server.decision-timeout": "Changed a server's time limit",
   "mcp.server.trust-read-only": "Trusted a server's read-only hints",
   "mcp.server.distrust-read-only": "Stopped trusting a server's read-only hints",
+  "mcp.server.approvers": "Named the admins emailed for a server's calls",
+  "team.approval-links": "Changed whether approval emails' links need sign-in",
   "model.provider-tools": "Changed a model's provider-executed tools",
   "sso.provider.create": "Set up single sign-on",
   "sso.provider.update": "Changed single sign-on",

@@ -126,6 +126,8 @@ describe.each(DATABASES)("approval emails on $name", (driver) => {
     const t = await approvalsTeam(3);
     const [a1, a2, a3] = t.admins;
     await setServerApprovers(t.ctxOf(a1, "admin"), t.server.id, [a2.id, a3.id]);
+    const audited = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: t.team.id, action: "mcp.server.approvers" } });
+    expect(audited).toMatchObject({ actorId: a1.id, data: { server: "Billing", approvers: [a2.name, a3.name] } });
     await setNotificationChoices(a3.id, { approvalRequests: false, ownCallsDecided: false });
     const call = await waitingCall(t.team.id, t.member.id);
     await deliver(requestedEvent(t.team.id, call, t.member, t.server.id));

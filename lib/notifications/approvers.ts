@@ -43,7 +43,7 @@ export async function setServerApprovers(ctx: TeamContext, serverId: string, use
   const server = await prisma.mcpServer.findFirst({ where: { id: serverId, teamId: ctx.team.id }, select: { id: true, name: true } });
   if (!server) throw NotFound();
   const ids = [...new Set(userIds)];
-  const admins = new Set((await teamAdmins(ctx.team.id)).map((a) => a.id));
+  const admins = new Map((await teamAdmins(ctx.team.id)).map((a) => [a.id, a]));
   if (ids.some((id) => !admins.has(id))) throw Invalid("Only admins of the team can be approvers.");
   await audited(
     ctx,
@@ -51,7 +51,12 @@ export async function setServerApprovers(ctx: TeamContext, serverId: string, use
       await tx.mcpServerApprover.deleteMany({ where: { serverId } });
       if (ids.length) await tx.mcpServerApprover.createMany({ data: ids.map((userId) => ({ serverId, userId })) });
     },
-    { action: "mcp.approvers", targetType: "mcp-server", targetId: serverId, data: { server: server.name, approvers: ids } },
+    {
+      action: "mcp.server.approvers",
+      targetType: "mcp-server",
+      targetId: serverId,
+      data: { server: server.name, approvers: ids.length ? ids.map((id) => admins.get(id)!.name) : "every admin" },
+    },
   );
 }
 
@@ -83,7 +88,7 @@ export const oneClickSchema = z.object({ oneClick: z.enum(["true", "false"]).tra
 export async function setOneClickLinks(ctx: TeamContext, oneClick: boolean): Promise<void> {
   if (ctx.team.role !== "admin") throw Forbidden();
   await audited(ctx, (tx) => tx.team.update({ where: { id: ctx.team.id }, data: { oneClickApprovalLinks: oneClick } }), {
-    action: "team.approval_links",
+    action: "team.approval-links",
     targetType: "team",
     targetId: ctx.team.id,
     data: { oneClick },
