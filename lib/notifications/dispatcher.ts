@@ -37,15 +37,18 @@ export function backoffMs(attempts: number, baseMs = 1_000): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempts - 1));
 }
 
+/** A time for raw SQL on a timestamp column (UTC, as Prisma stores them; the string's zone is ignored). */
+const utc = (d: Date) => d.toISOString();
+
 async function takeLease(teamId: string, holder: string, now: Date): Promise<boolean> {
   const prisma = await db();
   const until = new Date(now.getTime() + LEASE_MS);
   // One row per team: exactly one instance wins it while it is held (PostgreSQL re-checks the WHERE
   // on the row a concurrent insert or update committed).
   const taken = await prisma.$executeRaw`
-    INSERT INTO "TeamEventLease" ("teamId", "holder", "until") VALUES (${teamId}, ${holder}, ${until})
+    INSERT INTO "TeamEventLease" ("teamId", "holder", "until") VALUES (${teamId}, ${holder}, ${utc(until)}::timestamp)
     ON CONFLICT ("teamId") DO UPDATE SET "holder" = EXCLUDED."holder", "until" = EXCLUDED."until"
-    WHERE "TeamEventLease"."until" < ${now} OR "TeamEventLease"."holder" = EXCLUDED."holder"`;
+    WHERE "TeamEventLease"."until" < ${utc(now)}::timestamp OR "TeamEventLease"."holder" = EXCLUDED."holder"`;
   return taken === 1;
 }
 
@@ -96,12 +99,9 @@ export async function dispatchOnce(opts: DispatcherOptions = {}): Promise<number
   const prisma = await db();
   const channels = opts.channels ?? notificationChannels;
   const holder = opts.holder ?? processHolder;
-  const teams = await prisma.teamEvent.findMany({
-    where: { deliveredAt: null, nextAttemptAt: { lte: new Date() } },
-    distinct: ["teamId"],
-    select: { teamId: true },
-    take: 20,
-  });
+  // DISTINCT in the database (Prisma's `distinct` reads every row and de-duplicates them itself).
+  const teams = await prisma.$queryRaw<{ teamId: string }[]>`
+    SELECT DISTINCT "teamId" FROM "TeamEvent" WHERE "deliveredAt" IS NULL AND "nextAttemptAt" <= ${utc(new Date())}::timestamp LIMIT 20`;
   const done = await Promise.all(teams.map((t) => dispatchTeam(t.teamId, channels, holder, opts.retryBaseMs ?? 1_000)));
   return done.reduce((a, b) => a + b, 0);
 }
