@@ -31,8 +31,8 @@ test.setTimeout(Number(process.env.FUZZ_TIMEOUT_MS || 180_000));
 type Req = { who: string; label: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
 type Result = Req & { status: number };
 
-/** Actions that act without any input (signing out): only bodies refused before they run. */
-const NO_INPUT = /^(signOutAction)$/;
+/** Actions that act without any input (signing out, an admin's test email): only bodies refused before they run. */
+const NO_INPUT = /^(signOutAction|sendTestEmailAction)$/;
 /** Actions a member may run that create or set something from free text (a team's name, their own name or instructions): only invalid values. */
 const CREATES_FROM_NAME = /^(createTeamAction|renameAction|instructionsAction)$/;
 

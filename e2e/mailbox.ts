@@ -16,9 +16,9 @@ export async function mailTo(address: string): Promise<ReceivedMail[]> {
   return (await res.json()) as ReceivedMail[];
 }
 
-/** Waits for the message to `address` whose subject matches (polls the mailbox) and returns it. */
-export async function waitForMail(address: string, subject: RegExp | string = /./): Promise<ReceivedMail> {
-  const matches = (m: ReceivedMail) => (typeof subject === "string" ? m.subject.includes(subject) : subject.test(m.subject));
+/** Waits for the newest message to `address` whose subject matches (or that `match` accepts), and returns it. */
+export async function waitForMail(address: string, match: RegExp | string | ((m: ReceivedMail) => boolean) = /./): Promise<ReceivedMail> {
+  const matches = (m: ReceivedMail) => (typeof match === "function" ? match(m) : typeof match === "string" ? m.subject.includes(match) : match.test(m.subject));
   let found: ReceivedMail | undefined;
   await expect
     .poll(
@@ -26,7 +26,7 @@ export async function waitForMail(address: string, subject: RegExp | string = /.
         found = (await mailTo(address)).findLast(matches);
         return found ? "arrived" : "waiting";
       },
-      { message: `an email to ${address} with the subject ${String(subject)}`, timeout: 15_000 },
+      { message: `an email to ${address} matching ${String(match)}`, timeout: 15_000 },
     )
     .toBe("arrived");
   return found!;

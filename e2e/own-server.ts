@@ -20,6 +20,8 @@ const NOT_INHERITED = [
   "OPENAI_BASE_URL",
   "PARLEY_DEFAULT_MODEL",
   "PARLEY_PROVIDER_KIND",
+  "SMTP_URL",
+  "SMTP_HOST",
 ];
 
 export type OwnServer = {

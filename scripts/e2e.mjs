@@ -15,7 +15,7 @@ const baseUpstream = Number(process.env.E2E_UPSTREAM_PORT || 4011);
 const baseMcp = Number(process.env.E2E_MCP_PORT || 4331);
 const baseBalancer = Number(process.env.E2E_BALANCER_PORT || 3240);
 const SERVER_TROUBLE = /\b(error|unhandled|exception|fatal)\b/i;
-const STRIDE = 40; // a shard uses its base port and up to +13 (cluster, CSRF, first-hour, trace specs), its balancer +2
+const STRIDE = 40; // a shard uses its base port and up to +15 (cluster, CSRF, first-hour, trace, email specs), its balancer +2; its upstream +21 (the SMTP server and its mailbox)
 
 function runShard(index) {
   const port = basePort + STRIDE * index;
