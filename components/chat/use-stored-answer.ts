@@ -3,27 +3,22 @@
 // whose calls wait for an admin (until the admin has decided and the answer goes on), decisions the
 // server refused (the stored answer replaces the page's guess), and an answer the server is still
 // writing (rendered while the turn was being finalised, continued by another tab's decision, or handed
-// over by an instance that stopped). Each reads the chat's newest page again until the answer moves on;
-// the wait for an admin reads it when the live channel says one of the member's waiting calls left.
-import { useEffect, useState, type RefObject } from "react";
+// over by an instance that stopped). Each reads the chat's newest page again until the answer moves on.
+import { useEffect, type RefObject } from "react";
 import type { ChatStatus } from "ai";
 import type { ParleyUIMessage } from "@/lib/chat/message-types";
-import { useLive } from "../shared/live";
 import { fetchBranchPage } from "./branch-page";
 
 export type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string; decidedAt?: string } };
 
+/** How often an open chat looks whether an admin has decided its waiting calls. */
+const ADMIN_POLL_MS = 2_000;
 /** Looks (300 ms apart) for an approved call's answer to go on before the page stops looking. */
 const APPROVED_LOOKS = 200;
 
 /** Whether a call of this answer waits for an admin. */
 export function waitsForAdmin(m: ParleyUIMessage): boolean {
-  return adminWaits(m).length > 0;
-}
-
-/** The approval ids of this answer's calls that wait for an admin. */
-function adminWaits(m: ParleyUIMessage): string[] {
-  return (m.parts as Decided[]).flatMap((p) => (p.state === "approval-requested" && p.approval?.by === "admin" ? [p.approval.id] : []));
+  return (m.parts as Decided[]).some((p) => p.state === "approval-requested" && p.approval?.by === "admin");
 }
 
 /**
@@ -49,20 +44,14 @@ export type SetMessages = (update: (current: ParleyUIMessage[]) => ParleyUIMessa
 /** The chat these polls look after: its status in useChat, its last message, and how to replace one. */
 export type StoredAnswerPolls = { chatId: string; status: ChatStatus; last: ParleyUIMessage | undefined; setMessages: SetMessages };
 
-/** `waitTick` changes when this member's decisions were just stored: the stored answer is read again at once. */
+/** `waitTick` changes when this member's decisions were just stored: the first look comes sooner. */
 export function useAdminWait({ chatId, status, last, setMessages }: StoredAnswerPolls, waitTick: number) {
-  // Calls waiting for an admin: the stored answer is read again whenever the live channel's `waiting`
-  // event (the member's calls still waiting for an admin) no longer holds one of them, until the answer
-  // goes on; then the poll for a streaming answer below takes over. An admin's approval is stored a moment
-  // before the answer goes on: between the two the page shows the decision and keeps looking, 300 ms
-  // apart (approvedNotRun), for at most APPROVED_LOOKS looks.
+  // Calls waiting for an admin: the stored answer is read again (every few seconds) until an admin has
+  // decided and the answer goes on; then the poll for a streaming answer below takes over.
+  // An admin's approval is stored a moment before the answer goes on: between the two the page shows the
+  // decision and keeps looking (approvedNotRun), for at most APPROVED_LOOKS looks.
   const adminWaitId =
     (status === "ready" || status === "error") && last?.role === "assistant" && (waitsForAdmin(last) || approvedNotRun(last)) ? last.id : undefined;
-  const waiting = last && adminWaitId ? adminWaits(last) : [];
-  const [look, setLook] = useState(0);
-  useLive("waiting", ({ approvalIds }) => {
-    if (waiting.some((id) => !approvalIds.includes(id))) setLook((n) => n + 1);
-  });
   useEffect(() => {
     if (!adminWaitId) return;
     let timer: ReturnType<typeof setTimeout>;
@@ -76,18 +65,15 @@ export function useAdminWait({ chatId, status, last, setMessages }: StoredAnswer
         setMessages((current) => current.map((m) => (m.id === adminWaitId ? fresh : m)));
         if (!soon) return;
       }
-      if (soon && ++looks <= APPROVED_LOOKS) timer = setTimeout(check, 300);
+      if (soon && ++looks > APPROVED_LOOKS) return;
+      timer = setTimeout(check, soon ? 300 : ADMIN_POLL_MS);
     };
-    // Read when a waiting call left the live channel's list, when the member's own decisions were just
-    // stored, and for an answer whose approval is stored but not yet run; a page that only waits needs no read.
-    if (look || waitTick || (last && approvedNotRun(last))) timer = setTimeout(check, 300);
+    timer = setTimeout(check, waitTick ? 300 : ADMIN_POLL_MS);
     return () => {
       cancelled = true;
       clearTimeout(timer);
     };
-    // `last` is read for its state when the wait starts, not followed: the reads above replace it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [adminWaitId, chatId, setMessages, waitTick, look]);
+  }, [adminWaitId, chatId, setMessages, waitTick]);
 }
 
 export function useRefusedDecisions({ chatId, status, last, setMessages }: StoredAnswerPolls) {

@@ -25,7 +25,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     return {
       open() {
         source = new EventSource("/api/live");
-        for (const event of ["servers", "approvals", "waiting"] satisfies (keyof LiveEvents)[]) source.addEventListener(event, deliver(event));
+        for (const event of ["servers", "approvals"] satisfies (keyof LiveEvents)[]) source.addEventListener(event, deliver(event));
       },
       close: () => source?.close(),
       listen(event: string, listener: Listener, replay: boolean) {

@@ -1,13 +1,11 @@
 // The live channel (GET /api/live): one server-sent event stream per open page instead of a polling
 // loop per widget. It reads what the member's pages show live — the team's MCP servers with their
-// status and tools, for admins the calls waiting for an admin, and the member's own calls waiting for an
-// admin — every tick, and sends a named event only when that changed (the first tick sends everything);
-// pages of one team (and of one member) share each tick's read.
+// status and tools, and for admins the calls waiting for an admin — every tick, and sends a named event
+// only when that changed (the first tick sends everything); pages of one team share each tick's read.
 // The database and this process's MCP pool
 // are the source of truth, so every instance answers alike without a message bus. A stream ends after
 // MAX_LIFETIME_MS (the browser reconnects, and the session is checked again), when the page goes away,
 // or when the server stops (endLiveStreams, from lib/startup.ts).
-import { waitingForAdmin } from "../chat/member-waits";
 import { pendingApprovalsMark } from "../chat/team-approvals";
 import { listServers } from "../mcp/servers";
 import type { TeamContext } from "../teams/team-context";
@@ -17,8 +15,6 @@ export type LiveEvents = {
   servers: { servers: Awaited<ReturnType<typeof listServers>> };
   /** Calls waiting for an admin of the team (admins only): how many, and when the newest changed. */
   approvals: { count: number; latest: string | null };
-  /** The member's own calls waiting for an admin (their approval ids): an open chat reads its answer again when one leaves. */
-  waiting: { approvalIds: string[] };
 };
 
 export const LIVE_TICK_MS = 2_000;
@@ -36,29 +32,21 @@ async function readState(teamId: string, admin: boolean): Promise<Partial<LiveEv
   return { servers: { servers }, ...(approvals ? { approvals } : {}) };
 }
 
-/** Reads shared by every open page of this process that asks within `maxAgeMs` of each other. */
-const reads = new Map<string, { at: number; state: Promise<unknown> }>();
+/** One read per team and role per tick, however many of its pages are open in this process. */
+const reads = new Map<string, { at: number; state: Promise<Partial<LiveEvents>> }>();
 
-function shared<T>(key: string, maxAgeMs: number, read: () => Promise<T>): Promise<T> {
+/** What the live channel shows `ctx` now (a read younger than `maxAgeMs` is shared). */
+export function liveState(ctx: TeamContext, maxAgeMs = LIVE_TICK_MS / 2): Promise<Partial<LiveEvents>> {
+  const admin = ctx.team.role === "admin";
+  const key = `${ctx.team.id}:${admin}`;
   const now = Date.now();
   const recent = reads.get(key);
-  if (recent && now - recent.at < maxAgeMs) return recent.state as Promise<T>;
+  if (recent && now - recent.at < maxAgeMs) return recent.state;
   for (const [k, r] of reads) if (now - r.at >= maxAgeMs) reads.delete(k);
-  const state = read();
+  const state = readState(ctx.team.id, admin);
   reads.set(key, { at: now, state });
   state.catch(() => reads.delete(key));
   return state;
-}
-
-/** What the live channel shows `ctx`'s team (and role) now: one read per team and role, shared while younger than `maxAgeMs`. */
-export function liveState(ctx: TeamContext, maxAgeMs = LIVE_TICK_MS / 2): Promise<Partial<LiveEvents>> {
-  const admin = ctx.team.role === "admin";
-  return shared(`team:${ctx.team.id}:${admin}`, maxAgeMs, () => readState(ctx.team.id, admin));
-}
-
-/** The member's own calls waiting for an admin now: one read per member and team, shared like liveState. */
-function waitingState(ctx: TeamContext, maxAgeMs: number): Promise<Pick<LiveEvents, "waiting">> {
-  return shared(`waiting:${ctx.team.id}:${ctx.user.id}`, maxAgeMs, async () => ({ waiting: { approvalIds: await waitingForAdmin(ctx.team.id, ctx.user.id) } }));
 }
 
 const open = new Set<() => void>();
@@ -94,8 +82,7 @@ export function liveStream(ctx: TeamContext, signal: AbortSignal, opts: { tickMs
       const tick = async () => {
         if (ended) return;
         try {
-          const [team, mine] = await Promise.all([liveState(ctx, tickMs / 2), waitingState(ctx, tickMs / 2)]);
-          const state = { ...team, ...mine };
+          const state = await liveState(ctx, tickMs / 2);
           if (ended) return;
           for (const [event, data] of Object.entries(state)) {
             const json = JSON.stringify(data);
