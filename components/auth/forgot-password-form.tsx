@@ -2,8 +2,9 @@
 // The "Forgot password?" form: one address; the answer is the same whether or not it has an account,
 // and replaces the form once given.
 import { ActionForm, type FormAction } from "@/components/ui/action-form";
-import { Field, FormMessage } from "../ui/field";
+import { FormMessage } from "../ui/field";
 import { SubmitButton } from "../ui/submit-button";
+import { EmailField } from "../shared/account-fields";
 
 export function ForgotPasswordForm({ action }: { action: FormAction }) {
   return (
@@ -13,16 +14,7 @@ export function ForgotPasswordForm({ action }: { action: FormAction }) {
           <FormMessage ok message={state.message} />
         ) : (
           <>
-            <Field
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
-              maxLength={254}
-              defaultValue={state.values?.email}
-              error={state.fields?.email}
-            />
+            <EmailField state={state} />
             <SubmitButton pendingText="Sending…">Send reset link</SubmitButton>
           </>
         )

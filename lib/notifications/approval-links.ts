@@ -3,18 +3,16 @@
 // `checkApprovalLink` says what a token may do, in the order a person should hear it: not a link at all
 // (404), sent to someone else (403), used (410), expired (410), the call decided already (409). Claiming
 // it is one conditional update, so two clicks racing for one link cannot both decide.
-import crypto from "node:crypto";
 import { publicUrl } from "../config";
 import { db } from "../db/client";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
+import { linkTokenHash, newLinkToken } from "../security/link-tokens";
 
 export const LINK_TTL_MS = 24 * 60 * 60_000;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 type Client = PrismaClient | Prisma.TransactionClient;
-
-export const linkTokenHash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 /** Where links point: PARLEY_URL, else this server on localhost (set PARLEY_URL so mail reaches people elsewhere). */
 export function appBaseUrl(): string {
@@ -29,7 +27,7 @@ export async function createApprovalLink(
   link: { teamId: string; approvalId: string; userId: string; deadline?: Date | null },
   now = new Date(),
 ): Promise<string> {
-  const token = crypto.randomBytes(32).toString("base64url");
+  const token = newLinkToken(32);
   const ttl = new Date(now.getTime() + LINK_TTL_MS);
   const expiresAt = link.deadline && link.deadline < ttl ? link.deadline : ttl;
   await prisma.approvalLink.create({

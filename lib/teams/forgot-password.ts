@@ -7,9 +7,7 @@
 // account EMAILS_PER_ACCOUNT an hour (past it, nothing is sent and the answer stays the same), so
 // nobody can flood someone's mailbox. The link (a PasswordReset of no team) works once, for
 // SELF_RESET_TTL_MINUTES; using it ends every session of the account (password-resets.ts).
-import crypto from "node:crypto";
 import { z } from "zod";
-import { audited } from "../audit";
 import { db } from "../db/client";
 import { emailEnabled, sendMail } from "../email/mailer";
 import { resetMail } from "../email/messages";
@@ -17,6 +15,7 @@ import { Invalid } from "../errors";
 import { addressBucket } from "../security/client-address";
 import { counter, rateLimiter, RateLimiterRes } from "../security/rate-limit";
 import { emailField } from "../validation";
+import { issueResetLink } from "./password-resets";
 
 export const SELF_RESET_TTL_MINUTES = 60;
 export const REQUESTS_PER_ADDRESS = 10;
@@ -34,8 +33,6 @@ const perAddress = rateLimiter({
   message: "Too many password reset requests from your network. Wait a few minutes and try again.",
 });
 const perAccount = counter({ name: "forgot-password-account", points: EMAILS_PER_ACCOUNT, durationSec: 60 * 60 });
-
-const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 export type ForgotRequest = { email: string; clientAddress: string | undefined; baseUrl: string | null };
 
@@ -70,16 +67,10 @@ async function sendResetLink({ email, baseUrl }: ForgotRequest): Promise<void> {
     if (err instanceof RateLimiterRes) return; // enough links on their way to this mailbox
     throw err;
   }
-  const token = crypto.randomBytes(24).toString("base64url");
-  const expiresAt = new Date(Date.now() + SELF_RESET_TTL_MINUTES * 60_000);
-  const reset = await audited(
+  const { token, expiresAt } = await issueResetLink(
     { user: { id: user.id } },
-    async (tx) => {
-      // One open link per person: a new one replaces any earlier one.
-      await tx.passwordReset.deleteMany({ where: { userId: user.id, usedAt: null } });
-      return tx.passwordReset.create({ data: { teamId: null, userId: user.id, tokenHash: hash(token), createdById: user.id, expiresAt } });
-    },
-    (r) => ({ action: "password.reset-request", targetType: "user", targetId: user.id, data: { resetId: r.id, minutes: SELF_RESET_TTL_MINUTES } }),
+    { userId: user.id, teamId: null, createdById: user.id, ttlMs: SELF_RESET_TTL_MINUTES * 60_000 },
+    (resetId) => ({ action: "password.reset-request", data: { resetId, minutes: SELF_RESET_TTL_MINUTES } }),
   );
-  await sendMail(resetMail({ to: user.email, name: user.name, url: `${baseUrl}/reset/${token}`, expiresAt: reset.expiresAt }));
+  await sendMail(resetMail({ to: user.email, name: user.name, url: `${baseUrl}/reset/${token}`, expiresAt }));
 }

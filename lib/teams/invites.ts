@@ -3,7 +3,6 @@
 // Links expire and work once; accepting one is a single conditional update, so two people racing
 // for one link cannot both join. Joining with a new account claims the link before the account is
 // made, so the people who lose such a race are told so (409) and leave no account behind.
-import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
 import type { Prisma, TeamRole } from "../db/generated/client";
@@ -12,6 +11,7 @@ import { AppError, Conflict, NotFound } from "../errors";
 import { audited } from "../audit";
 import { emailField } from "../validation";
 import type { TeamContext } from "./team-context";
+import { linkTokenHash, newLinkToken } from "../security/link-tokens";
 
 const INVITE_TTL_CHOICES = [1, 7, 30] as const; // days
 
@@ -22,7 +22,7 @@ export const createInviteSchema = z.object({
   email: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), emailField.optional()),
 });
 
-const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+const hash = linkTokenHash;
 
 export type InviteStatus =
   | { ok: true; teamId: string; teamName: string; role: TeamRole; expiresAt: Date }
@@ -44,7 +44,7 @@ const raced = () => new AppError("Invite_used", 409, "Someone else has just used
 const open = (token: string, now = new Date()) => ({ tokenHash: hash(token), usedAt: null, revokedAt: null, expiresAt: { gt: now } });
 
 export async function createInvite(ctx: TeamContext, input: z.infer<typeof createInviteSchema>) {
-  const token = crypto.randomBytes(24).toString("base64url");
+  const token = newLinkToken();
   const invite = await audited(
     ctx,
     (tx) =>

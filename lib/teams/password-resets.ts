@@ -7,9 +7,8 @@
 //
 // Who may make one: an admin of the member's team, for someone else, and only when the member belongs
 // to no team the admin does not administer (the new password would open that team too).
-import crypto from "node:crypto";
 import { z } from "zod";
-import { audited } from "../audit";
+import { audited, type AuditEvent } from "../audit";
 import { getAuth } from "../auth/auth";
 import { db } from "../db/client";
 import { emailEnabled } from "../email/mailer";
@@ -17,13 +16,14 @@ import { AppError, Forbidden, Invalid, NotFound } from "../errors";
 import { passwordWeakness } from "../security/password-strength";
 import { passwordField } from "../validation";
 import type { TeamContext } from "./team-context";
+import { linkTokenHash, newLinkToken } from "../security/link-tokens";
 
 export const RESET_TTL_HOURS = 24;
 
 export const createResetSchema = z.object({ membershipId: z.string().min(1).max(64) });
 export const useResetSchema = z.object({ newPassword: passwordField });
 
-const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+const hash = linkTokenHash;
 
 const MESSAGES = {
   invalid: "This password reset link is not valid.",
@@ -37,6 +37,28 @@ const message = (reason: keyof typeof MESSAGES) =>
 export type ResetStatus = { ok: true; email: string; name: string; expiresAt: Date } | { ok: false; reason: keyof typeof MESSAGES; message: string };
 
 const fail = (reason: keyof typeof MESSAGES): ResetStatus => ({ ok: false, reason, message: message(reason) });
+
+/**
+ * A new reset link for `userId` (any earlier open one is dropped: one open link per person), audited as
+ * the caller says; the token is returned once.
+ */
+export async function issueResetLink(
+  actor: Parameters<typeof audited>[0],
+  link: { userId: string; teamId: string | null; createdById: string; ttlMs: number },
+  event: (resetId: string) => Pick<AuditEvent, "action" | "data">,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newLinkToken();
+  const reset = await audited(
+    actor,
+    async (tx) => {
+      await tx.passwordReset.deleteMany({ where: { userId: link.userId, usedAt: null } });
+      const { ttlMs, ...row } = link;
+      return tx.passwordReset.create({ data: { ...row, tokenHash: hash(token), expiresAt: new Date(Date.now() + ttlMs) } });
+    },
+    (r) => ({ ...event(r.id), targetType: "user", targetId: link.userId }),
+  );
+  return { token, expiresAt: reset.expiresAt };
+}
 
 /** Makes a reset link for the member `membershipId` of the admin's team; the token is returned once. */
 export async function createPasswordReset(
@@ -54,18 +76,12 @@ export async function createPasswordReset(
   if (member.user.memberships.some((m) => !administered.has(m.teamId))) {
     throw Forbidden(`${member.user.name} is also in a team you are not an admin of, so only an admin of all their teams can make a reset link for them.`);
   }
-  const token = crypto.randomBytes(24).toString("base64url");
-  const expiresAt = new Date(Date.now() + RESET_TTL_HOURS * 3_600_000);
-  const reset = await audited(
+  const { token, expiresAt } = await issueResetLink(
     ctx,
-    async (tx) => {
-      // One open link per member: a new one replaces any earlier one.
-      await tx.passwordReset.deleteMany({ where: { userId: member.userId, usedAt: null } });
-      return tx.passwordReset.create({ data: { teamId: ctx.team.id, userId: member.userId, tokenHash: hash(token), createdById: ctx.user.id, expiresAt } });
-    },
-    (reset) => ({ action: "password.reset-link", targetType: "user", targetId: member.userId, data: { resetId: reset.id, hours: RESET_TTL_HOURS } }),
+    { userId: member.userId, teamId: ctx.team.id, createdById: ctx.user.id, ttlMs: RESET_TTL_HOURS * 3_600_000 },
+    (resetId) => ({ action: "password.reset-link", data: { resetId, hours: RESET_TTL_HOURS } }),
   );
-  return { token, expiresAt: reset.expiresAt, name: member.user.name, email: member.user.email, userId: member.userId };
+  return { token, expiresAt, name: member.user.name, email: member.user.email, userId: member.userId };
 }
 
 export async function inspectPasswordReset(token: string): Promise<ResetStatus> {
