@@ -12,6 +12,7 @@ import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migra
 import { initKeyring } from "./security/keyring";
 import { heartbeatMs, markInterrupted } from "./chat/recovery";
 import { startTimeoutSweep } from "./chat/approval-timeouts";
+import { continueDecided } from "./chat/continue-decided";
 import { endTurns, takeHandoffs } from "./chat/stop-turns";
 import { currentStreamRegistry, streamRegistry } from "./chat/stream-registry";
 import { processTurnSlots } from "./chat/turn-slots";
@@ -63,7 +64,7 @@ async function start(): Promise<void> {
   sweep();
   holder[RETENTION] = setInterval(sweep, RETENTION_SWEEP_MS).unref();
   // Calls waiting past their decision time limit are denied (also those whose deadline passed while down).
-  holder[TIMEOUTS] ??= startTimeoutSweep();
+  holder[TIMEOUTS] ??= startTimeoutSweep(continueDecided);
   // The team event outbox goes out to the notification channels (webhooks, approval emails) within seconds.
   holder[NOTIFY] ??= startDispatcher();
   // Webhook deliveries are sent beside it, each webhook in order, retried with backoff.

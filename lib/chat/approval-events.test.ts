@@ -15,6 +15,7 @@ import { readChunks, teamWithProvider } from "@/test/support/test-turns";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
 import { decideAsAdmin } from "./team-approvals";
 import { expireApprovals } from "./approval-timeouts";
+import { continueDecided } from "./continue-decided";
 
 let mock: LLMock;
 let server: RunningServer;
@@ -78,7 +79,7 @@ describe.each(DATABASES)("approval events on $name", (driver) => {
       tool: { label: "Test · echo", serverId: s.serverId, serverName: "Test", toolName: "echo" },
       input: { message: "••••" },
     });
-    const { done } = await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" });
+    const { done } = await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" }, { continueAnswer: continueDecided });
     await done;
     const after = await events(s.admin.team.id);
     expect(after.map((e) => e.kind)).toEqual(["approval.requested", "approval.decided"]);

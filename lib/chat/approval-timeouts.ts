@@ -6,8 +6,8 @@
 import { audit } from "../audit";
 import { db } from "../db/client";
 import { inputHash } from "./approvals";
-import { continueDecided } from "./continue-decided";
 import { recordApprovalDecided } from "./approval-events";
+import type { ContinueAnswer } from "./team-approvals";
 
 /** How often each instance looks for calls past their deadline. */
 export const TIMEOUT_SWEEP_MS = 15_000;
@@ -21,7 +21,7 @@ export function timeoutReason(minutes: number): string {
  * Denies the calls past their deadline at `now`; starts the answers that have nothing left waiting.
  * Returns the chats whose answers went on (their continuations: `continued`).
  */
-export async function expireApprovals(now = new Date(), continueAnswer: (chatId: string) => Promise<boolean> = continueDecided) {
+export async function expireApprovals(now: Date, continueAnswer: ContinueAnswer) {
   const prisma = await db();
   const due = await prisma.block.findMany({
     where: { kind: "tool", status: "approval-requested", approvalDeadline: { lte: now } },
@@ -67,9 +67,10 @@ export async function expireApprovals(now = new Date(), continueAnswer: (chatId:
   return { denied: messages.size, continued };
 }
 
-/** Sweeps now and every TIMEOUT_SWEEP_MS; returns a stop function. */
-export function startTimeoutSweep(): () => void {
-  const sweep = () => void expireApprovals().catch((err) => console.warn("[approvals] could not check decision time limits:", (err as Error).message));
+/** Sweeps now and every TIMEOUT_SWEEP_MS, going on with answers through `continueAnswer`; returns a stop function. */
+export function startTimeoutSweep(continueAnswer: ContinueAnswer): () => void {
+  const sweep = () =>
+    void expireApprovals(new Date(), continueAnswer).catch((err) => console.warn("[approvals] could not check decision time limits:", (err as Error).message));
   sweep();
   const timer = setInterval(sweep, TIMEOUT_SWEEP_MS).unref();
   return () => clearInterval(timer);

@@ -1,12 +1,15 @@
 // Answers that go on without their member, run by the server as the chat's owner, which consumes the
 // turn's stream itself (the member's open chat follows it from the database, a reload resumes it):
 // - an answer whose waiting calls were all decided somewhere other than the member's chat (an admin in
-//   the inbox, a time limit);
+//   the inbox or from an emailed link, a time limit), or by the member while an admin's call waited;
 // - an answer another instance was writing when it stopped (stop-turns.ts): stored as far as it was
 //   shown and marked interrupted there, it is continued here as Continue would.
+import { z } from "zod";
 import { db } from "../db/client";
 import { AppError } from "../errors";
 import type { TeamContext } from "../teams/team-context";
+import { decisionSchema, recordDecisions, type Decision } from "./approvals";
+import { getChat } from "./chats";
 import { HANDED_OVER_STORE_MS } from "./handed-over";
 import { runTurn, turnDeps, type TurnDeps, type TurnRequest } from "./turn";
 
@@ -45,6 +48,25 @@ async function runAsOwner(request: TurnRequest, what: string, deps: TurnDeps): P
 /** Starts the continuation of the chat's last answer after its decisions, as its owner. */
 export function continueDecided(chatId: string, deps: TurnDeps = turnDeps()): Promise<boolean> {
   return runAsOwner({ chatId, afterDecisions: true }, "the answer could not go on after its decisions", deps);
+}
+
+export const memberDecisionsSchema = z.object({ approvals: z.array(decisionSchema.strict()).min(1).max(50) }).strict();
+
+/**
+ * The member decides their calls of an answer in which other calls wait for an admin: stored (with
+ * the same checks as in a turn), and the answer goes on once nothing waits any more — at once when an
+ * admin decided the rest first.
+ */
+export async function decideWhileWaiting(
+  ctx: TeamContext,
+  chatId: string,
+  decisions: Decision[],
+  continueAnswer: (chatId: string) => Promise<boolean> = continueDecided,
+): Promise<{ remaining: number; continues: boolean; done?: Promise<boolean> }> {
+  await getChat(ctx, chatId);
+  const { remaining } = await recordDecisions(ctx, chatId, decisions);
+  if (remaining) return { remaining, continues: false };
+  return { remaining, continues: true, done: continueAnswer(chatId) };
 }
 
 /** Continues an answer another instance handed over when it stopped (false: another instance took it, or it cannot go on). */

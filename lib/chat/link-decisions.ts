@@ -53,7 +53,7 @@ export async function linkCard(token: string, callerId: string | null): Promise<
 export async function decideByLink(
   callerId: string | null,
   d: LinkDecision,
-  opts: Pick<DecideOptions, "continueAnswer"> = {},
+  opts: Pick<DecideOptions, "continueAnswer">,
 ): Promise<{ continues: boolean; done?: Promise<boolean>; approvalId: string }> {
   if (d.input !== undefined && !d.approved) throw Invalid("Only an approval can change the input.");
   const link = await usable(d.token, callerId);

@@ -18,9 +18,10 @@ import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn
 import { makeUser, rejection } from "@/test/support/test-app";
 import { readChunks, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
-import { adminInbox, countPendingApprovals, decideAsAdmin, decideWhileWaiting } from "./team-approvals";
+import { adminInbox, countPendingApprovals, decideAsAdmin } from "./team-approvals";
 import { expireApprovals } from "./approval-timeouts";
 import { loadMessagePage } from "./history";
+import { continueDecided, decideWhileWaiting } from "./continue-decided";
 
 let mock: LLMock;
 let server: RunningServer;
@@ -95,7 +96,9 @@ describe.each(DATABASES)("on $name", (driver) => {
     const inTurn = await rejection(runTurn(s.member, { chatId: s.chat.id, decisions: [{ approvalId: request.approvalId, approved: true }] }));
     expect(inTurn.status).toBe(403);
     expect((await rejection(decideWhileWaiting(s.member, s.chat.id, [{ approvalId: request.approvalId, approved: true }]))).status).toBe(403);
-    expect((await rejection(decideAsAdmin(s.member, { approvalId: request.approvalId, approved: true }))).status).toBe(403);
+    expect((await rejection(decideAsAdmin(s.member, { approvalId: request.approvalId, approved: true }, { continueAnswer: continueDecided }))).status).toBe(
+      403,
+    );
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "approval-requested", decidedById: null });
     // The inbox: the member, the question, the input; and the count.
     const inbox = await adminInbox(s.admin);
@@ -109,7 +112,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       }),
     ]);
     expect(await countPendingApprovals(s.admin.team.id)).toBe(1);
-    const decided = await decideAsAdmin(s.admin, { approvalId: request.approvalId, approved: true });
+    const decided = await decideAsAdmin(s.admin, { approvalId: request.approvalId, approved: true }, { continueAnswer: continueDecided });
     expect(decided.continues).toBe(true);
     expect(await decided.done).toBe(true);
     const after = await toolBlock(s.chat.id);
@@ -126,8 +129,8 @@ describe.each(DATABASES)("on $name", (driver) => {
     const chunks = await ask(s, "bravo", "once");
     const { approvalId } = approvalOf(chunks);
     const results = await Promise.allSettled([
-      decideAsAdmin(s.admin, { approvalId, approved: true }),
-      decideAsAdmin(s.admin2, { approvalId, approved: false, reason: "no" }),
+      decideAsAdmin(s.admin, { approvalId, approved: true }, { continueAnswer: continueDecided }),
+      decideAsAdmin(s.admin2, { approvalId, approved: false, reason: "no" }, { continueAnswer: continueDecided }),
     ]);
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
@@ -145,11 +148,11 @@ describe.each(DATABASES)("on $name", (driver) => {
     const s = await teamWithEcho({ policy: "admin" });
     const chunks = await ask(s, "charlie", "rm -rf /");
     const { approvalId } = approvalOf(chunks);
-    const bad = await rejection(decideAsAdmin(s.admin, { approvalId, approved: true, input: { message: 42 } }));
+    const bad = await rejection(decideAsAdmin(s.admin, { approvalId, approved: true, input: { message: 42 } }, { continueAnswer: continueDecided }));
     expect(bad.status).toBe(400);
     expect(bad.message).toMatch(/does not fit/);
     expect(await toolBlock(s.chat.id)).toMatchObject({ status: "approval-requested", input: { message: "rm -rf /" } });
-    const decided = await decideAsAdmin(s.admin, { approvalId, approved: true, input: { message: "ls" } });
+    const decided = await decideAsAdmin(s.admin, { approvalId, approved: true, input: { message: "ls" } }, { continueAnswer: continueDecided });
     await decided.done;
     const block = await toolBlock(s.chat.id);
     expect(block).toMatchObject({ status: "output-available", input: { message: "ls" }, originalInput: { message: "rm -rf /" } });
@@ -172,7 +175,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       approvalRule: "message matches /^secret/ → an admin approves",
     });
     await (
-      await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" })
+      await decideAsAdmin(s.admin, { approvalId, approved: false, reason: "not today" }, { continueAnswer: continueDecided })
     ).done;
     expect(await textAfter(s.chat.id)).toBe("Not run: echo.");
     const deny = await (await db()).auditEvent.findFirstOrThrow({ where: { teamId: s.admin.team.id, action: "tool.deny" } });
@@ -184,7 +187,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     await ask(s, "foxtrot", "later");
     const block = await toolBlock(s.chat.id);
     expect(block.approvalDeadline!.getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
-    const { continued } = await expireApprovals(new Date(block.approvalDeadline!.getTime() + 1000));
+    const { continued } = await expireApprovals(new Date(block.approvalDeadline!.getTime() + 1000), continueDecided);
     await Promise.all(continued);
     expect(await toolBlock(s.chat.id)).toMatchObject({
       status: "output-denied",
@@ -216,7 +219,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     const s = await teamWithEcho({ policy: "auto", rules: [{ field: "message", op: "matches", value: "^secret", then: "admin" }], decisionTimeoutMin: 30 });
     await ask(s, "india", "secret stuff");
     const block = await toolBlock(s.chat.id);
-    const { continued } = await expireApprovals(new Date(block.approvalDeadline!.getTime() + 1000));
+    const { continued } = await expireApprovals(new Date(block.approvalDeadline!.getTime() + 1000), continueDecided);
     await Promise.all(continued);
     const rule = "message matches /^secret/ → an admin approves";
     expect(await storedPart(s.chat.id)).toMatchObject({ state: "output-denied", approval: { approved: false, reason: "no decision within 30 minutes", rule } });
@@ -233,7 +236,7 @@ describe.each(DATABASES)("on $name", (driver) => {
     await ready();
     expect((await adminInbox(s.admin)).map((i) => i.approvalId)).toEqual([approvalId]);
     await (
-      await decideAsAdmin(s.admin, { approvalId, approved: true })
+      await decideAsAdmin(s.admin, { approvalId, approved: true }, { continueAnswer: continueDecided })
     ).done;
     expect(await textAfter(s.chat.id)).toBe("Ran for golf.");
   });

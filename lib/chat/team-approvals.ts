@@ -9,9 +9,7 @@ import { db } from "../db/client";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors";
 import type { TeamContext } from "../teams/team-context";
 import { checkEditedInput, toolIdOf } from "../tools/edited-input";
-import { ALREADY_DECIDED, decisionSchema, pendingOf, recordDecisions, storeDecision, type DecidedVia, type Decision } from "./approvals";
-import { getChat } from "./chats";
-import { continueDecided } from "./continue-decided";
+import { ALREADY_DECIDED, decisionSchema, pendingOf, storeDecision, type DecidedVia } from "./approvals";
 
 export const adminDecisionSchema = decisionSchema.strict();
 export type AdminDecision = z.infer<typeof adminDecisionSchema>;
@@ -109,9 +107,12 @@ async function waitingItems(teamId: string, approvalId?: string): Promise<InboxI
   });
 }
 
+/** Starts an answer whose waiting calls are all decided; false when it cannot go on now. */
+export type ContinueAnswer = (chatId: string) => Promise<boolean>;
+
 export type DecideOptions = {
-  /** Starts the answer's continuation (the app's; tests may wait for it). */
-  continueAnswer?: (chatId: string) => Promise<boolean>;
+  /** Starts the answer's continuation (lib/turn's continueDecided; tests may pass their own). */
+  continueAnswer: ContinueAnswer;
   /** Where the admin decided (default the inbox); a link in an approval email is audited as such. */
   via?: DecidedVia;
 };
@@ -122,7 +123,7 @@ export type DecideOptions = {
  * first, the member moved on). An edited input must fit the tool's schema (400, nothing stored).
  * Returns whether the answer goes on now (no call of it waits any more).
  */
-export async function decideAsAdmin(ctx: TeamContext, d: AdminDecision, opts: DecideOptions = {}): Promise<{ continues: boolean; done?: Promise<boolean> }> {
+export async function decideAsAdmin(ctx: TeamContext, d: AdminDecision, opts: DecideOptions): Promise<{ continues: boolean; done?: Promise<boolean> }> {
   if (ctx.team.role !== "admin") throw Forbidden();
   const prisma = await db();
   const block = await prisma.block.findFirst({
@@ -142,25 +143,6 @@ export async function decideAsAdmin(ctx: TeamContext, d: AdminDecision, opts: De
   // at least the later one sees none left (both may: the second continuation then finds the chat taken).
   const left = await prisma.block.count({ where: { messageId: block.messageId, kind: "tool", status: "approval-requested" } });
   if (left) return { continues: false };
-  const done = (opts.continueAnswer ?? continueDecided)(chatId);
+  const done = opts.continueAnswer(chatId);
   return { continues: true, done };
-}
-
-export const memberDecisionsSchema = z.object({ approvals: z.array(decisionSchema.strict()).min(1).max(50) }).strict();
-
-/**
- * The member decides their calls of an answer in which other calls wait for an admin: stored (with
- * the same checks as in a turn), and the answer goes on once nothing waits any more — at once when an
- * admin decided the rest first.
- */
-export async function decideWhileWaiting(
-  ctx: TeamContext,
-  chatId: string,
-  decisions: Decision[],
-  opts: DecideOptions = {},
-): Promise<{ remaining: number; continues: boolean; done?: Promise<boolean> }> {
-  await getChat(ctx, chatId);
-  const { remaining } = await recordDecisions(ctx, chatId, decisions);
-  if (remaining) return { remaining, continues: false };
-  return { remaining, continues: true, done: (opts.continueAnswer ?? continueDecided)(chatId) };
 }

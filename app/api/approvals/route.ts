@@ -2,6 +2,7 @@
 // POST {approvalId, approved, reason?, input?}: an admin decides one (Approve, Deny, Edit and approve).
 import { handle } from "@/lib/http";
 import { adminDecisionSchema, adminInbox, decideAsAdmin } from "@/lib/chat/team-approvals";
+import { continueDecided } from "@/lib/chat/continue-decided";
 import { readJson } from "@/lib/security/limits";
 import { requireAdmin } from "@/app/_server/caller";
 
@@ -10,6 +11,6 @@ export const GET = handle(async () => Response.json({ items: await adminInbox(aw
 export const POST = handle(async (req: Request) => {
   const ctx = await requireAdmin();
   const decision = await readJson(req, adminDecisionSchema, 200_000);
-  const { continues } = await decideAsAdmin(ctx, decision);
+  const { continues } = await decideAsAdmin(ctx, decision, { continueAnswer: continueDecided });
   return Response.json({ ok: true, continues });
 });

@@ -20,6 +20,7 @@ import { APP_BASE, Browser } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { waitingCall } from "@/test/support/waiting-calls";
 import { POST } from "./route";
+import { continueDecided } from "@/lib/chat/continue-decided";
 
 const PASSWORD = "correct horse battery staple 42";
 let stop: () => Promise<void>;
@@ -116,7 +117,7 @@ describe("POST /api/approvals/link", () => {
     const call = await linkedCall();
     const team = { id: teamId, name: "Links", role: "admin" as const };
     const other: TeamContext = { user: { id: ids.otherAdmin, name: "otherAdmin", email: "link-otheradmin@example.com" }, team, teams: [team] };
-    await decideAsAdmin(other, { approvalId: call.approvalId, approved: true });
+    await decideAsAdmin(other, { approvalId: call.approvalId, approved: true }, { continueAnswer: continueDecided });
     expect((await post("approver", { token: call.token, approved: false })).status).toBe(409);
   });
 });

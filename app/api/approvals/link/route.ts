@@ -4,12 +4,13 @@
 // or expired, 409 decided already; 400 for an edited input that does not fit (the link still works).
 import { handle } from "@/lib/http";
 import { decideByLink, linkDecisionSchema } from "@/lib/chat/link-decisions";
+import { continueDecided } from "@/lib/chat/continue-decided";
 import { readJson } from "@/lib/security/limits";
 import { currentUser } from "@/app/_server/caller";
 
 export const POST = handle(async (req: Request) => {
   const decision = await readJson(req, linkDecisionSchema, 200_000);
   const user = await currentUser();
-  const { continues } = await decideByLink(user?.id ?? null, decision);
+  const { continues } = await decideByLink(user?.id ?? null, decision, { continueAnswer: continueDecided });
   return Response.json({ ok: true, continues });
 });
