@@ -1,6 +1,6 @@
 // The second half of `npm run lint:deps`: no cycle between lib's folders (e.g. auth -> teams -> auth)
 // in the code that ships. Tests are left out (an integration test of lib/providers may run a whole
-// turn of lib/chat), and so are type-only imports (a type shared both ways costs nothing at run time:
+// turn of lib/turn), and so are type-only imports (a type shared both ways costs nothing at run time:
 // lib/providers takes lib/teams' TeamContext while lib/teams seeds a provider into a new team).
 import base from "./.dependency-cruiser.cjs";
 

@@ -18,8 +18,10 @@ const LIB_PURE = "^lib/format/";
 /** components' layers, ui <- shared <- features: the kit of primitives, the widgets several features use; every other folder is a feature. */
 const COMPONENTS_UI = "^components/ui/";
 const COMPONENTS_SHARED = "^components/shared/";
-/** Folders that are below lib/chat: they serve a turn and never call back into it. */
-const BELOW_CHAT = ["mcp", "providers", "tools", "db", "security", "identity", "usage", "observability"];
+/** A turn's parts, top to bottom: the pipeline, MCP in a chat, chat records, projects, tools, approvals, stored messages. */
+const TURN_LAYERS = ["turn", "mcp-chat", "chat", "projects", "tools", "approvals", "messages"];
+/** Folders below all of them: they serve a turn and never call back into it. */
+const BELOW_TURNS = ["mcp", "providers", "db", "security", "identity", "usage", "observability"];
 
 module.exports = {
   forbidden: [
@@ -125,33 +127,35 @@ module.exports = {
       from: {},
       to: { path: "^lib/[a-z/-]*(test-[a-z-]+|turn-harness|crash-child)\\.ts$" },
     },
-    {
-      name: "mcp-not-to-chat-or-tools",
+    // A turn's parts, top to bottom (docs/architecture.md, "Where each concept lives"): each imports only
+    // the ones after it.
+    ...TURN_LAYERS.slice(1).map((layer, i) => ({
+      name: `${layer}-not-up-to-${TURN_LAYERS.slice(0, i + 1).join("-")}`,
       severity: "error",
-      comment: "Direction lib/chat -> lib/tools -> lib/mcp: MCP serves tools and never calls back.",
+      comment: `lib/${layer} serves the layers above it (${TURN_LAYERS.slice(0, i + 1).join(", ")}) and never imports them.`,
+      from: { path: libFolder(layer), pathNot: TESTS },
+      to: { path: `^lib/(${TURN_LAYERS.slice(0, i + 1).join("|")})/` },
+    })),
+    {
+      name: "turn-only-from-startup",
+      severity: "error",
+      comment: "lib/turn runs a turn over every other concept: in lib only start-up calls it (app/ may).",
+      from: { path: "^lib/", pathNot: [TESTS, libFolder("turn"), "^lib/startup\\.ts$"] },
+      to: { path: libFolder("turn") },
+    },
+    {
+      name: "mcp-not-to-identity",
+      severity: "error",
+      comment: "lib/mcp speaks the protocol; whose credentials a connection uses is lib/identity's, which builds on it.",
       from: { path: libFolder("mcp"), pathNot: TESTS },
-      to: { path: [libFolder("chat"), libFolder("tools"), libFolder("identity")] },
+      to: { path: libFolder("identity") },
     },
     {
-      name: "tools-not-to-chat",
+      name: "below-turns-not-to-turn-layers",
       severity: "error",
-      comment: "Direction lib/chat -> lib/tools: a tool set is built for a turn and never reaches into it.",
-      from: { path: libFolder("tools"), pathNot: TESTS },
-      to: { path: libFolder("chat") },
-    },
-    {
-      name: "providers-not-to-mcp-tools-chat",
-      severity: "error",
-      comment: "Direction lib/chat -> lib/providers: providers adapt models and know nothing of MCP, tools or turns.",
-      from: { path: libFolder("providers"), pathNot: TESTS },
-      to: { path: [libFolder("mcp"), libFolder("tools"), libFolder("chat")] },
-    },
-    {
-      name: "below-chat-not-to-chat",
-      severity: "error",
-      comment: "lib/chat is the top of the domain: the folders it uses never import it.",
-      from: { path: `^lib/(${BELOW_CHAT.join("|")})/`, pathNot: TESTS },
-      to: { path: libFolder("chat") },
+      comment: "The folders a turn's parts use (MCP, providers, storage, security, ...) never import those parts.",
+      from: { path: `^lib/(${BELOW_TURNS.join("|")})/`, pathNot: TESTS },
+      to: { path: `^lib/(${TURN_LAYERS.join("|")})/` },
     },
     {
       name: "auth-not-to-teams",

@@ -6,11 +6,11 @@ import { defineConfig } from "vitest/config";
 // 2026-07-28 test servers (on the SDK v2 server package) in place of the 2025-11-25 ones
 // (test/support/test-servers.ts, mcp-auth-server.ts).
 const MCP_ON_BOTH_REVISIONS = [
-  "lib/chat/elicitations.test.ts",
-  "lib/chat/mcp-apps.test.ts",
-  "lib/chat/mcp-catalog.test.ts",
-  "lib/chat/mcp-content.test.ts",
-  "lib/chat/team-approvals.test.ts",
+  "lib/mcp-chat/elicitations.test.ts",
+  "lib/mcp-chat/mcp-apps.test.ts",
+  "lib/mcp-chat/mcp-catalog.test.ts",
+  "lib/turn/mcp-content.test.ts",
+  "lib/approvals/team-approvals.test.ts",
   "lib/tools/tool-set.test.ts",
   "lib/identity/mcp-connect.test.ts",
   "lib/identity/mcp-token-lifecycle.test.ts",

@@ -6,7 +6,7 @@
 // message sent the moment an answer ends (21.1), two tabs deciding one call, and a card's name while
 // its input still streams (21.4). Last, the MCP server's process is killed while a call runs (21.2):
 // the card says ServerUnavailable long before the call timeout. A dead Parley process
-// ("Interrupted") is covered by lib/chat/turn-endings.test.ts.
+// ("Interrupted") is covered by lib/turn/turn-endings.test.ts.
 import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { trustReadOnlyHints } from "./admin-steps";

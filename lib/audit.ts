@@ -45,7 +45,7 @@ export async function audited<T>(
   }, options);
 }
 
-/** The older form, with the actor's ids in the event: lib/chat/approvals.ts still writes through it. */
+/** The older form, with the actor's ids in the event: lib/approvals/approvals.ts still writes through it. */
 export type AuditInput = {
   teamId?: string | null;
   actorId?: string | null;

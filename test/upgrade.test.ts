@@ -14,7 +14,7 @@ import { filesForModel } from "../lib/attachments/model-files";
 import { readAttachment } from "../lib/attachments/store";
 import { listChatPage } from "../lib/chat/chat-list";
 import { loadMessagePage } from "../lib/chat/history";
-import { adminInbox, countPendingApprovals } from "../lib/chat/team-approvals";
+import { adminInbox, countPendingApprovals } from "../lib/approvals/team-approvals";
 import { database, db, type Database } from "../lib/db/client";
 import { migratePGlite, migratePostgres, readMigrations, type Migration, type MigrationResult } from "../lib/db/migrator";
 import { listServers } from "../lib/mcp/servers";

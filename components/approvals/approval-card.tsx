@@ -6,7 +6,7 @@
 // first (409) or a link used up (410) ends the card with `gone`'s words.
 import { useState } from "react";
 import { Check, Pencil, X } from "lucide-react";
-import type { InboxItem } from "@/lib/chat/team-approvals";
+import type { InboxItem } from "@/lib/approvals/team-approvals";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { FormMessage } from "../ui/field";

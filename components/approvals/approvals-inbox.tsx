@@ -5,7 +5,7 @@
 // waiting calls changed, so calls that arrive or that another admin decided show without a reload; a
 // decision another admin made first is said so. Each call is an ApprovalCard (approval-card.tsx).
 import { useCallback, useState } from "react";
-import type { InboxItem } from "@/lib/chat/team-approvals";
+import type { InboxItem } from "@/lib/approvals/team-approvals";
 import { announceApprovalsDecided } from "../shared/approval-events";
 import { fetchJson } from "../shared/fetch-json";
 import { useLive } from "../shared/live";

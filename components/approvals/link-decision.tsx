@@ -4,7 +4,7 @@
 // decide (used, expired, decided by someone else), the card gives way to what happened.
 import { useState } from "react";
 import Link from "next/link";
-import type { InboxItem } from "@/lib/chat/team-approvals";
+import type { InboxItem } from "@/lib/approvals/team-approvals";
 import { FormMessage } from "../ui/field";
 import { fetchJson } from "../shared/fetch-json";
 import { ApprovalCard, type CardDecision, type Outcome } from "./approval-card";

@@ -1,6 +1,6 @@
 // Usage under an answer: a details line with its tokens (input with cached, output with reasoning) and
 // its cost; and the chat's running total over the answers shown.
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { formatCost, formatTokens } from "@/lib/format/usage";
 
 type Usage = NonNullable<NonNullable<ParleyUIMessage["metadata"]>["usage"]>;

@@ -6,7 +6,7 @@
 // tool blocks reach the chat without prop drilling.
 import { createContext, useContext, useState } from "react";
 import { Check, Hourglass, MessageSquareLock, Pencil, ShieldCheck, X } from "lucide-react";
-import type { ApprovalDetails } from "@/lib/chat/approval-details";
+import type { ApprovalDetails } from "@/lib/messages/approval-details";
 import { deadlineText } from "../shared/deadline-text";
 import { InputEditor } from "../shared/input-editor";
 import { Button } from "../ui/button";

@@ -6,7 +6,7 @@
 // Named for what it adds ("a server resource"), beside "Add files" (uploads from this device).
 import { useMemo, useRef, useState } from "react";
 import { FileText, Library, Loader2, X } from "lucide-react";
-import type { CatalogServer } from "@/lib/chat/mcp-catalog";
+import type { CatalogServer } from "@/lib/mcp-chat/mcp-catalog";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";

@@ -2,7 +2,7 @@
 // the live messages from the page's first message on, unchanged messages keep their objects (no
 // re-render), and a page that starts before what is shown (or shares nothing with it) replaces all.
 import { describe, expect, it } from "vitest";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { withNewestPage } from "./branch-page";
 import { questionRename } from "./use-stored-question-id";
 

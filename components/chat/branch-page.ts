@@ -3,7 +3,7 @@
 // version switch, the other branch replaces the one that was shown). Messages that did not change keep
 // their objects, so the list does not render them again. Also the request for a page of the branch
 // (GET /api/chat/<id>/messages: the newest, or the one before the messages shown).
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { fetchJson } from "../shared/fetch-json";
 
 export type BranchPage = { messages: ParleyUIMessage[]; hasMore: boolean; firstSeq?: number };

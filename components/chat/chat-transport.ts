@@ -1,11 +1,11 @@
-// What the chat page sends to POST /api/chat: only what is new, never history (lib/chat/request.ts).
+// What the chat page sends to POST /api/chat: only what is new, never history (lib/turn/request.ts).
 // A new message (or an edit of one: `editOf`), a regenerate, Continue after Stop (`continueOf`), or
 // the decisions on the last answer's waiting calls; with the picked model, and for a draft chat's
 // first message its tools. Counts the requests it has sent, so a refresh after a turn can tell that
 // a newer one started meanwhile, and tells whether the server refused the last one (a budget, the
 // rate limit: nothing was stored, so the page gives the typed message back).
 import { DefaultChatTransport } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { messageWithAttachments } from "./attachments/message-attachments";
 
 type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; decidedAt?: string } };

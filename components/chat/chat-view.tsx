@@ -12,7 +12,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { generateId, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import type { PickerGroup } from "@/lib/providers/models";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { announceChats } from "../shared/chat-events";
@@ -51,7 +51,7 @@ export type ChatViewProps = {
   maxChars: number;
   /** Enabled models grouped by provider, and the one this chat uses now. */
   models?: { groups: PickerGroup[]; selected: string | null };
-  /** The server's faces of calls a new message supersedes (lib/chat/tool-states.ts). */
+  /** The server's faces of calls a new message supersedes (lib/messages/tool-states.ts). */
   supersededFaces: { denied: string; aborted: string };
   /** Shown while the chat has no messages. */
   emptyState?: React.ReactNode;

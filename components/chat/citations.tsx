@@ -2,7 +2,7 @@
 // Citations in a message: superscript numbers in the text (placed where the provider's annotations
 // say), a hover card with the title and domain, and the numbered sources list under the message.
 // Numbers come from the server (message metadata), so a live turn and a reload agree.
-import type { CitationView } from "@/lib/chat/citations";
+import type { CitationView } from "@/lib/messages/citations";
 
 type Annotation = { type?: string; url?: string; start_index?: number; end_index?: number };
 

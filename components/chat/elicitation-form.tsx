@@ -6,7 +6,7 @@
 // when the member clicks. The server checks the answer again (app/api/elicitations).
 import { useState } from "react";
 import { ExternalLink, MessageCircleQuestion, TriangleAlert } from "lucide-react";
-import type { ElicitationView } from "@/lib/chat/elicitations";
+import type { ElicitationView } from "@/lib/mcp-chat/elicitations";
 import type { ElicitField } from "@/lib/mcp/elicitation-schema";
 import { Button } from "../ui/button";
 import { FormField } from "../ui/field";

@@ -4,7 +4,7 @@
 // of them wait while a reply is written. Focus stays on the switcher after a switch.
 import { useEffect, useRef, useState } from "react";
 import { Check, ChevronLeft, ChevronRight, Copy, Pencil, Play, RotateCcw } from "lucide-react";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { Button } from "../ui/button";
 import { Tooltip } from "../ui/tooltip";
 

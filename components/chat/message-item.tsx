@@ -3,7 +3,7 @@
 // opens for editing in place). Memoised, so a long chat does not re-render old messages for every
 // streamed token (useChat keeps their objects stable; the actions are stable too).
 import { memo, useRef, useState } from "react";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { PartView } from "./message-parts";
 import { AttachedFiles } from "./attachments/attached-files";
 import { AttachedResources } from "./resource-view";

@@ -7,7 +7,7 @@
 // replace the "/…" text in the box, ready to edit and send.
 import { useId, useState } from "react";
 import { Loader2, SquareSlash } from "lucide-react";
-import type { CatalogServer } from "@/lib/chat/mcp-catalog";
+import type { CatalogServer } from "@/lib/mcp-chat/mcp-catalog";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
 import { Popover, PopoverAnchor, PopoverContent } from "../ui/popover";

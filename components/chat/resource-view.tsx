@@ -4,8 +4,8 @@
 // opened by reading them from their server (POST /api/mcp/servers/[id]/resource).
 import { useState } from "react";
 import { FileText, Loader2 } from "lucide-react";
-import type { ResourceData } from "@/lib/chat/message-types";
-import type { ParleyPart } from "@/lib/chat/message-types";
+import type { ResourceData } from "@/lib/messages/message-types";
+import type { ParleyPart } from "@/lib/messages/message-types";
 import { Button } from "../ui/button";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 

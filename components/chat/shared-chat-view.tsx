@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { DefaultChatTransport, readUIMessageStream } from "ai";
 import { Copy, Eye } from "lucide-react";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { MessageItem } from "./message-item";
 import { AppHostContext } from "./app-view";
 import { useChatScroll } from "./use-chat-scroll";

@@ -7,7 +7,7 @@
 // face, the approval card while it waits (approval.tsx), and who decided and when.
 import { CheckCircle2, CircleSlash, Loader2, Wrench, XCircle } from "lucide-react";
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
-import type { ApprovalDetails } from "@/lib/chat/approval-details";
+import type { ApprovalDetails } from "@/lib/messages/approval-details";
 import { parseToolError } from "@/lib/format/tool-error";
 import { InputDiff } from "../shared/input-editor";
 import { Json } from "../shared/large-output";

@@ -2,7 +2,7 @@
 // The running face of a tool call: its live output (the preliminary output a running call sends,
 // with the server's progress and any question it asks the member) and the progress bar, which pulses
 // until the server says how far it is.
-import type { ElicitationView } from "@/lib/chat/elicitations";
+import type { ElicitationView } from "@/lib/mcp-chat/elicitations";
 
 type Running = { running: true; progress?: { progress: number; total?: number; message?: string }; elicitation?: ElicitationView };
 

@@ -4,7 +4,7 @@
 // one, so every message has its stored id and versions ("2 / 2") and Continue sees a stopped answer.
 // Edit, regenerate and continue themselves are turns and go through useChat (chat-view.tsx).
 import { useCallback, useState } from "react";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 import { fetchBranchPage, withNewestPage, type BranchPage } from "./branch-page";
 import type { Direction } from "./message-actions";

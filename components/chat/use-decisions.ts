@@ -6,7 +6,7 @@
 // supersedes them: the page shows what the server stores for them (approvals.ts supersedePending).
 import { useCallback, useRef, useState, type RefObject } from "react";
 import type { ChatAddToolApproveResponseFunction } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { focusComposer } from "../shared/focus-composer";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 import { waitingForMember, type ApprovalDecision } from "./approval";
@@ -22,7 +22,7 @@ export type DecisionsOptions = {
   addToolApprovalResponse: ChatAddToolApproveResponseFunction;
   /** Inputs edited before approving, read by the transport when the decisions are sent. */
   edited: EditedInputs;
-  /** The server's faces of superseded calls (lib/chat/tool-states.ts). */
+  /** The server's faces of superseded calls (lib/messages/tool-states.ts). */
   supersededFaces: { denied: string; aborted: string };
 };
 

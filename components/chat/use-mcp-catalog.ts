@@ -2,7 +2,7 @@
 // The team's MCP resources and prompts for the composer (GET /api/mcp/catalog), fetched the first time
 // the member opens Attach or types "/", then kept for the page.
 import { useCallback, useState } from "react";
-import type { CatalogServer } from "@/lib/chat/mcp-catalog";
+import type { CatalogServer } from "@/lib/mcp-chat/mcp-catalog";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 
 export type Catalog = { servers?: CatalogServer[]; loading: boolean; error?: string; load: () => void };

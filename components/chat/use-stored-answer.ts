@@ -6,7 +6,7 @@
 // over by an instance that stopped). Each reads the chat's newest page again until the answer moves on.
 import { useEffect, type RefObject } from "react";
 import type { ChatStatus } from "ai";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { fetchBranchPage } from "./branch-page";
 
 export type Decided = { state?: string; approval?: { id: string; approved?: boolean; reason?: string; by?: string; decidedAt?: string } };

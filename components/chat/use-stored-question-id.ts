@@ -2,7 +2,7 @@
 // answer's `questionId`), so it is the same message when the stored messages replace the live ones
 // after the turn: it keeps its place in the list, and an editor opened on it stays open.
 import { useEffect } from "react";
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 
 /** The live question's id and the id it is stored under, when they differ. */
 export function questionRename(messages: ParleyUIMessage[]): { from: string; to: string } | undefined {

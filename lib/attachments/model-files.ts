@@ -3,7 +3,7 @@
 // PDFs); text and code always go as text; anything else goes as its extracted text, and the turn says
 // so with a visible notice. The bytes come from the database, never from the client.
 import { db } from "../db/client";
-import type { ParleyUIMessage } from "../chat/message-types";
+import type { ParleyUIMessage } from "../messages/message-types";
 import { attachmentBytes } from "./chunks";
 import { attachmentIdsOf } from "./store";
 

@@ -8,15 +8,15 @@ import { tool, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db/client";
-import { recordDecisions } from "./approvals";
+import { recordDecisions } from "../approvals/approvals";
 import { CONTINUE_ANSWER, loadMessagePage } from "./history";
-import { chatRequestSchema } from "./request";
-import { switchVersion } from "./switch-version";
-import { stopTurn } from "./turn-follow";
+import { chatRequestSchema } from "../turn/request";
+import { switchVersion } from "../turn/switch-version";
+import { stopTurn } from "../turn/turn-follow";
 import { readChunks, readUntil, teamWithProvider, textOf } from "@/test/support/test-turns";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
 import type { TeamContext } from "../teams/team-context";
-import type { TurnRequest } from "./turn";
+import type { TurnRequest } from "../turn/turn";
 
 let mock: LLMock;
 describe.each(DATABASES)("on $name", (driver) => {

@@ -7,8 +7,8 @@ import { startTestApp, teamMember } from "@/test/support/test-app";
 import { chatTools, setChatTools } from "./chat-tools";
 import { createChat, deleteChat, getChat, renameChat } from "./chats";
 import { listChatPage } from "./chat-list";
-import { loadTurn } from "./turn-load";
-import { streamRegistry } from "./stream-registry";
+import { loadTurn } from "../turn/turn-load";
+import { streamRegistry } from "../turn/stream-registry";
 import { DATABASES } from "@/test/support/turn-harness";
 
 describe.each(DATABASES)("on $name", (driver) => {

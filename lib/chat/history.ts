@@ -6,12 +6,12 @@ import { isMcpResult, resultModelOutput, type ImageHandling } from "../mcp/resul
 import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { versionsOf, type Versions } from "./branches";
-import { citationView } from "./citations";
+import { citationView } from "../messages/citations";
 import { formatToolError } from "../format/tool-error";
-import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "./message-types";
-import { blocksToParts } from "./parts";
-import { withApprovalDetails, type BlockWithDecider } from "./approval-details";
-import { HANDED_OVER, HANDED_OVER_REASON } from "./handed-over";
+import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "../messages/message-types";
+import { blocksToParts } from "../messages/parts";
+import { withApprovalDetails, type BlockWithDecider } from "../messages/approval-details";
+import { HANDED_OVER, HANDED_OVER_REASON } from "../messages/handed-over";
 
 export const HISTORY_PAGE_SIZE = 50;
 

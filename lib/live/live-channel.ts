@@ -6,7 +6,7 @@
 // are the source of truth, so every instance answers alike without a message bus. A stream ends after
 // MAX_LIFETIME_MS (the browser reconnects, and the session is checked again), when the page goes away,
 // or when the server stops (endLiveStreams, from lib/startup.ts).
-import { pendingApprovalsMark } from "../chat/team-approvals";
+import { pendingApprovalsMark } from "../approvals/team-approvals";
 import { listServers } from "../mcp/servers";
 import type { TeamContext } from "../teams/team-context";
 

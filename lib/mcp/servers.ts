@@ -24,7 +24,7 @@ export type McpToolView = {
   enabled: boolean;
   /** The admin's per-tool policy; null: the server default, else what the annotations suggest. */
   policy: "ask" | "auto" | "deny" | "admin" | null;
-  /** Rules on arguments as stored (lib/tools/approval-rules.ts reads them). */
+  /** Rules on arguments as stored (lib/approvals/approval-rules.ts reads them). */
   rules: unknown;
   /** Minutes a call waits for a decision; null: the server's limit. */
   decisionTimeoutMin: number | null;

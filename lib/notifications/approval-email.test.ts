@@ -8,7 +8,7 @@
 // who asked for it hears that their call was decided.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../db/client";
-import { linkCard } from "../chat/link-decisions";
+import { linkCard } from "../approvals/link-decisions";
 import { DATABASES, startTestApp } from "@/test/support/test-app";
 import { startSmtpServer, type TestSmtpServer } from "@/test/support/smtp-server";
 import { approvalsTeam, requestedEvent, waitingCall } from "@/test/support/waiting-calls";

@@ -9,7 +9,7 @@ import { NotFound, Unauthorized } from "../errors";
 import { poolHealth } from "../mcp/pool";
 import { metrics } from "./metrics";
 
-/** Every tool call waiting for a decision, by member or admin (the Approvals badge counts only admin-only ones: countPendingApprovals in lib/chat/team-approvals.ts). */
+/** Every tool call waiting for a decision, by member or admin (the Approvals badge counts only admin-only ones: countPendingApprovals in lib/approvals/team-approvals.ts). */
 export async function countWaitingToolCalls(): Promise<number> {
   const prisma = await db();
   return prisma.block.count({ where: { kind: "tool", status: "approval-requested" } });

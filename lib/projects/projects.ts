@@ -1,5 +1,5 @@
 // Projects: folders of chats with a name, instructions (added to the system prompt of every turn of
-// their chats, lib/chat/system-prompt.ts), a default model and default tools (of the chats started in
+// their chats, lib/turn/system-prompt.ts), a default model and default tools (of the chats started in
 // them). Who may do what:
 //
 //   see       a personal project: its creator only. A shared project: everyone in its team (and its

@@ -12,7 +12,7 @@ import { NotFound } from "../errors";
 import { attachmentUrl } from "../format/attachment-url";
 import { viewableChat } from "../sharing/access";
 import type { TeamContext } from "../teams/team-context";
-import { SUPERSEDED } from "../chat/tool-states";
+import { SUPERSEDED } from "../messages/tool-states";
 
 export type CallOutcome = "done" | "error" | "denied" | "timed-out" | "superseded" | "aborted" | "waiting" | "decided" | "running";
 

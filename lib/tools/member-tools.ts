@@ -11,8 +11,8 @@ import { Prisma, type Chat } from "../db/generated/client";
 import { serversNeedingConnect } from "../identity/mcp-credentials";
 import { liveTools, status, type McpStatus } from "../mcp/pool";
 import type { TeamContext } from "../teams/team-context";
-import { approverFor, effectivePolicy } from "./approval-policy";
-import { readRules } from "./approval-rules";
+import { approverFor, effectivePolicy } from "../approvals/approval-policy";
+import { readRules } from "../approvals/approval-rules";
 import { readSelection, type ToolSelection } from "./selection";
 
 /** `asksFirst`: a call may wait for a person; `approver`: who (an admin, or the member), `rules`: only some calls (rules on arguments). */

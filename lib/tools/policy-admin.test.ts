@@ -7,8 +7,8 @@ import { DRIVERS, makeUser, startTestApp } from "../../test/support/test-app";
 import { getServerForAdmin } from "../mcp/servers";
 import { setServerDefaultPolicy, setServerTrustReadOnly, setToolPolicy } from "./policy-admin";
 import { listAlwaysAllowed, setAlwaysAllow } from "./preferences";
-import type { OfferedTool } from "./tool-set";
-import { approvalDecider } from "./turn-policy";
+import type { OfferedTool } from "../approvals/turn-policy";
+import { approvalDecider } from "../approvals/turn-policy";
 
 let stop: () => Promise<void>;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { serverRow } from "../mcp/servers";
 import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/team-context";
 import { clearAlwaysAllow } from "./preferences";
-import { readRules, ruleLabel, ruleSchema, rulesSchema, type ApprovalRule } from "./approval-rules";
+import { readRules, ruleLabel, ruleSchema, rulesSchema, type ApprovalRule } from "../approvals/approval-rules";
 
 const policyChoice = z.enum(["default", "ask", "auto", "deny", "admin"]);
 type PolicyChoice = z.infer<typeof policyChoice>;

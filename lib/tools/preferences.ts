@@ -7,7 +7,7 @@ import type { PrismaClient } from "../db/generated/client";
 import { Conflict, NotFound } from "../errors";
 import { teamToolRow } from "../mcp/tool-rows";
 import type { TeamContext } from "../teams/team-context";
-import { canAlwaysAllow, effectivePolicy } from "./approval-policy";
+import { canAlwaysAllow, effectivePolicy } from "../approvals/approval-policy";
 
 export const preferenceSchema = z.object({ toolId: z.string().min(1).max(64), alwaysAllow: z.boolean() });
 

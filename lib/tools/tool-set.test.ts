@@ -162,7 +162,7 @@ describe("MCP tools in a turn", () => {
     const res = await runTurn(ctx, { chatId: chat.id, text: "wait forever" }, { onStored: done.onStored });
     const reading = readChunks(res);
     await expect.poll(async () => (await storedAnswer(chat.id)).blocks.some((b) => b.kind === "tool"), { timeout: 5000 }).toBe(true);
-    const { stopTurn } = await import("../chat/turn-follow");
+    const { stopTurn } = await import("../turn/turn-follow");
     await stopTurn(ctx, chat.id);
     // The tool hangs and its call timeout is 60 s, twice the test's: only Stop can end the turn in time.
     const chunks = await reading;

@@ -7,7 +7,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { JSONSchema7, ToolSet } from "ai";
 import { db } from "../db/client";
-import type { ToolPolicy } from "../db/generated/client";
 import type { McpServerConfig } from "../mcp/config";
 import { classifyFailure, type McpFailure } from "../mcp/failures";
 import { connectTimedOut } from "../mcp/connection";
@@ -24,50 +23,10 @@ import { ConnectRequired } from "../mcp/oauth-provider";
 import { markNeedsReconnect } from "../identity/mcp-credentials";
 import { memberServerConfig, type CredentialUsed } from "../identity/mcp-member-config";
 import { readSelection } from "./selection";
-import { abortedError, timeoutError, wrapTool, type NeedsApproval } from "./wrap";
+import { offeredTool, type Decide, type OfferedTool } from "../approvals/turn-policy";
+import { abortedError, timeoutError, wrapTool } from "./wrap";
 
 type ToolNotice = { code: string; message: string; serverId?: string };
-
-/** A tool about to be offered, with what approval needs to decide its policy. */
-export type OfferedTool = {
-  modelName: string;
-  serverId: string;
-  serverName: string;
-  toolId: string;
-  toolName: string;
-  annotations: Record<string, unknown> | null;
-  toolPolicy: ToolPolicy | null;
-  serverDefaultPolicy: ToolPolicy | null;
-  /** The server's read-only hints are trusted (approval-policy.ts). */
-  trustReadOnly?: boolean;
-  /** Rules on arguments as stored (approval-rules.ts). */
-  rules?: unknown;
-  /** Minutes a call may wait for a decision (the tool's, else the server's); null: no limit. */
-  decisionTimeoutMin?: number | null;
-};
-
-type ServerPolicyFields = { id: string; name: string; defaultPolicy: ToolPolicy | null; trustReadOnly: boolean; decisionTimeoutMin: number | null };
-type ToolRowFields = { id: string; name: string; policy: ToolPolicy | null; rules: unknown; decisionTimeoutMin: number | null };
-
-/** What approval decides on for a tool of a server, from their rows and the tool as the server lists it. */
-export function offeredTool(modelName: string, server: ServerPolicyFields, row: ToolRowFields, live: { annotations?: unknown }): OfferedTool {
-  return {
-    modelName,
-    serverId: server.id,
-    serverName: server.name,
-    toolId: row.id,
-    toolName: row.name,
-    annotations: (live.annotations as Record<string, unknown> | undefined) ?? null,
-    toolPolicy: row.policy,
-    serverDefaultPolicy: server.defaultPolicy,
-    trustReadOnly: server.trustReadOnly,
-    rules: row.rules,
-    decisionTimeoutMin: row.decisionTimeoutMin ?? server.decisionTimeoutMin,
-  };
-}
-
-/** Decides per offered tool whether to offer it, and its needsApproval. */
-export type Decide = (tool: OfferedTool) => { offer: boolean; needsApproval?: NeedsApproval };
 
 export type AssembleOptions = {
   teamId: string;
@@ -225,7 +184,7 @@ export async function assembleTools(opts: AssembleOptions): Promise<TurnTools> {
         description: live.description,
         title: live.title ?? `${server.name} · ${row.name}`,
         inputSchema: { type: "object", properties: {}, ...(live.inputSchema as JSONSchema7) },
-        // appUri: the tool's MCP Apps view, shown in its block (lib/chat/mcp-apps.ts serves it).
+        // appUri: the tool's MCP Apps view, shown in its block (lib/mcp-chat/mcp-apps.ts serves it).
         metadata: {
           source: "mcp",
           serverId: server.id,

@@ -2,7 +2,7 @@
 // runs one slow turn against UPSTREAM_URL and reports each streamed text length on stdout, until the
 // parent kills it with SIGKILL mid-turn. Not imported by the app.
 import { ready } from "@/lib/startup";
-import { runTurn } from "@/lib/chat/turn";
+import { runTurn } from "@/lib/turn/turn";
 import { parseSse, startUpstream, teamWithProvider } from "./test-turns";
 
 async function main() {

@@ -1,5 +1,5 @@
 // Test helpers for vitest files that run turns: the usual hooks (a migrated app on each test database
-// and a scripted upstream), and `runTurn` as tests call it — the app's turn (lib/chat/turn.ts) with its dependencies
+// and a scripted upstream), and `runTurn` as tests call it — the app's turn (lib/turn/turn.ts) with its dependencies
 // replaced where a test asks (built-in tools, step limit, idle timeout, throttle, slots, the store's
 // database) — returning the browser's response and reporting the stored turn. Kept apart from
 // test-turns.ts, which child processes import outside vitest. Not imported by the app.
@@ -9,11 +9,11 @@ import { afterAll, beforeAll } from "vitest";
 import { z } from "zod";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { DATABASES, DRIVERS, startTestApp } from "./test-app";
-import type { RetryPolicy } from "@/lib/chat/block-writer";
-import type { StoredTurn } from "@/lib/chat/store-turn";
-import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/chat/turn";
+import type { RetryPolicy } from "@/lib/messages/block-writer";
+import type { StoredTurn } from "@/lib/messages/store-turn";
+import { runTurn as startTurn, turnDeps, type TurnDeps, type TurnRequest } from "@/lib/turn/turn";
 import type { TeamContext } from "@/lib/teams/team-context";
-import type { TurnSlots } from "@/lib/chat/turn-slots";
+import type { TurnSlots } from "@/lib/turn/turn-slots";
 import { startUpstream } from "./test-turns";
 
 /** The databases turn tests run on: PGlite, and PostgreSQL too when TEST_DATABASE_URL is set. */

@@ -1,5 +1,5 @@
 // New chat: an empty composer under a fresh draft id. Nothing is stored until the first message,
-// which stores the chat under that id (lib/chat/turn-claim.ts) and moves the address to /chat/<id>;
+// which stores the chat under that id (lib/turn/turn-claim.ts) and moves the address to /chat/<id>;
 // New chat from there starts a fresh draft (components/chat/new-chat-screen.tsx).
 // It starts with the member's own default model when they chose one; an admin whose team is not set
 // up yet sees the first steps, and without a model everyone is told what to do. `?project=<id>` starts
@@ -10,8 +10,8 @@ import { NewChatScreen } from "@/components/chat/new-chat-screen";
 import { FirstRunChecklist } from "@/components/chat/first-run-checklist";
 import { NoModelNotice } from "@/components/chat/no-model-notice";
 import { draftChatId } from "@/lib/chat/chats";
-import { maxMessageChars } from "@/lib/chat/request";
-import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
+import { maxMessageChars } from "@/lib/turn/request";
+import { abortedText, SUPERSEDED } from "@/lib/messages/tool-states";
 import { pickerModels } from "@/lib/providers/models";
 import { firstRunSteps } from "@/lib/teams/first-run";
 import { teamPage } from "@/app/_server/page-guards";

@@ -2,7 +2,7 @@
 // that the caller is an admin; the inbox reads again by itself), and the team's choice of one-click
 // links in approval emails.
 import { ApprovalsInbox } from "@/components/approvals/approvals-inbox";
-import { adminInbox } from "@/lib/chat/team-approvals";
+import { adminInbox } from "@/lib/approvals/team-approvals";
 import { requireAdmin } from "@/app/_server/caller";
 import { LinkSettings } from "@/components/approvals/link-settings";
 import { emailEnabled } from "@/lib/email/mailer";

@@ -1,8 +1,8 @@
 // GET: the calls waiting for an admin of the caller's team (the Approvals inbox; admins only).
 // POST {approvalId, approved, reason?, input?}: an admin decides one (Approve, Deny, Edit and approve).
 import { handle } from "@/lib/http";
-import { adminDecisionSchema, adminInbox, decideAsAdmin } from "@/lib/chat/team-approvals";
-import { continueDecided } from "@/lib/chat/continue-decided";
+import { adminDecisionSchema, adminInbox, decideAsAdmin } from "@/lib/approvals/team-approvals";
+import { continueDecided } from "@/lib/turn/continue-decided";
 import { readJson } from "@/lib/security/limits";
 import { requireAdmin } from "@/app/_server/caller";
 

@@ -1,8 +1,8 @@
 // POST: run one turn of a chat and stream its UI message chunks. Only the new message (or an edit of
 // one), a regenerate, a continue or approval decisions come from the client; history and tool inputs come from the database.
 import { handle } from "@/lib/http";
-import { runTurn } from "@/lib/chat/turn";
-import { chatBodyLimit, chatRequestSchema, messageText, rateLimitFor } from "@/lib/chat/request";
+import { runTurn } from "@/lib/turn/turn";
+import { chatBodyLimit, chatRequestSchema, messageText, rateLimitFor } from "@/lib/turn/request";
 import { readJson } from "@/lib/security/limits";
 import { requireTeamFromSessionCookie } from "@/app/_server/caller";
 

@@ -2,7 +2,7 @@
 // The files of a question, under its text: images inline (same-origin attachments load at once),
 // other files as links that open the stored attachment (GET /api/attachments/<id>).
 import { Paperclip } from "lucide-react";
-import type { ParleyPart } from "@/lib/chat/message-types";
+import type { ParleyPart } from "@/lib/messages/message-types";
 import { GatedImage } from "../../shared/gated-image";
 
 export function AttachedFiles({ parts }: { parts: ParleyPart[] }) {

@@ -1,6 +1,6 @@
 // The user message as POST /api/chat takes it: its text parts, and its files as the ids of the
 // attachments already uploaded (the server reads the files from the database, never from the body).
-import type { ParleyUIMessage } from "@/lib/chat/message-types";
+import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { attachmentIdOf } from "@/lib/format/attachment-url";
 
 export function messageWithAttachments(message: ParleyUIMessage | undefined) {

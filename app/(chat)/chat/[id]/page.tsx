@@ -5,8 +5,8 @@ import { teamPage, orNotFound } from "@/app/_server/page-guards";
 import { chatAccess } from "@/lib/sharing/access";
 import { SharedChatView } from "@/components/chat/shared-chat-view";
 import { loadMessagePage } from "@/lib/chat/history";
-import { maxMessageChars } from "@/lib/chat/request";
-import { abortedText, SUPERSEDED } from "@/lib/chat/tool-states";
+import { maxMessageChars } from "@/lib/turn/request";
+import { abortedText, SUPERSEDED } from "@/lib/messages/tool-states";
 import { pickerModels } from "@/lib/providers/models";
 
 /** The tab is named after the chat (for someone who may see it; else the default title). */

@@ -2,8 +2,8 @@ import Link from "next/link";
 import { adminPage, orNotFound } from "@/app/_server/page-guards";
 import { stdioAllowed } from "@/lib/mcp/config";
 import { getServerForAdmin, type McpServerAdminView } from "@/lib/mcp/servers";
-import { explainPolicy } from "@/lib/tools/approval-policy";
-import { readRules, ruleLabel } from "@/lib/tools/approval-rules";
+import { explainPolicy } from "@/lib/approvals/approval-policy";
+import { readRules, ruleLabel } from "@/lib/approvals/approval-rules";
 import { ServerApprovalSettings, type ToolApprovalView } from "@/components/admin/mcp-approval-settings";
 import {
   addMcpToolRuleAction,

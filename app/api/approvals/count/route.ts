@@ -1,6 +1,6 @@
 // GET: how many calls wait for an admin of the caller's team (the sidebar badge polls it; admins only).
 import { handle } from "@/lib/http";
-import { countPendingApprovals } from "@/lib/chat/team-approvals";
+import { countPendingApprovals } from "@/lib/approvals/team-approvals";
 import { requireAdmin } from "@/app/_server/caller";
 
 export const GET = handle(async () => {

@@ -12,7 +12,7 @@ vi.mock("next/headers", () => ({
 
 import { getAuth } from "@/lib/auth/auth";
 import { signUp } from "@/lib/auth/accounts";
-import { decideAsAdmin } from "@/lib/chat/team-approvals";
+import { decideAsAdmin } from "@/lib/approvals/team-approvals";
 import { db } from "@/lib/db/client";
 import { createApprovalLink } from "@/lib/notifications/approval-links";
 import type { TeamContext } from "@/lib/teams/team-context";
@@ -20,7 +20,7 @@ import { APP_BASE, Browser } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { waitingCall } from "@/test/support/waiting-calls";
 import { POST } from "./route";
-import { continueDecided } from "@/lib/chat/continue-decided";
+import { continueDecided } from "@/lib/turn/continue-decided";
 
 const PASSWORD = "correct horse battery staple 42";
 let stop: () => Promise<void>;

@@ -3,8 +3,8 @@
 // when the team enabled one-click links. 404 not a link, 401 not signed in, 403 someone else's, 410 used
 // or expired, 409 decided already; 400 for an edited input that does not fit (the link still works).
 import { handle } from "@/lib/http";
-import { decideByLink, linkDecisionSchema } from "@/lib/chat/link-decisions";
-import { continueDecided } from "@/lib/chat/continue-decided";
+import { decideByLink, linkDecisionSchema } from "@/lib/approvals/link-decisions";
+import { continueDecided } from "@/lib/turn/continue-decided";
 import { readJson } from "@/lib/security/limits";
 import { currentUser } from "@/app/_server/caller";
 

@@ -2,7 +2,7 @@
 // says why a link is refused, the page refuses it with the right status or shows the card).
 import { cache } from "react";
 import { AppError } from "@/lib/errors";
-import { linkCard, type LinkCard } from "@/lib/chat/link-decisions";
+import { linkCard, type LinkCard } from "@/lib/approvals/link-decisions";
 import { currentUser } from "@/app/_server/caller";
 
 export type LinkState = { ok: true; card: LinkCard } | { ok: false; status: number; message: string };

@@ -3,7 +3,7 @@
 // Parley). A refusal is a small page of the same kind with the status, which tells the block what went
 // wrong (a message to the parent) so the block shows the error instead of an empty frame.
 import { z } from "zod";
-import { appPage } from "@/lib/chat/mcp-apps";
+import { appPage } from "@/lib/mcp-chat/mcp-apps";
 import { errorResponse, idParams } from "@/lib/http";
 import { Invalid } from "@/lib/errors";
 import { appPageHeaders, appErrorPage } from "@/lib/mcp/app-page";

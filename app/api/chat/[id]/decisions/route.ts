@@ -1,8 +1,8 @@
 // POST {approvals}: the member's decisions on their calls of an answer in which other calls wait for
 // an admin; the answer goes on (on the server) once nothing waits any more.
 import { handle, idParams } from "@/lib/http";
-import { decideWhileWaiting, memberDecisionsSchema } from "@/lib/chat/continue-decided";
-import { decisionRateLimit } from "@/lib/chat/request";
+import { decideWhileWaiting, memberDecisionsSchema } from "@/lib/turn/continue-decided";
+import { decisionRateLimit } from "@/lib/turn/request";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/app/_server/caller";
 

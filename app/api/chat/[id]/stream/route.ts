@@ -1,6 +1,6 @@
 // GET: resume the running turn of a chat (a replay from its start, then live); 204 when none runs.
 import { handle, idParams } from "@/lib/http";
-import { resumeTurn } from "@/lib/chat/turn-follow";
+import { resumeTurn } from "@/lib/turn/turn-follow";
 import { requireTeam } from "@/app/_server/caller";
 
 export const GET = handle(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {

@@ -1,8 +1,8 @@
 // POST: a tool call the MCP Apps view of a tool call asks for ({ call, name, arguments, approved? }); runs
-// on the server under the member's approval policy (lib/chat/mcp-app-calls.ts) and answers { result };
+// on the server under the member's approval policy (lib/mcp-chat/mcp-app-calls.ts) and answers { result };
 // 409 ApprovalNeeded when the member has to say yes first (then sent again with `approved: true`).
 import { z } from "zod";
-import { appToolCall } from "@/lib/chat/mcp-app-calls";
+import { appToolCall } from "@/lib/mcp-chat/mcp-app-calls";
 import { handle, idParams } from "@/lib/http";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/app/_server/caller";

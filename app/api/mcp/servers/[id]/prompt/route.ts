@@ -1,7 +1,7 @@
 // POST: one of a team server's prompts with the member's arguments, as text messages for the composer.
 import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
-import { promptMessages } from "@/lib/chat/mcp-catalog";
+import { promptMessages } from "@/lib/mcp-chat/mcp-catalog";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/app/_server/caller";
 

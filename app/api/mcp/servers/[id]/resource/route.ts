@@ -2,7 +2,7 @@
 // its text (cut) or image, as an attachment would be read.
 import { z } from "zod";
 import { handle, idParams } from "@/lib/http";
-import { readAttachments } from "@/lib/chat/mcp-catalog";
+import { readAttachments } from "@/lib/mcp-chat/mcp-catalog";
 import { readJson } from "@/lib/security/limits";
 import { requireTeam } from "@/app/_server/caller";
 
