@@ -42,7 +42,8 @@ export async function adminContext(request: CallerRequest, teamId?: string): Pro
   return ctx;
 }
 
-function pickTeam(user: SessionUser, teams: TeamSummary[], chosenTeamId: string | undefined, teamId?: string): TeamContext {
+/** The team to act in among `teams` (see teamContext); exported for the chat route's own session read (lib/turn/turn-input.ts). */
+export function pickTeam(user: SessionUser, teams: TeamSummary[], chosenTeamId: string | undefined, teamId?: string): TeamContext {
   if (teamId !== undefined) {
     const team = teams.find((t) => t.id === teamId);
     if (!team) throw NotFound();

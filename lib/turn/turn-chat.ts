@@ -10,7 +10,7 @@
 // and takes the project's default model and tools (lib/projects) unless the browser chose others. An
 // id of any other user's chat is 404, as always.
 import { db } from "../db/client";
-import type { Chat } from "../db/generated/client";
+import type { Chat, Prisma } from "../db/generated/client";
 import { NotFound } from "../errors";
 import { chatModelsInclude } from "../providers/resolve";
 import type { TeamContext } from "../teams/team-context";
@@ -25,8 +25,21 @@ export type NewChat = { tools?: ToolSelection; projectId?: string };
 
 export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 
-/** The chat with its models, its owner's (the caller's) personal instructions and its project's, in one query. */
-const turnChatInclude = { ...chatModelsInclude, user: { select: { instructions: true } }, project: { select: { instructions: true } } } as const;
+/**
+ * The chat with its models, its owner's (the caller's) personal instructions, its project's, and its
+ * team's budgets (for the budget check, lib/usage/budgets.ts), in one query.
+ */
+export const turnChatInclude = {
+  ...chatModelsInclude,
+  team: {
+    select: { ...chatModelsInclude.team.select, budgets: { select: { id: true, scope: true, userId: true, modelRowId: true, metric: true, limit: true } } },
+  },
+  user: { select: { instructions: true } },
+  project: { select: { instructions: true } },
+} as const;
+
+/** A stored chat as `chatForTurn` reads it (turnChatInclude); the caller may read it beside the session (turn-input.ts). */
+export type StoredTurnChat = Prisma.ChatGetPayload<{ include: typeof turnChatInclude }>;
 
 /** Whether a turn runs in the chat (here, or in another process whose stream is live). */
 export async function running(registry: Registry, chat: Pick<Chat, "id" | "activeStreamId">): Promise<boolean> {
@@ -50,13 +63,22 @@ export async function turnEnded(registry: Registry, chatId: string, ms: number):
   }
 }
 
-/** The caller's chat with its models; for a new chat's first message, the draft it stores (see the header). */
-export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: NewChat | undefined) {
+/**
+ * The caller's chat with its models; for a new chat's first message, the draft it stores (see the
+ * header). `read` is the caller's chat as read already with the session (null: none), else it is read here.
+ */
+export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: NewChat | undefined, read?: StoredTurnChat | null) {
   const prisma = await db();
-  const stored = await prisma.chat.findFirst({ where: ownChat(ctx, chatId), include: turnChatInclude });
-  if (stored) {
-    const { user, project, ...chat } = stored;
-    return { chat, instructions: user.instructions, projectInstructions: project?.instructions ?? null, draft: false };
+  const stored = read !== undefined ? read : await prisma.chat.findFirst({ where: ownChat(ctx, chatId), include: turnChatInclude });
+  // Read with the session, the chat is the caller's; whether it is in the team they act in is checked here.
+  if (stored && stored.id === chatId && stored.teamId === ctx.team.id && stored.userId === ctx.user.id) {
+    const {
+      user,
+      project,
+      team: { budgets, ...team },
+      ...chat
+    } = stored;
+    return { chat: { ...chat, team }, instructions: user.instructions, projectInstructions: project?.instructions ?? null, budgets, draft: false };
   }
   if (!newChat || !DRAFT_ID.test(chatId) || (await prisma.chat.count({ where: { id: chatId } }))) throw NotFound("No such chat.");
   const [team, asker, chosenTools, project] = await Promise.all([
@@ -86,5 +108,11 @@ export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: New
     createdAt: now,
     updatedAt: now,
   };
-  return { chat: { ...chat, model: null, team }, instructions: asker.instructions, projectInstructions: project?.instructions ?? null, draft: true };
+  return {
+    chat: { ...chat, model: null, team },
+    instructions: asker.instructions,
+    projectInstructions: project?.instructions ?? null,
+    budgets: undefined,
+    draft: true,
+  };
 }

@@ -15,15 +15,16 @@ import type { Chat } from "../db/generated/client";
 import { AppError, Conflict } from "../errors";
 import { NoModelError, resolveTurnModels, type ResolvedModel } from "../providers/resolve";
 import type { TeamContext } from "../teams/team-context";
+import type { TeamBudget } from "../usage/budgets";
 import { questionFiles, type FilePart } from "../attachments/store";
 import { ALREADY_DECIDED, anyDecidedAlready, type Decision } from "../approvals/approvals";
 import { branchMessage } from "../chat/branches";
-import { fitHistory, historyBudget, loadHistory } from "../chat/history";
+import { fitHistory, historyBudget, loadHistory, type History } from "../chat/history";
 import { readAttachments } from "../mcp-chat/mcp-catalog";
 import type { ParleyUIMessage, ResourceData } from "../messages/message-types";
 import type { Registry } from "./stream-registry";
 import { titleFrom } from "../chat/titles";
-import { chatForTurn, running, RUNNING, turnEnded, type NewChat } from "./turn-chat";
+import { chatForTurn, running, RUNNING, turnEnded, type NewChat, type StoredTurnChat } from "./turn-chat";
 import { continuable } from "./turn-continue";
 
 export type TurnRequest = {
@@ -60,6 +61,8 @@ export type LoadedTurn = {
   projectInstructions: string | null;
   /** The chat is not stored yet: the claim stores it. */
   draft: boolean;
+  /** The team's budgets, when they were read with the chat (lib/usage/budgets.ts reads them otherwise). */
+  budgets?: TeamBudget[];
   /** The chat's title until the model names it: the question's first words (set when it had none). */
   firstTitle?: string;
   model: ResolvedModel;
@@ -86,19 +89,37 @@ function waitsForApproval(history: ParleyUIMessage[]): boolean {
   return last?.role === "assistant" && last.parts.some((p) => ["approval-requested", "approval-responded"].includes((p as { state?: string }).state ?? ""));
 }
 
-export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Registry): Promise<LoadedTurn> {
+/** What the caller read of the turn before it knew who asks (turn-input.ts): the chat read with the session, the history. */
+export type EarlyReads = {
+  /** The caller's chat with its models and its team's budgets, read with the session (null: none such). */
+  chat?: StoredTurnChat | null;
+  /** `earlyHistory(request)`, started before the session was checked. */
+  history?: Promise<History>;
+};
+
+/** A new version of a message (a regenerated answer, an edited question) follows what came before it. */
+const replacingOf = (req: TurnRequest) =>
+  req.regenerate ? { id: req.regenerate, role: "assistant" as const } : req.edit ? { id: req.edit, role: "user" as const } : undefined;
+
+/**
+ * The history a new message's turn reads, started before the chat is known to be the caller's (it is
+ * only used once it is); undefined for turns that read theirs later. Its budget is the default
+ * window's until the model is known; the model's own is applied in `loadTurn`.
+ */
+export function earlyHistory(req: TurnRequest): Promise<History> | undefined {
+  return req.decisions || req.afterDecisions || req.continue || replacingOf(req) ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) });
+}
+
+export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Registry, early: EarlyReads = {}): Promise<LoadedTurn> {
   if (!req.regenerate && !req.text && !req.decisions?.length && !req.continue && !req.afterDecisions)
     throw new AppError("InvalidInput", 400, "A message needs text.");
   if (req.edit && !req.text) throw new AppError("InvalidInput", 400, "An edited message needs text.");
   const prisma = await db();
-  // A new version of a message (a regenerated answer, an edited question) follows what came before it.
-  const replacing = req.regenerate ? { id: req.regenerate, role: "assistant" as const } : req.edit ? { id: req.edit, role: "user" as const } : undefined;
+  const replacing = replacingOf(req);
 
-  // The history is read before the chat is known to be the caller's; it is only used once it is. Its
-  // budget is the default window's until the model is known; the model's own is applied below.
   const [found, before, files] = await Promise.all([
-    chatForTurn(ctx, req.chatId, req.newChat),
-    req.decisions || req.afterDecisions || req.continue || replacing ? undefined : loadHistory(req.chatId, { maxChars: historyBudget(null) }),
+    chatForTurn(ctx, req.chatId, req.newChat, early.chat),
+    early.history ?? earlyHistory(req),
     questionFiles(ctx, req.text && !req.edit ? req.attachments : undefined),
   ]);
   let { chat } = found;
@@ -121,6 +142,7 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     instructions: found.instructions,
     projectInstructions: found.projectInstructions,
     draft: found.draft,
+    budgets: found.budgets,
     model,
     fallback,
     budget,

@@ -37,14 +37,17 @@ import { modelTitle } from "../chat/titles";
 import { answerEvents, callModel } from "./turn-answer";
 import { TurnHold } from "./turn-hold";
 import { claimTurn, releaseChat, withQuestion, type ClaimedTurn } from "./turn-claim";
-import { loadTurn, type LoadedTurn, type TurnRequest } from "./turn-load";
+import { loadTurn, type EarlyReads, type LoadedTurn, type TurnRequest } from "./turn-load";
 import { prepareAnswer } from "./turn-prepare";
 import { processTurnSlots, type TurnSlots } from "./turn-slots";
 
 export type { TurnRequest };
 
-/** Who asks, and what: read by the caller (session, body, rate limit) once the turn has its slot. */
-export type TurnInput = { ctx: TeamContext; request: TurnRequest };
+/**
+ * Who asks, and what: read by the caller (session, body, rate limit) once the turn has its slot; with
+ * what it read of the turn on the way (turn-input.ts: the chat with the session, the history beside it).
+ */
+export type TurnInput = { ctx: TeamContext; request: TurnRequest; early?: EarlyReads };
 
 /** What a turn uses from outside; `turnDeps()` gives the app's, tests replace parts. */
 export type TurnDeps = {
@@ -92,18 +95,13 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
   hold.take(() => slot.release());
   try {
     // load
-    const { ctx, request } = await input();
+    const { ctx, request, early } = await input();
     const registry = await deps.registry();
-    const loaded = await loadTurn(ctx, request, registry);
+    const loaded = await loadTurn(ctx, request, registry, early);
     // budget: a used-up budget refuses the turn before anything is written (402/429 with the reason).
     const { model: m } = loaded;
-    const budget = await deps.budgets(await db(), {
-      teamId: ctx.team.id,
-      userId: ctx.user.id,
-      modelRowId: m.modelRowId,
-      modelName: m.displayName,
-      prices: m.prices,
-    });
+    const subject = { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: m.modelRowId, modelName: m.displayName, prices: m.prices };
+    const budget = await deps.budgets(await db(), subject, new Date(), loaded.budgets);
     hold.take(() => db().then((p) => releaseHold(p, budget.reservationId)));
 
     // claim: a new message's rows are written while the tools are gathered and the model is called.

@@ -24,6 +24,8 @@ const RECENT_ANSWERS = 20;
 
 type Tx = Prisma.TransactionClient;
 type BudgetRow = { id: string; scope: BudgetScope; userId: string | null; modelRowId: string | null; metric: BudgetMetric; limit: number };
+/** A team's budget as `holdTurnBudget` reads it (a turn may read them with its chat and hand them over). */
+export type TeamBudget = BudgetRow;
 
 export type TurnSubject = { teamId: string; userId: string; modelRowId: string; modelName: string; prices: Prices };
 
@@ -100,10 +102,12 @@ async function used(tx: Tx, b: BudgetRow, s: TurnSubject, since: Date): Promise<
 
 /**
  * Checks the budgets for a turn about to start and reserves one answer's worth; throws BudgetExceeded
- * (nothing written) when a budget is used up. Costs one query when the team has no budget.
+ * (nothing written) when a budget is used up. Costs one query when the team has no budget, none when
+ * the caller read the team's budgets already (`teamBudgets`: every budget row of `s.teamId`, as read
+ * in this request; the usage they count is read here, in the transaction).
  */
-export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now = new Date()): Promise<BudgetHold> {
-  const rows = applicableBudgets(await prisma.budget.findMany({ where: { teamId: s.teamId } }), s);
+export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now = new Date(), teamBudgets?: TeamBudget[]): Promise<BudgetHold> {
+  const rows = applicableBudgets(teamBudgets ?? (await prisma.budget.findMany({ where: { teamId: s.teamId } })), s);
   if (!rows.length) return { reservationId: null };
   const since = monthStart(now);
   const resetsAt = nextMonthStart(now);

@@ -1,0 +1,80 @@
+// Who asks, and what (POST /api/chat's part of a turn's load, turn.ts): the session, the body, the rate
+// limit, read in as few round trips as the answers allow, since every answer waits on them.
+//
+// One query reads the session (what lib/teams/session-teams.ts reads: the session row of a correctly
+// signed cookie, lib/auth/session-token.ts, that has not expired), its user's memberships, and the chat
+// the body names when it is this user's, with its models and its team's budgets (turn-chat.ts); the
+// chat counts only when it is in the team the caller acts in (else 404, as `chatForTurn` says of any
+// chat that is not the caller's). A new message's history is read beside it, once the cookie's
+// signature holds: a request without a session this server signed reads nothing.
+//
+// The refusals come in the order they always did: 401 (no valid session), 404 (no team), the body's
+// (415, 413, 400), then the rate limit (429); loadTurn's follow.
+import { db } from "../db/client";
+import { Unauthorized } from "../errors";
+import { readJson } from "../security/limits";
+import { signedSessionToken } from "../auth/session-token";
+import { pickTeam, type CallerRequest } from "../teams/context";
+import { membershipsQuery, toTeamSummaries } from "../teams/memberships";
+import { chatBodyLimit, chatRequestSchema, messageText, rateLimitFor, type ChatRequest } from "./request";
+import { earlyHistory, type TurnRequest } from "./turn-load";
+import { turnChatInclude } from "./turn-chat";
+import type { TurnInput } from "./turn";
+
+/** The turn a request body asks for. */
+function turnRequest(body: ChatRequest): TurnRequest {
+  const text = messageText(body);
+  return {
+    chatId: body.id,
+    text,
+    regenerate: body.trigger === "regenerate-message" ? body.messageId : undefined,
+    edit: body.editOf,
+    continue: body.continueOf,
+    modelId: body.modelId,
+    decisions: body.approvals,
+    attachments: body.attachments,
+    newChat: body.newChat && text ? { tools: body.tools, projectId: body.projectId } : undefined,
+    resources: text ? body.resources : undefined,
+  };
+}
+
+/** Reads POST /api/chat's caller and body (see the header); throws the refusal an answer starts with. */
+export async function turnInput(req: Request, caller: CallerRequest): Promise<TurnInput> {
+  const token = await signedSessionToken(caller.headers);
+  if (!token) throw Unauthorized();
+  // The body's refusal waits until the session is known to be valid (401 first, as always).
+  const parsed = readJson(req, chatRequestSchema, chatBodyLimit()).then(
+    (body) => ({ body, request: turnRequest(body) }),
+    (error: unknown) => ({ error }),
+  );
+  const read = await parsed;
+  const chatId = "request" in read ? read.request.chatId : undefined;
+  const history = "request" in read ? earlyHistory(read.request) : undefined;
+  // Unused when the session or the body is refused: its failure is nobody's.
+  history?.catch(() => {});
+  const prisma = await db();
+  const session = await prisma.session.findUnique({
+    where: { token },
+    select: {
+      expiresAt: true,
+      user: {
+        select: {
+          id: true,
+          name: true,
+          email: true,
+          memberships: membershipsQuery,
+          // The chat as `chatForTurn` reads it (no chat has the id "": none is read without a body).
+          chats: { where: { id: chatId ?? "" }, include: turnChatInclude, take: 1 },
+        },
+      },
+    },
+  });
+  if (!session || session.expiresAt < new Date()) throw Unauthorized();
+  const { id, name, email, memberships, chats } = session.user;
+  const ctx = pickTeam({ id, name, email }, toTeamSummaries(memberships), caller.chosenTeamId);
+  if ("error" in read) throw read.error;
+  // Messages count against PARLEY_CHAT_RATE_LIMIT; decisions on approval cards against their own limit.
+  await rateLimitFor(read.body).hit(ctx.user.id);
+  const chat = chats[0] && chats[0].teamId === ctx.team.id ? chats[0] : null;
+  return { ctx, request: read.request, early: { chat, history } };
+}
