@@ -104,8 +104,11 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     const budget = await deps.budgets(await db(), subject, new Date(), loaded.budgets);
     hold.take(() => db().then((p) => releaseHold(p, budget.reservationId)));
 
-    // claim: a new message's rows are written while the tools are gathered and the model is called.
-    const claiming = claimTurn(ctx, loaded);
+    // claim: a new message's rows are written while the tools are gathered and the model is called,
+    // from the next turn of the event loop: what runs without waiting for I/O until the model request
+    // is on its way (the prompt, no tools or tools at hand, streamText) goes first, and the claim's
+    // queries do not hold it back. Decisions and a continue are claimed first (turn-claim.ts).
+    const claiming = loaded.claimFirst ? claimTurn(ctx, loaded) : nextTurn().then(() => claimTurn(ctx, loaded));
     const claimFailed = claiming.then(
       () => false,
       () => true,
@@ -198,6 +201,9 @@ export async function runTurn(input: () => Promise<TurnInput>, deps: TurnDeps = 
     throw err;
   }
 }
+
+/** Resolves in the event loop's next turn, after waiting I/O (setImmediate). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The turn among those this process runs (stream-registry.ts), from the moment it holds its chat: Stop
