@@ -80,18 +80,23 @@ export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: New
     } = stored;
     return { chat: { ...chat, team }, instructions: user.instructions, projectInstructions: project?.instructions ?? null, budgets, draft: false };
   }
-  if (!newChat || !DRAFT_ID.test(chatId) || (await prisma.chat.count({ where: { id: chatId } }))) throw NotFound("No such chat.");
-  const [team, asker, chosenTools, project] = await Promise.all([
+  if (!newChat || !DRAFT_ID.test(chatId)) throw NotFound("No such chat.");
+  // Read side by side with the check that no chat has the id, which answers first (404 "No such chat.").
+  const reads = Promise.all([
     prisma.team.findUniqueOrThrow({ where: { id: ctx.team.id }, select: chatModelsInclude.team.select }),
     prisma.user.findUniqueOrThrow({ where: { id: ctx.user.id }, select: { instructions: true } }),
     newChat.tools ? checkSelection(ctx.team.id, newChat.tools) : null,
     // Started in a project (one the member may file chats in, else 404): its default model and tools
     // when the browser sent none.
     newChat.projectId ? fileableProject(ctx, newChat.projectId) : null,
+    // No tools sent (the message went before the picker had loaded them) and no project: the tools the
+    // member's new chats start with, as a chat stored through POST /api/chats gets.
+    newChat.tools || newChat.projectId ? null : newChatSelection(ctx),
   ]);
-  // No tools sent (the message went before the picker had loaded them): the tools the member's new
-  // chats start with, as a chat stored through POST /api/chats gets.
-  const toolSelection = chosenTools ?? project?.toolSelection ?? (await newChatSelection(ctx));
+  reads.catch(() => {});
+  if (await prisma.chat.count({ where: { id: chatId } })) throw NotFound("No such chat.");
+  const [team, asker, chosenTools, project, memberTools] = await reads;
+  const toolSelection = chosenTools ?? project?.toolSelection ?? memberTools ?? (await newChatSelection(ctx));
   const now = new Date();
   const chat = {
     id: chatId,
