@@ -128,6 +128,24 @@ describe.each(DATABASES)("on $name", (driver) => {
     expect(tokens.message).toMatch(/^The monthly budget for gpt-test of 1,000 tokens is used up until /);
   });
 
+  it("counts no expired reservation (a crashed turn's), and a turn that gives its own back clears it", async () => {
+    mock.onMessage("after a crash", { content: "Still allowed.", usage: USAGE } as never);
+    const { ctx, chat, model } = await pricedTeam({ cost: 0.004 });
+    const prisma = await db();
+    await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "cost", limit: 0.01 } });
+    // Had it not expired, this reservation would use the budget up.
+    const expired = { teamId: ctx.team.id, userId: ctx.user.id, modelRowId: model.id, tokens: 1, cost: 1, expiresAt: new Date(Date.now() - 1000) };
+    await prisma.budgetReservation.create({ data: expired });
+    // One that has not expired does.
+    const live = await prisma.budgetReservation.create({ data: { ...expired, expiresAt: new Date(Date.now() + 60_000) } });
+    expect((await rejection(runTurn(ctx, { chatId: chat.id, text: "after a crash" }))).status).toBe(402);
+    await prisma.budgetReservation.delete({ where: { id: live.id } });
+    const { chunks, stored } = await turn(ctx, chat.id, "after a crash");
+    expect(textOf(chunks)).toBe("Still allowed.");
+    expect(stored.status).toBe("done");
+    expect(await prisma.budgetReservation.count({ where: { teamId: ctx.team.id } })).toBe(0);
+  });
+
   it("warns from 80% of the budget used, as the warning says: not at 45% because the next answer's estimate would pass 80%", async () => {
     mock.onMessage(/^halfway/, { content: "Still room.", usage: USAGE } as never);
     const { ctx, chat } = await pricedTeam({ cost: 0.0045 });

@@ -8,7 +8,8 @@
 // at least MIN_ESTIMATE_TOKENS). So two turns that start at once cannot both take the last of a budget:
 // the second sees the first's reservation. A turn that crosses the limit while it streams finishes;
 // the limit is overshot by at most about one answer. The reservation goes when the turn stores its
-// usage record (usage-record.ts), when the turn fails to start, or after RESERVATION_TTL_MS (a crash).
+// usage record (usage-record.ts), when the turn fails to start, or after RESERVATION_TTL_MS (a crash: an
+// expired reservation counts for nothing, and the next turn that gives its own back clears it).
 import type { BudgetMetric, BudgetScope, Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { formatBudgetAmount } from "../format/usage";
@@ -89,12 +90,12 @@ async function estimate(tx: Tx, s: TurnSubject): Promise<{ tokens: number; cost:
   };
 }
 
-/** This month's usage and running reservations that a budget counts. */
-async function used(tx: Tx, b: BudgetRow, s: TurnSubject, since: Date): Promise<number> {
+/** This month's usage and running reservations that a budget counts (an expired one, a crashed turn's, counts for nothing). */
+async function used(tx: Tx, b: BudgetRow, s: TurnSubject, since: Date, now: Date): Promise<number> {
   const by = countedBy(b, s);
   const [usage, held] = await Promise.all([
     tx.usageRecord.aggregate({ where: { teamId: s.teamId, createdAt: { gte: since }, ...by }, _sum: { cost: true, inputTokens: true, outputTokens: true } }),
-    tx.budgetReservation.aggregate({ where: { teamId: s.teamId, ...by }, _sum: { cost: true, tokens: true } }),
+    tx.budgetReservation.aggregate({ where: { teamId: s.teamId, expiresAt: { gte: now }, ...by }, _sum: { cost: true, tokens: true } }),
   ]);
   if (b.metric === "cost") return (usage._sum.cost ?? 0) + (held._sum.cost ?? 0);
   return (usage._sum.inputTokens ?? 0) + (usage._sum.outputTokens ?? 0) + (held._sum.tokens ?? 0);
@@ -124,12 +125,11 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
     .$transaction(
       async (tx) => {
         await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${"parley:budget:" + s.teamId}))) AS l`;
-        await tx.budgetReservation.deleteMany({ where: { teamId: s.teamId, expiresAt: { lt: now } } });
         const one = await estimate(tx, s);
         let warning: BudgetHold["warning"];
         let worst = 0;
         for (const b of rows) {
-          const spent = await used(tx, b, s, since);
+          const spent = await used(tx, b, s, since, now);
           if (spent >= b.limit) {
             metrics().budgetRefusals.inc({ scope: b.scope, metric: b.metric });
             refused = sighting("budget.exceeded", b, spent);
@@ -176,7 +176,10 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
     });
 }
 
-/** Gives a reservation back (the turn did not start, or its usage is stored). */
+/**
+ * Gives a reservation back (the turn did not start, or its usage is stored), and clears expired ones
+ * (crashed turns'; they count for nothing) after the turn instead of before it.
+ */
 export async function releaseHold(prisma: PrismaClient | Tx, reservationId: string | null | undefined): Promise<void> {
-  if (reservationId) await prisma.budgetReservation.deleteMany({ where: { id: reservationId } });
+  if (reservationId) await prisma.budgetReservation.deleteMany({ where: { OR: [{ id: reservationId }, { expiresAt: { lt: new Date() } }] } });
 }
