@@ -1,11 +1,12 @@
-// CSRF from a same-site page: the victim (the admin) is signed in at http://127.0.0.1:<port>; an
-// attacker's page on another port of the same host (http://127.0.0.1:<port+5>: same site, so the
+// CSRF from a same-site page: the victim (an admin of this spec's own team, an account of its own, so no
+// other spec file changes what they see) is signed in at http://127.0.0.1:<port>; an attacker's page on another port of the same host (http://127.0.0.1:<port+5>: same site, so the
 // SameSite=Lax session cookie is sent) submits the app's own forms (one server action from every
 // actions file), a text/plain form to /api/chat, and credentialed fetches to every state-changing
 // route. Each is refused (403) and nothing the victim can see changed.
 import http from "node:http";
 import { expect, test, type Page, type Response } from "@playwright/test";
-import { ADMIN, SIGNED_OUT, signIn } from "./helpers";
+import { SIGNED_OUT, createInvite, uniqueUser } from "./helpers";
+import { ensureFileTeam } from "./own-team";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
 const APP = `http://127.0.0.1:${PORT}`;
@@ -26,8 +27,18 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
-test("a page on another port of the same host cannot act for the signed-in user", async ({ page, context }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
+test("a page on another port of the same host cannot act for the signed-in user", async ({ page, context, browser }) => {
+  // The victim: a new account that joins the file's team as an admin, its only team (the seeded admin's
+  // list of teams grows while other spec files run; this one's does not).
+  const admin = await browser.newContext({ baseURL: `http://localhost:${PORT}`, storageState: await ensureFileTeam(browser) });
+  const invite = new URL(await createInvite(await admin.newPage(), "admin"));
+  await admin.close();
+  const victim = uniqueUser("csrf-victim");
+  await page.goto(invite.pathname);
+  await page.getByLabel("Your name").fill(victim.name);
+  await page.getByLabel("Email").fill(victim.email);
+  await page.getByLabel("Password").fill(victim.password);
+  await page.getByRole("button", { name: "Create account and join" }).click();
   await page.waitForURL("**/chat");
   const chatId = (await (await page.request.post("/api/chats")).json()).id as string;
   await page.goto(`/chat/${chatId}`);
@@ -138,6 +149,7 @@ async function snapshot(page: Page, chatId: string, teamId: string) {
     invites: await json(`/api/teams/${teamId}/invites`),
     members: await json(`/api/teams/${teamId}/members`),
     preferences: await json("/api/tools/preferences"),
+    team: await page.getByLabel("Team").inputValue(),
     teams: await page.getByLabel("Team").locator("option").allInnerTexts(),
     providers,
     mcp,
