@@ -2,6 +2,7 @@
 // signing in the browser stays on this site; password guessing is slowed by account and real address.
 import http from "node:http";
 import { expect, test } from "@playwright/test";
+import { createTeam } from "./admin-steps";
 import { ADMIN, SIGNED_OUT, createInvite, joinWithNewAccount, signIn } from "./helpers";
 
 test.describe("signed in as the admin", () => {
@@ -109,6 +110,8 @@ test.describe("password guessing", () => {
     // The stored admin session was signed out above: sign in afresh to make the invite.
     await signIn(page, ADMIN.email, ADMIN.password);
     await expect(page).toHaveURL(/\/chat$/);
+    // The member joins a team of this file's own (the first team's members are nobody else's business).
+    await createTeam(page, "Spec sign-in");
     const { context, user } = await joinWithNewAccount(browser, await createInvite(page));
     await context.close();
 
