@@ -36,6 +36,11 @@ for (const key of [
   "SMTP_PASSWORD",
 ])
   delete env[key];
-const child = spawn(process.execPath, ["scripts/start.mjs", "-p", process.env.PORT || "3210"], { stdio: "inherit", env });
+// Idle connections stay open longer than any test runs: Playwright's API requests (page.request) reuse a
+// pooled connection without reading the server's Keep-Alive timeout (5 s by default), so a request
+// after a pause of about 5 s could meet the server closing that connection (read ECONNRESET), the
+// busier the machine the likelier. Browsers honour the timeout; only the test client needs this.
+const KEEP_ALIVE_MS = "300000";
+const child = spawn(process.execPath, ["scripts/start.mjs", "-p", process.env.PORT || "3210", "--keepAliveTimeout", KEEP_ALIVE_MS], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));
