@@ -73,7 +73,9 @@ test("the view's requests go through Parley: a tool call under the approval poli
   // The view's buttons are pressed from the keyboard. Every line the view writes makes it report a new
   // height, the frame follows and the chat keeps its end in view, so the frame can move between the
   // moment a mouse click is aimed (the button is still within the frame) and the moment it lands: two
-  // fresh-clone runs lost the click this way. A key press goes to the focused button wherever it is.
+  // fresh-clone runs lost the click this way. A key press goes to the focused button wherever it is. The
+  // host's own buttons under the view (Approve, Deny, Cancel, Send message) move with it too (a run with
+  // three workers lost "Send message" just after the view had written its previous reply): pressed alike.
 
   // New tools ask before they run: the member is asked under the view, and the view's call waits.
   await frame.getByRole("button", { name: "Call a tool" }).press("Enter");
@@ -81,25 +83,25 @@ test("the view's requests go through Parley: a tool call under the approval poli
   await expect(approval).toContainText("card_stamp");
   await expect(approval).toContainText('"note": "from the app"');
   await expect(frame.locator("#reply")).toHaveText("");
-  await approval.getByRole("button", { name: "Approve" }).click();
+  await approval.getByRole("button", { name: "Approve" }).press("Enter");
   await expect(frame.locator("#reply")).toHaveText("tool: Stamped: from the app");
   await expect(approval).toHaveCount(0);
   // Declined: the view hears no.
   await frame.getByRole("button", { name: "Call a tool" }).press("Enter");
-  await approval.getByRole("button", { name: "Deny" }).click();
+  await approval.getByRole("button", { name: "Deny" }).press("Enter");
   await expect(frame.locator("#reply")).toHaveText("tool: error You declined “card_stamp”.");
 
   await frame.getByRole("button", { name: "Open a link" }).press("Enter");
   const link = page.getByRole("group", { name: "The app asks to open a link" });
   await expect(link).toContainText("https://example.com/from-the-app");
-  await link.getByRole("button", { name: "Cancel" }).click();
+  await link.getByRole("button", { name: "Cancel" }).press("Enter");
   await expect(frame.locator("#reply")).toHaveText("link: refused");
   await expect(link).toHaveCount(0);
 
   await frame.getByRole("button", { name: "Send a message" }).press("Enter");
   const message = page.getByRole("group", { name: "The app asks to send a message" });
   await expect(message).toContainText("Apps: the card says hello");
-  await message.getByRole("button", { name: "Send message" }).click();
+  await message.getByRole("button", { name: "Send message" }).press("Enter");
   await expect(frame.locator("#reply")).toHaveText("message: sent");
   await expect(answer(page)).toContainText("The card's message arrived.", { timeout: 20_000 });
   await expect(page.getByRole("article", { name: "Your message" }).last()).toContainText("Apps: the card says hello");
