@@ -38,7 +38,7 @@ export const turnChatInclude = {
   project: { select: { instructions: true } },
 } as const;
 
-/** A stored chat as `chatForTurn` reads it (turnChatInclude); the caller may read it beside the session (turn-input.ts). */
+/** A stored chat as `chatForTurn` reads it (turnChatInclude); the route may read it beside the session (turn-input.ts). */
 export type StoredTurnChat = Prisma.ChatGetPayload<{ include: typeof turnChatInclude }>;
 
 /** Whether a turn runs in the chat (here, or in another process whose stream is live). */
