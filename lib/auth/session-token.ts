@@ -1,8 +1,8 @@
 // The session cookie checked without better-auth's request handling, for the one request whose start
 // every user waits on: POST /api/chat (the time to first chunk, npm run bench). It checks what
 // better-auth's getSession checks of the cookie — its HMAC signature with the auth secret — and gives
-// the token; lib/teams/session-teams.ts then reads the session row, its user and their memberships
-// in one query. Nothing here writes: expired rows are left to better-auth, and refreshing a session's
+// the token; lib/teams/session-teams.ts (and, beside the chat it names, lib/turn/turn-input.ts) then
+// reads the session row, its user and their memberships in one query. Nothing here writes: expired rows are left to better-auth, and refreshing a session's
 // expiry happens on the requests that go through better-auth (every page and every other route).
 import crypto from "node:crypto";
 import { getAuth } from "./auth";

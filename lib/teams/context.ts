@@ -27,7 +27,7 @@ export async function teamContext(request: CallerRequest, teamId?: string): Prom
 
 /**
  * teamContext in one query, straight from the session cookie and without better-auth's request
- * handling (lib/teams/session-teams.ts): for POST /api/chat, whose start every answer waits on.
+ * handling (lib/teams/session-teams.ts): for routes whose start the caller waits on.
  */
 export async function teamContextFromSessionCookie(request: CallerRequest): Promise<TeamContext> {
   const signedIn = await sessionWithTeams(request.headers);

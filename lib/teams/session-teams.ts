@@ -1,7 +1,8 @@
 // The signed-in user and their teams in one query, straight from the session cookie: what better-auth's
 // getSession checks (the cookie's signature, lib/auth/session-token.ts, then a session row with that
-// token that has not expired) plus the memberships, for POST /api/chat, whose start every answer waits
-// on. It lives with the teams because the memberships are theirs; lib/auth knows only who is calling.
+// token that has not expired) plus the memberships, for routes whose start the caller waits on (POST
+// /api/chat reads the same beside the chat it names: lib/turn/turn-input.ts, which a test holds to this).
+// It lives with the teams because the memberships are theirs; lib/auth knows only who is calling.
 import { db } from "../db/client";
 import { signedSessionToken } from "../auth/session-token";
 import type { SessionUser } from "../auth/session";
