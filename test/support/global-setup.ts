@@ -11,14 +11,13 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { migratePGlite, migratePostgres, readMigrations } from "../../lib/db/migrator";
-import { pgliteExtensions } from "../../lib/db/pglite-store";
 import { withAdmin } from "./test-databases";
 
 const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
 
 async function migratedPGlite(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-migrated-"));
-  const db = new PGlite(dir, { extensions: await pgliteExtensions() }); // as the app opens it: a migration may create them
+  const db = new PGlite(dir);
   await db.waitReady;
   await migratePGlite(db, readMigrations(migrationsDir));
   await db.close();
