@@ -20,11 +20,15 @@ export default defineConfig({
   // Per port (see e2e/helpers.ts OUTPUT_DIR), so side-by-side runs do not delete each other's state.
   outputDir: process.env.E2E_PORT ? `test-results-${process.env.E2E_PORT}` : "test-results",
   // Files spread over the workers, each file's tests in order in one worker. Spec files are independent
-  // (each in a team of its own), so E2E_WORKERS=2 runs two side by side. One is the default: the suite
-  // is bound by CPU, and on two cores a second worker saved only a few minutes (fresh-clone CI runs:
-  // 17.9 min on one; 13.6 min on two before the one-at-a-time specs) while a hover check flaked.
+  // (each in a team, or with accounts, of its own), so two run side by side by default; E2E_WORKERS
+  // overrides it. Two, not more: the suite is bound by CPU (the browser's renderer, the app server). It
+  // used 1,165-1,264 CPU-seconds in runs with two workers, which is 10-10.5 min of both cores of a 2-core
+  // machine. Measured there in November 2026, with other work on the machine (both cores 98-99% busy):
+  // one worker about 15.5 min; two 13.6, 17.1, 15.4 and 15.5 min; three 12.4 min for 128 of the 142
+  // tests (the rest not reached after a failure). More workers only share the cores, and a slow page
+  // then outlasts an expectation's timeout more often.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS || 1),
+  workers: Number(process.env.E2E_WORKERS || 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
