@@ -65,12 +65,12 @@ export async function turnEnded(registry: Registry, chatId: string, ms: number):
 
 /**
  * The caller's chat with its models; for a new chat's first message, the draft it stores (see the
- * header). `read` is the caller's chat as read already with the session (null: none), else it is read here.
+ * header). `read` is the chat with this id as read already beside the session (anyone's, or null: none), else the caller's is read here.
  */
 export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: NewChat | undefined, read?: StoredTurnChat | null) {
   const prisma = await db();
   const stored = read !== undefined ? read : await prisma.chat.findFirst({ where: ownChat(ctx, chatId), include: turnChatInclude });
-  // Read with the session, the chat is the caller's; whether it is in the team they act in is checked here.
+  // Read by its id beside the session (turn-input.ts), it counts only when it is the caller's, in the team they act in.
   if (stored && stored.id === chatId && stored.teamId === ctx.team.id && stored.userId === ctx.user.id) {
     const {
       user,

@@ -15,7 +15,7 @@ import { Unauthorized } from "../errors";
 import { readJson } from "../security/limits";
 import { signedSessionToken } from "../auth/session-token";
 import { pickTeam, type CallerRequest } from "../teams/context";
-import { membershipsQuery, toTeamSummaries } from "../teams/memberships";
+import { sessionTeams } from "../teams/session-teams";
 import { chatBodyLimit, chatRequestSchema, messageText, rateLimitFor, type ChatRequest } from "./request";
 import { earlyHistory, type TurnRequest } from "./turn-load";
 import { turnChatInclude } from "./turn-chat";
@@ -43,32 +43,22 @@ export async function turnInput(req: Request, caller: CallerRequest): Promise<Tu
   const token = await signedSessionToken(caller.headers);
   if (!token) throw Unauthorized();
   // The body's refusal waits until the session is known to be valid (401 first, as always).
-  const parsed = readJson(req, chatRequestSchema, chatBodyLimit()).then(
+  const read = await readJson(req, chatRequestSchema, chatBodyLimit()).then(
     (body) => ({ body, request: turnRequest(body) }),
     (error: unknown) => ({ error }),
   );
-  const read = await parsed;
   const chatId = "request" in read ? read.request.chatId : undefined;
   const history = "request" in read ? earlyHistory(read.request) : undefined;
   // Unused when the session or the body is refused: its failure is nobody's.
   history?.catch(() => {});
   const prisma = await db();
-  // Side by side: the session, and the chat by its id (the caller's or not: that is checked below).
+  // Side by side: the session, and the chat by its id (anyone's: chatForTurn uses it only when it is the caller's).
   // One query joining both took longer than the two (PostgreSQL, ~3 ms against ~2 ms).
-  const [session, named] = await Promise.all([
-    prisma.session.findUnique({
-      where: { token },
-      select: { expiresAt: true, user: { select: { id: true, name: true, email: true, memberships: membershipsQuery } } },
-    }),
-    chatId ? prisma.chat.findUnique({ where: { id: chatId }, include: turnChatInclude }) : null,
-  ]);
-  if (!session || session.expiresAt < new Date()) throw Unauthorized();
-  const { id, name, email, memberships } = session.user;
-  const ctx = pickTeam({ id, name, email }, toTeamSummaries(memberships), caller.chosenTeamId);
+  const [session, chat] = await Promise.all([sessionTeams(token), chatId ? prisma.chat.findUnique({ where: { id: chatId }, include: turnChatInclude }) : null]);
+  if (!session) throw Unauthorized();
+  const ctx = pickTeam(session.user, session.teams, caller.chosenTeamId);
   if ("error" in read) throw read.error;
   // Messages count against PARLEY_CHAT_RATE_LIMIT; decisions on approval cards against their own limit.
   await rateLimitFor(read.body).hit(ctx.user.id);
-  // The chat counts only when it is the caller's, in the team they act in (else 404, as chatForTurn says).
-  const chat = named && named.userId === ctx.user.id && named.teamId === ctx.team.id ? named : null;
   return { ctx, request: read.request, early: { chat, history } };
 }

@@ -89,9 +89,9 @@ function waitsForApproval(history: ParleyUIMessage[]): boolean {
   return last?.role === "assistant" && last.parts.some((p) => ["approval-requested", "approval-responded"].includes((p as { state?: string }).state ?? ""));
 }
 
-/** What the caller read of the turn before it knew who asks (turn-input.ts): the chat read with the session, the history. */
+/** What the caller read of the turn before it knew who asks (turn-input.ts): the chat read beside the session, the history. */
 export type EarlyReads = {
-  /** The caller's chat with its models and its team's budgets, read with the session (null: none such). */
+  /** The chat the body names, by its id, with its models and its team's budgets (anyone's: chatForTurn checks it; null: none). */
   chat?: StoredTurnChat | null;
   /** `earlyHistory(request)`, started before the session was checked. */
   history?: Promise<History>;

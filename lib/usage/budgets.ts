@@ -24,9 +24,8 @@ export const MIN_ESTIMATE_TOKENS = 2_000;
 const RECENT_ANSWERS = 20;
 
 type Tx = Prisma.TransactionClient;
-type BudgetRow = { id: string; scope: BudgetScope; userId: string | null; modelRowId: string | null; metric: BudgetMetric; limit: number };
 /** A team's budget as `holdTurnBudget` reads it (a turn may read them with its chat and hand them over). */
-export type TeamBudget = BudgetRow;
+export type TeamBudget = { id: string; scope: BudgetScope; userId: string | null; modelRowId: string | null; metric: BudgetMetric; limit: number };
 
 export type TurnSubject = { teamId: string; userId: string; modelRowId: string; modelName: string; prices: Prices };
 
@@ -50,20 +49,20 @@ export type BudgetHold = {
 };
 
 /** The budgets that apply to this member and model (a member's override replaces the default). */
-export function applicableBudgets(rows: BudgetRow[], s: Pick<TurnSubject, "userId" | "modelRowId">): BudgetRow[] {
+export function applicableBudgets(rows: TeamBudget[], s: Pick<TurnSubject, "userId" | "modelRowId">): TeamBudget[] {
   const override = rows.filter((b) => b.scope === "member" && b.userId === s.userId);
   const member = override.length ? override : rows.filter((b) => b.scope === "member_default");
   return [...rows.filter((b) => b.scope === "team"), ...member, ...rows.filter((b) => b.scope === "model" && b.modelRowId === s.modelRowId)];
 }
 
 /** Whose usage a budget counts, for a turn of this member with this model. */
-function countedBy(b: BudgetRow, s: TurnSubject) {
+function countedBy(b: TeamBudget, s: TurnSubject) {
   if (b.scope === "member" || b.scope === "member_default") return { userId: s.userId };
   if (b.scope === "model") return { modelRowId: s.modelRowId };
   return {};
 }
 
-function whose(b: BudgetRow, s: TurnSubject): string {
+function whose(b: TeamBudget, s: TurnSubject): string {
   if (b.scope === "team") return "The team's monthly budget";
   if (b.scope === "model") return `The monthly budget for ${s.modelName}`;
   return "Your monthly budget";
@@ -91,7 +90,7 @@ async function estimate(tx: Tx, s: TurnSubject): Promise<{ tokens: number; cost:
 }
 
 /** This month's usage and running reservations that a budget counts (an expired one, a crashed turn's, counts for nothing). */
-async function used(tx: Tx, b: BudgetRow, s: TurnSubject, since: Date, now: Date): Promise<number> {
+async function used(tx: Tx, b: TeamBudget, s: TurnSubject, since: Date, now: Date): Promise<number> {
   const by = countedBy(b, s);
   const [usage, held] = await Promise.all([
     tx.usageRecord.aggregate({ where: { teamId: s.teamId, createdAt: { gte: since }, ...by }, _sum: { cost: true, inputTokens: true, outputTokens: true } }),
@@ -112,7 +111,7 @@ export async function holdTurnBudget(prisma: PrismaClient, s: TurnSubject, now =
   if (!rows.length) return { reservationId: null };
   const since = monthStart(now);
   const resetsAt = nextMonthStart(now);
-  const sighting = (kind: BudgetSighting["kind"], budget: BudgetRow, spent: number): BudgetSighting => ({
+  const sighting = (kind: BudgetSighting["kind"], budget: TeamBudget, spent: number): BudgetSighting => ({
     kind,
     budget,
     used: spent,

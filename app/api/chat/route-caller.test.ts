@@ -1,5 +1,5 @@
-// POST /api/chat reads who asks and the chat they name in one query (lib/turn/turn-input.ts), with the
-// history beside it and the team's budgets with the chat. The answers stay what they were: the
+// POST /api/chat reads who asks, the chat they name (with its team's budgets) and the history side by
+// side (lib/turn/turn-input.ts). The answers stay what they were: the
 // caller's own chat in the team they act in is answered; another member's chat, the caller's chat in
 // another team and a forged id are 404 with nothing written; no session, a forged or expired one is
 // 401 whatever the body; a bad body from a signed-in caller is 400; a used-up budget still refuses the
