@@ -4,7 +4,7 @@
 // starting from the schema's defaults, with Submit, Decline and Cancel; a field that looks like it
 // asks for a password or secret carries a warning. URL mode: the address and its domain, opened only
 // when the member clicks. The server checks the answer again (app/api/elicitations).
-import { useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ExternalLink, MessageCircleQuestion, TriangleAlert } from "lucide-react";
 import type { ElicitationView } from "@/lib/mcp-chat/elicitations";
 import type { ElicitField } from "@/lib/mcp/elicitation-schema";
@@ -125,38 +125,69 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
   );
 }
 
+type FormState = { values: Record<string, Value>; errors: Record<string, string>; problem?: string; sent?: Answer["action"]; focus?: number };
+
 /**
- * What the member typed, by question: the form is mounted again when a reloaded page's stream replays
- * the turn (the tool block is rebuilt part by part), and must not lose it.
+ * The form's state by question, outside React: a reloaded page's stream replays the turn and rebuilds
+ * the tool block part by part, so the form can be mounted again at any moment (even while its answer is
+ * on the way). What was typed, the server's verdict on it, whether it was sent and which control had the
+ * focus must all survive that.
  */
-const typed = new Map<string, Record<string, Value>>();
+const kept = new Map<string, FormState>();
+
+function useKeptForm(id: string, fields: ElicitField[]) {
+  const [state, setState] = useState<FormState>(() => kept.get(id) ?? { values: initialValues(fields), errors: {} });
+  const update = useCallback(
+    (change: (old: FormState) => Partial<FormState>) =>
+      setState((old) => {
+        const next = { ...old, ...change(old) };
+        kept.set(id, next);
+        return next;
+      }),
+    [id],
+  );
+  return [state, update] as const;
+}
+
+const FOCUSABLE = "input, select, textarea, button";
+
+/** Puts the focus back on the control that had it when the form was taken away by a rebuild. */
+function useFocusKept(id: string, root: React.RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const at = kept.get(id)?.focus;
+    const active = document.activeElement;
+    if (at === undefined || !root.current || (active && active !== document.body)) return;
+    root.current.querySelectorAll<HTMLElement>(FOCUSABLE)[at]?.focus();
+  }, [id, root]);
+  return {
+    onFocus: (e: React.FocusEvent<HTMLDivElement>) => {
+      const at = [...e.currentTarget.querySelectorAll(FOCUSABLE)].indexOf(e.target);
+      if (at >= 0) kept.set(id, { ...kept.get(id)!, focus: at });
+    },
+    // Leaving the form forgets the place; a control taken out of the page with it does not.
+    onBlur: (e: React.FocusEvent<HTMLDivElement>) => {
+      if (e.target.isConnected && !e.currentTarget.contains(e.relatedTarget)) kept.set(id, { ...kept.get(id)!, focus: undefined });
+    },
+  };
+}
 
 export function ElicitationForm({ view, serverName }: { view: ElicitationView; serverName?: string }) {
   const fields = view.fields ?? [];
-  const [values, setStateValues] = useState(() => typed.get(view.id) ?? initialValues(fields));
-  const setValues = (next: (old: Record<string, Value>) => Record<string, Value>) =>
-    setStateValues((old) => {
-      const value = next(old);
-      typed.set(view.id, value);
-      return value;
-    });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [problem, setProblem] = useState<string>();
-  const [sent, setSent] = useState<Answer["action"]>();
+  const [{ values, errors, problem, sent }, update] = useKeptForm(view.id, fields);
+  const root = useRef<HTMLDivElement>(null);
+  const focusKeeping = useFocusKept(view.id, root);
   const [busy, setBusy] = useState(false);
   const who = serverName ? `“${serverName}”` : "The server";
 
   async function answer(a: Answer) {
     setBusy(true);
-    setProblem(undefined);
+    update(() => ({ problem: undefined }));
     try {
       await fetchJson(`/api/elicitations/${encodeURIComponent(view.id)}`, { method: "POST", body: a });
-      typed.delete(view.id);
-      setSent(a.action);
+      update(() => ({ sent: a.action }));
     } catch (err) {
-      if (err instanceof ApiError && err.unreachable) return setProblem("The answer could not be sent. Check the connection and try again.");
-      setErrors(err instanceof ApiError ? (err.fields ?? {}) : {});
-      setProblem(serverMessage(err) ?? "The answer could not be sent.");
+      if (err instanceof ApiError && err.unreachable) return update(() => ({ problem: "The answer could not be sent. Check the connection and try again." }));
+      update(() => ({ errors: err instanceof ApiError ? (err.fields ?? {}) : {}, problem: serverMessage(err) ?? "The answer could not be sent." }));
     } finally {
       setBusy(false);
     }
@@ -191,6 +222,8 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
       aria-label="The server asks"
       className="flex flex-col gap-3 rounded-md border border-info-line bg-info-soft p-3"
       data-elicitation={view.mode}
+      ref={root}
+      {...focusKeeping}
     >
       <p className="flex items-start gap-1.5 text-sm font-medium text-on-info-soft">
         <MessageCircleQuestion className="mt-0.5 size-4 shrink-0" aria-hidden />
@@ -232,7 +265,12 @@ export function ElicitationForm({ view, serverName }: { view: ElicitationView; s
         >
           {fields.map((f) => (
             <div key={f.key} className="flex flex-col gap-1">
-              <FieldControl field={f} value={values[f.key]} error={errors[f.key]} onChange={(v) => setValues((old) => ({ ...old, [f.key]: v }))} />
+              <FieldControl
+                field={f}
+                value={values[f.key]}
+                error={errors[f.key]}
+                onChange={(v) => update((old) => ({ values: { ...old.values, [f.key]: v } }))}
+              />
               {f.secretLike && <SecretWarning />}
             </div>
           ))}
