@@ -98,9 +98,18 @@ test("the view's requests go through Parley: a tool call under the approval poli
   await expect(frame.locator("#reply")).toHaveText("link: refused");
   await expect(link).toHaveCount(0);
 
+  // The member asks something else while the view's message waits: while that answer streams, "Send
+  // message" says why it cannot go yet and the view hears nothing; once the answer ends, it goes.
   await frame.getByRole("button", { name: "Send a message" }).press("Enter");
   const message = page.getByRole("group", { name: "The app asks to send a message" });
   await expect(message).toContainText("Apps: the card says hello");
+  await send(page, "Apps: meanwhile, a slow aside");
+  await expect(page.getByRole("button", { name: "Stop", exact: true })).toBeVisible();
+  await message.getByRole("button", { name: "Send message" }).press("Enter");
+  await expect(message.getByRole("status")).toHaveText("The chat is still answering. Send the message once the answer has ended.");
+  await expect(frame.locator("#reply")).toHaveText("link: refused");
+  await expect(answer(page)).toContainText("An aside, written slowly.", { timeout: 20_000 });
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await message.getByRole("button", { name: "Send message" }).press("Enter");
   await expect(frame.locator("#reply")).toHaveText("message: sent");
   await expect(answer(page)).toContainText("The card's message arrived.", { timeout: 20_000 });

@@ -26,7 +26,7 @@ function what(ask: AppAsk): { lead: string; detail: string; yes: string; no: str
   };
 }
 
-export function AppAskCard({ ask, answer }: { ask: AppAsk; answer: (ok: boolean) => void }) {
+export function AppAskCard({ ask, answer, note }: { ask: AppAsk; answer: (ok: boolean) => void; note?: string }) {
   const { lead, detail, yes, no } = what(ask);
   return (
     <div role="group" aria-label={LABEL[ask.kind]} data-app-ask={ask.kind} className="flex flex-col gap-2 rounded-md bg-warning p-3">
@@ -40,6 +40,11 @@ export function AppAskCard({ ask, answer }: { ask: AppAsk; answer: (ok: boolean)
           {no}
         </Button>
       </div>
+      {note && (
+        <p role="status" className="text-xs text-strong">
+          {note}
+        </p>
+      )}
     </div>
   );
 }

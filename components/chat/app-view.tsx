@@ -7,15 +7,35 @@
 // A view's tool calls go to the server (POST /api/chat/[id]/app/call) under the member's approval
 // policy: a tool that asks first is put to the member under the view while the view's call waits, and
 // a call the server refuses says why under the view as well as to the view.
-import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { AppWindow, Loader2 } from "lucide-react";
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { ApiError, fetchJson, serverMessage } from "../shared/fetch-json";
 import { AppAskCard, type AppAsk } from "./app-asks";
 
 /** What the chat gives views: its id, and a way to send a message (only where the member may). */
-export type AppHost = { chatId: string; send?: (text: string) => void };
+/** The chat around a view: `send` puts a message in the chat as the member's and says whether it went (not while an answer streams). */
+export type AppHost = { chatId: string; send?: (text: string) => boolean };
 export const AppHostContext = createContext<AppHost | undefined>(undefined);
+
+/** A chat's host for its views: `send` goes to the chat's latest sender (none while an answer streams), and the host stays the same object. */
+export function useAppHost(chatId: string, send: ((text: string) => void) | undefined): AppHost {
+  const latest = useRef(send);
+  useEffect(() => {
+    latest.current = send;
+  });
+  return useMemo(
+    () => ({
+      chatId,
+      send: (text) => {
+        const sender = latest.current;
+        sender?.(text);
+        return !!sender;
+      },
+    }),
+    [chatId],
+  );
+}
 
 const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 720;
@@ -37,6 +57,8 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
   const [error, setError] = useState<string>();
   const [height, setHeight] = useState(START_HEIGHT);
   const [ask, setAsk] = useState<AppAsk>();
+  /** Why the member's yes to the question could not be carried out yet. */
+  const [askNote, setAskNote] = useState<string>();
   /** Why the server refused the view's last tool call (the view may not show it). */
   const [refused, setRefused] = useState<string>();
   const chatId = host?.chatId;
@@ -68,11 +90,13 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
     let bridge: { close(): Promise<void> } | undefined;
     let themeWatch: MutationObserver | undefined;
     /** One question at a time: a new one answers the one before with no. */
-    const askPerson = (next: AppAsk) =>
+    const askPerson = (next: AppAsk) => {
+      setAskNote(undefined);
       setAsk((prev) => {
         prev?.done(false);
         return next;
       });
+    };
     void (async () => {
       const { AppBridge, PostMessageTransport } = await import("@modelcontextprotocol/ext-apps/app-bridge");
       if (closed) return;
@@ -163,9 +187,12 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
   const answer = (ok: boolean) => {
     if (!ask) return;
     if (ok && ask.kind === "link") window.open(ask.url, "_blank", "noopener,noreferrer");
-    if (ok && ask.kind === "message") latest.current.send?.(ask.text);
+    // A message is not sent while an answer streams: the question stays, and the view hears nothing yet.
+    if (ok && ask.kind === "message" && !latest.current.send?.(ask.text))
+      return setAskNote("The chat is still answering. Send the message once the answer has ended.");
     ask.done(ok);
     setAsk(undefined);
+    setAskNote(undefined);
   };
   return (
     <div className="flex flex-col gap-2" data-app-view={phase}>
@@ -196,7 +223,7 @@ export function AppView({ toolCallId, title, input, output }: { toolCallId: stri
           {refused}
         </p>
       )}
-      {ask && <AppAskCard ask={ask} answer={answer} />}
+      {ask && <AppAskCard ask={ask} answer={answer} note={askNote} />}
     </div>
   );
 }

@@ -39,7 +39,7 @@ import { useStopTurn } from "./use-stop-turn";
 import { useDecisions } from "./use-decisions";
 import { useAdminWait, useRefusedDecisions, useStaleAnswer } from "./use-stored-answer";
 import { ChatUsageTotal } from "./answer-usage";
-import { AppHostContext, type AppHost } from "./app-view";
+import { AppHostContext, useAppHost } from "./app-view";
 
 export type ChatViewProps = {
   chatId: string;
@@ -197,11 +197,7 @@ export function ChatView({
   useStaleAnswer(polls, messagesRef);
 
   // MCP Apps views in tool blocks: a message a view asks to send (and the member confirms) is sent as theirs.
-  const sendRef = useRef<(text: string) => void>(undefined);
-  useEffect(() => {
-    sendRef.current = busy ? undefined : (text) => void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } }));
-  }, [busy, chatId, sendMessage, modelId]);
-  const appHost = useMemo<AppHost>(() => ({ chatId, send: (text) => sendRef.current?.(text) }), [chatId]);
+  const appHost = useAppHost(chatId, busy ? undefined : (text) => void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } })));
 
   return (
     <ApprovalContext.Provider value={decide}>
