@@ -4,8 +4,8 @@ import { NO_FRAMING_HEADER, NON_PAGE_CSP, STATIC_SECURITY_HEADERS } from "./lib/
 import { sourceHash } from "./scripts/source-hash.mjs";
 
 const nextConfig: NextConfig = {
-  // PGlite ships wasm and data files; bundled, Turbopack would copy them into the public static folder.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg"],
+  // PGlite and its pgvector ship wasm and data files; bundled, Turbopack would copy them into the public static folder.
+  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pglite-prisma-adapter", "pg"],
   poweredByHeader: false,
   // A separate build directory lets several builds (e.g. parallel e2e runs) live side by side.
   distDir: process.env.NEXT_DIST_DIR || ".next",

@@ -1,8 +1,9 @@
 // Opens the embedded PGlite database in the data directory, guarded by a lock file: PGlite does not
-// lock its directory itself, and two processes writing one directory corrupt it.
+// lock its directory itself, and two processes writing one directory corrupt it. Every PGlite that
+// opens Parley's database loads the same extensions (pgliteExtensions), so a migration may use them.
 import fs from "node:fs";
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
+import type { Extensions, PGlite } from "@electric-sql/pglite";
 
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {
@@ -67,13 +68,23 @@ export function lockDataDir(dir: string): () => void {
   throw new Error(`Could not take the lock on ${dir}`);
 }
 
+/**
+ * The extensions PGlite loads for Parley's database: pgvector (`vector`), the embedded counterpart of
+ * the pgvector PostgreSQL needs for knowledge bases. Loading one makes it available to `CREATE EXTENSION`;
+ * it is created in the database only by a migration (or a test).
+ */
+export async function pgliteExtensions(): Promise<Extensions> {
+  const { vector } = await import("@electric-sql/pglite-pgvector");
+  return { vector };
+}
+
 /** The database in `dir`, locked for this process until it is closed (or the process ends). */
 export async function openPGlite(dir: string): Promise<PGlite> {
   const unlock = lockDataDir(dir);
   const dbDir = path.join(dir, "pglite");
   fs.mkdirSync(dbDir, { recursive: true });
   const { PGlite } = await import("@electric-sql/pglite");
-  const db = new PGlite(dbDir);
+  const db = new PGlite(dbDir, { extensions: await pgliteExtensions() });
   await db.waitReady;
   const close = db.close.bind(db);
   db.close = async () => {

@@ -11,13 +11,14 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { migratePGlite, migratePostgres, readMigrations } from "../../lib/db/migrator";
+import { pgliteExtensions } from "../../lib/db/pglite-store";
 import { withAdmin } from "./test-databases";
 
 const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
 
 async function migratedPGlite(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-migrated-"));
-  const db = new PGlite(dir);
+  const db = new PGlite(dir, { extensions: await pgliteExtensions() }); // as the app opens it: a migration may create them
   await db.waitReady;
   await migratePGlite(db, readMigrations(migrationsDir));
   await db.close();
