@@ -7,12 +7,11 @@ import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { closeAll } from "../mcp/pool";
-import { probeServer } from "../mcp/probe";
 import type { TeamContext } from "../teams/team-context";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
-import { makeUser } from "@/test/support/test-app";
-import { readChunks, teamWithProvider } from "@/test/support/test-turns";
+import { readChunks } from "@/test/support/test-turns";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
+import { memberChatWithEcho } from "@/test/support/mcp-chats";
 import { decideAsAdmin } from "./team-approvals";
 import { expireApprovals } from "./approval-timeouts";
 import { continueDecided } from "../turn/continue-decided";
@@ -30,24 +29,8 @@ afterAll(async () => {
 describe.each(DATABASES)("approval events on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
-  async function teamWithEcho(policy: "admin" | "ask", decisionTimeoutMin?: number) {
-    const setup = await teamWithProvider(mock.url, "openai_chat");
-    const prisma = await db();
-    const user = await makeUser("Maria Member");
-    await prisma.membership.create({ data: { teamId: setup.ctx.team.id, userId: user.id, role: "member" } });
-    const team = { ...setup.ctx.team, role: "member" as const };
-    const member: TeamContext = { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-    const mcp = await prisma.mcpServer.create({ data: { teamId: team.id, name: "Test", transport: "http", url: server.url } });
-    await probeServer(setup.ctx, mcp.id);
-    const echo = await prisma.mcpTool.update({
-      where: { serverId_name: { serverId: mcp.id, name: "echo" } },
-      data: { policy, decisionTimeoutMin: decisionTimeoutMin ?? null },
-    });
-    const chat = await prisma.chat.create({
-      data: { teamId: team.id, userId: user.id, title: "Deploys", toolSelection: { servers: [mcp.id], tools: [echo.id] } },
-    });
-    return { admin: setup.ctx, member, chat, serverId: mcp.id };
-  }
+  const teamWithEcho = (policy: "admin" | "ask", decisionTimeoutMin?: number) =>
+    memberChatWithEcho(mock.url, server.url, { policy, decisionTimeoutMin, title: "Deploys" });
 
   async function ask(s: { member: TeamContext; chat: { id: string } }, word: string, message: string) {
     mock.addFixture({

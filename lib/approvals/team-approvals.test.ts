@@ -11,13 +11,13 @@ import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { closeAll } from "../mcp/pool";
-import { probeServer } from "../mcp/probe";
 import { ready, shutdown } from "../startup";
 import type { TeamContext } from "../teams/team-context";
 import { DATABASES, runTurn, storedTurn, turnHarness } from "@/test/support/turn-harness";
-import { makeUser, rejection } from "@/test/support/test-app";
-import { readChunks, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";
+import { rejection, teamMember } from "@/test/support/test-app";
+import { readChunks, storedAnswer, type SseChunk } from "@/test/support/test-turns";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
+import { memberChatWithEcho } from "@/test/support/mcp-chats";
 import { adminInbox, countPendingApprovals, decideAsAdmin } from "./team-approvals";
 import { expireApprovals } from "./approval-timeouts";
 import { loadMessagePage } from "../chat/history";
@@ -36,25 +36,11 @@ afterAll(async () => {
 describe.each(DATABASES)("on $name", (driver) => {
   turnHarness((m) => (mock = m), { driver });
 
-  /** A team with an admin (from teamWithProvider) and a member whose chat uses the test server's echo tool. */
+  /** A team with an admin, a second admin and a member whose chat uses the test server's echo tool. */
   async function teamWithEcho(policy: { policy?: "admin" | "ask" | "auto"; rules?: unknown; decisionTimeoutMin?: number }) {
-    const setup = await teamWithProvider(mock.url, "openai_chat");
-    const prisma = await db();
-    const user = await makeUser("Maria Member");
-    await prisma.membership.create({ data: { teamId: setup.ctx.team.id, userId: user.id, role: "member" } });
-    const team = { ...setup.ctx.team, role: "member" as const };
-    const member: TeamContext = { user: { id: user.id, name: user.name, email: user.email }, team, teams: [team] };
-    const mcp = await prisma.mcpServer.create({ data: { teamId: team.id, name: "Test", transport: "http", url: server.url } });
-    await probeServer(setup.ctx, mcp.id);
-    const echo = await prisma.mcpTool.update({
-      where: { serverId_name: { serverId: mcp.id, name: "echo" } },
-      data: { policy: policy.policy ?? null, rules: (policy.rules as object) ?? undefined, decisionTimeoutMin: policy.decisionTimeoutMin ?? null },
-    });
-    const chat = await prisma.chat.create({ data: { teamId: team.id, userId: user.id, toolSelection: { servers: [mcp.id], tools: [echo.id] } } });
-    const admin2User = await makeUser("Second Admin");
-    await prisma.membership.create({ data: { teamId: team.id, userId: admin2User.id, role: "admin" } });
-    const admin2: TeamContext = { ...setup.ctx, user: { id: admin2User.id, name: admin2User.name, email: admin2User.email } };
-    return { admin: setup.ctx, admin2, member, chat, echo };
+    const setup = await memberChatWithEcho(mock.url, server.url, policy);
+    const admin2 = await teamMember(setup.member.team.id, "Second Admin", "admin");
+    return { ...setup, admin2: { ...setup.admin, user: admin2.user } };
   }
 
   /** The member asks `word`; the model calls echo with `message`, then answers from the result. */

@@ -3,50 +3,24 @@
 // in the call's block; only the chat's owner answers, once, and the server checks the answer against
 // the schema (defaults applied) before the call goes on; the event is audited without the content; a
 // question nobody answers ends the call with a visible Timeout.
-import type { LLMock } from "@copilotkit/aimock";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "../db/client";
-import { closeAll } from "../mcp/pool";
-import { probeServer } from "../mcp/probe";
 import type { TeamContext } from "../teams/team-context";
-import { DRIVERS, makeUser, rejection, startTestApp } from "@/test/support/test-app";
-import { startTestServer, type RunningServer } from "@/test/support/test-servers";
-import { readUntil, startUpstream, storedAnswer, teamWithProvider, type SseChunk } from "@/test/support/test-turns";
+import { makeUser, rejection } from "@/test/support/test-app";
+import { chatWithServerTools, mcpChatStack } from "@/test/support/mcp-chats";
+import { readUntil, storedAnswer, type SseChunk } from "@/test/support/test-turns";
 import { runTurn, storedTurn } from "@/test/support/turn-harness";
 import { answerElicitation } from "./elicitations";
 
-let mock: LLMock;
-let stop: () => Promise<void>;
-let server: RunningServer;
-
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  [mock, server] = await Promise.all([startUpstream(), startTestServer()]);
-}, 180_000);
-afterAll(async () => {
-  await closeAll();
-  await Promise.all([mock?.stop(), server?.stop()]);
-  await stop?.();
-});
-
-async function chatWithTools(over: { callTimeoutMs?: number } = {}) {
-  const setup = await teamWithProvider(mock.url, "openai_chat");
-  const prisma = await db();
-  const row = await prisma.mcpServer.create({
-    data: { teamId: setup.ctx.team.id, name: "t", transport: "http", url: server.url, defaultPolicy: "auto", ...over },
-  });
-  await probeServer(setup.ctx, row.id);
-  const tools = await prisma.mcpTool.findMany({ where: { serverId: row.id } });
-  await prisma.chat.update({ where: { id: setup.chat.id }, data: { toolSelection: { servers: [row.id], tools: tools.map((t) => t.id) } } });
-  return { ...setup, serverId: row.id };
-}
+const stack = mcpChatStack();
+const chatWithTools = (over: { callTimeoutMs?: number } = {}) => chatWithServerTools(stack, over);
 
 function script(prompt: string, tool: string, args: unknown = {}) {
-  mock.addFixture({
+  stack.mock.addFixture({
     match: { userMessage: prompt, hasToolResult: false },
     response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] },
   });
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
+  stack.mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
 }
 
 type Asked = { id: string; mode: string; message: string; fields?: { key: string; kind: string; secretLike: boolean; default?: unknown }[]; domain?: string };

@@ -4,53 +4,31 @@
 // not a page, too large, or not ui://. App-only tools are not offered to the model. A view's tool calls
 // run for the chat's owner only, under their approval policy (one that asks waits for their yes), and
 // are audited.
-import type { LLMock } from "@copilotkit/aimock";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../db/client";
-import { closeAll } from "../mcp/pool";
-import { probeServer } from "../mcp/probe";
 import { appErrorPage, appPageHeaders } from "../mcp/app-page";
 import type { TeamContext } from "../teams/team-context";
 import { assembleTools } from "../tools/tool-set";
-import { DRIVERS, rejection, startTestApp, teamMember } from "@/test/support/test-app";
-import { startTestServer, type RunningServer } from "@/test/support/test-servers";
-import { readChunks, startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { rejection, teamMember } from "@/test/support/test-app";
+import { chatWithServerTools, mcpChatStack } from "@/test/support/mcp-chats";
+import { readChunks, storedAnswer } from "@/test/support/test-turns";
 import { runTurn, storedTurn } from "@/test/support/turn-harness";
 import { appToolCall } from "./mcp-app-calls";
 import { appPage } from "./mcp-apps";
 
-let mock: LLMock;
-let stop: () => Promise<void>;
-let server: RunningServer;
-
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  [mock, server] = await Promise.all([startUpstream(), startTestServer()]);
-}, 180_000);
-afterAll(async () => {
-  await closeAll();
-  await Promise.all([mock?.stop(), server?.stop()]);
-  await stop?.();
-});
-
-async function chatWithTools(policy: "auto" | "ask" = "auto") {
-  const setup = await teamWithProvider(mock.url, "openai_chat");
-  const prisma = await db();
-  const row = await prisma.mcpServer.create({ data: { teamId: setup.ctx.team.id, name: "t", transport: "http", url: server.url, defaultPolicy: policy } });
-  await probeServer(setup.ctx, row.id);
-  const tools = await prisma.mcpTool.findMany({ where: { serverId: row.id } });
-  const selection = { servers: [row.id], tools: tools.map((t) => t.id) };
-  await prisma.chat.update({ where: { id: setup.chat.id }, data: { toolSelection: selection } });
-  return { ...setup, serverId: row.id, selection };
-}
+const stack = mcpChatStack();
+const chatWithTools = (policy: "auto" | "ask" = "auto") => chatWithServerTools(stack, { policy });
 
 let n = 0;
 /** Runs a turn in which the model calls `tool`; resolves with the call's id once the turn is stored. */
 async function callTool(ctx: TeamContext, chatId: string, tool: string, args: unknown = {}): Promise<string> {
   const prompt = `apps test ${++n} ${tool}`;
   const id = `call_apps_${n}`;
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: false }, response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id }] } });
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Done ${n}.` } });
+  stack.mock.addFixture({
+    match: { userMessage: prompt, hasToolResult: false },
+    response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id }] },
+  });
+  stack.mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Done ${n}.` } });
   const done = storedTurn();
   await readChunks(await runTurn(ctx, { chatId, text: prompt }, { onStored: done.onStored }));
   await done.promise;

@@ -3,53 +3,26 @@
 // the API takes them, in a user message after it where it does not — and a text-only model reads a
 // placeholder, never base64; earlier results in the history read the same. Structured content that
 // breaks its output schema is an InvalidOutput error.
-import type { LLMock } from "@copilotkit/aimock";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../db/client";
-import { closeAll } from "../mcp/pool";
-import { probeServer } from "../mcp/probe";
+import { describe, expect, it } from "vitest";
 import type { ProviderKind } from "../db/generated/client";
-import { DRIVERS, startTestApp } from "@/test/support/test-app";
-import { startTestServer, type RunningServer } from "@/test/support/test-servers";
-import { startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { chatWithServerTools, mcpChatStack } from "@/test/support/mcp-chats";
+import { storedAnswer } from "@/test/support/test-turns";
 import { runTurn, storedTurn } from "@/test/support/turn-harness";
 
-let mock: LLMock;
-let stop: () => Promise<void>;
-let server: RunningServer;
-
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  [mock, server] = await Promise.all([startUpstream(), startTestServer()]);
-}, 180_000);
-afterAll(async () => {
-  await closeAll();
-  await Promise.all([mock?.stop(), server?.stop()]);
-  await stop?.();
-});
-
-async function chatWithTools(over: { kind?: ProviderKind; vision?: boolean } = {}) {
-  const setup = await teamWithProvider(mock.url, over.kind ?? "openai_chat");
-  const prisma = await db();
-  if (over.vision) await prisma.model.update({ where: { id: setup.model.id }, data: { vision: true } });
-  const row = await prisma.mcpServer.create({ data: { teamId: setup.ctx.team.id, name: "t", transport: "http", url: server.url, defaultPolicy: "auto" } });
-  await probeServer(setup.ctx, row.id);
-  const tools = await prisma.mcpTool.findMany({ where: { serverId: row.id } });
-  await prisma.chat.update({ where: { id: setup.chat.id }, data: { toolSelection: { servers: [row.id], tools: tools.map((t) => t.id) } } });
-  return { ...setup, serverId: row.id };
-}
+const stack = mcpChatStack();
+const chatWithTools = (over: { kind?: ProviderKind; vision?: boolean } = {}) => chatWithServerTools(stack, over);
 
 function script(prompt: string, tool: string, args: unknown = {}) {
-  mock.addFixture({
+  stack.mock.addFixture({
     match: { userMessage: prompt, hasToolResult: false },
     response: { toolCalls: [{ name: tool, arguments: JSON.stringify(args), id: `call_${prompt.replace(/\W/g, "_")}` }] },
   });
-  mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
+  stack.mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: `Finished ${prompt}.` } });
 }
 
 const DOT = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==";
 const bodiesFor = (prompt: string) =>
-  mock
+  stack.mock
     .getRequests()
     .filter((r) => JSON.stringify(r.body).includes(prompt))
     .map((r) => r.body as Record<string, unknown>);
@@ -82,7 +55,7 @@ describe("images from tools", () => {
     expect(next.role).toBe("user");
     expect(JSON.stringify(next.content)).toContain(`"url":"data:image/png;base64,${DOT}"`);
     // The next turn reads the earlier result the same way.
-    mock.addFixture({ match: { userMessage: "what colour was it" }, response: { content: "Red." } });
+    stack.mock.addFixture({ match: { userMessage: "what colour was it" }, response: { content: "Red." } });
     const done = storedTurn();
     await (await runTurn(ctx, { chatId: chat.id, text: "what colour was it" }, { onStored: done.onStored })).text();
     await done.promise;
@@ -97,12 +70,12 @@ describe("images from tools", () => {
     const toolCount = (req: { messages: { role: string }[] }) => req.messages.filter((m) => m.role === "tool").length;
     const mine = (req: { messages: { role: string; content: unknown }[] }) => JSON.stringify(req.messages).includes(prompt);
     for (const n of [0, 1]) {
-      mock.addFixture({
+      stack.mock.addFixture({
         match: { predicate: (req) => mine(req) && toolCount(req) === n },
         response: { toolCalls: [{ name: "t__image", arguments: "{}", id: `call_two_${n}` }] },
       });
     }
-    mock.addFixture({ match: { predicate: (req) => mine(req) && toolCount(req) === 2 }, response: { content: "Two dots." } });
+    stack.mock.addFixture({ match: { predicate: (req) => mine(req) && toolCount(req) === 2 }, response: { content: "Two dots." } });
     const { ctx, chat } = await chatWithTools({ vision: true });
     const done = storedTurn();
     await (await runTurn(ctx, { chatId: chat.id, text: prompt }, { onStored: done.onStored })).text();
