@@ -1,4 +1,4 @@
-// Provider rows -> AI SDK language models, and the provider-native tools a model row's flags ask for.
+// Provider rows -> AI SDK language and embedding models, and the provider-native tools a model row's flags ask for.
 // The API key is decrypted here, in memory, for the call. A provider without a key sends an empty one:
 // the SDKs would otherwise fall back to OPENAI_API_KEY / ANTHROPIC_API_KEY from the server's environment
 // and send it to whatever base URL an admin typed. Secrets open only for the origin they were saved
@@ -7,7 +7,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, LanguageModelV4 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import type { Provider } from "../db/generated/client";
 import { AppError } from "../errors";
@@ -55,6 +55,25 @@ export function languageModel(p: ProviderCredentials, modelId: string, fetchImpl
     }
     case "anthropic":
       return createAnthropic({ apiKey: apiKey ?? "", baseURL, headers, fetch: mergingFetch("anthropic", fetchImpl) })(modelId);
+  }
+}
+
+/**
+ * The embedding model a provider row and model id name (OpenAI's `/v1/embeddings`, which OpenAI-compatible
+ * servers such as Ollama and vLLM serve too). Anthropic has none: refused with what to pick instead.
+ */
+export function embeddingModel(p: ProviderCredentials, modelId: string, fetchImpl: typeof fetch = outboundFetch()): EmbeddingModelV4 {
+  const { apiKey, headers } = secrets(p);
+  const baseURL = p.baseUrl || undefined;
+  switch (p.kind) {
+    case "openai_responses":
+    case "openai_chat":
+      return openai(p, fetchImpl).embeddingModel(modelId);
+    case "openai_compatible":
+      if (!baseURL) throw new AppError("ProviderMisconfigured", 500, `Provider ${p.name} needs a base URL.`);
+      return createOpenAICompatible({ name: "compatible", baseURL, apiKey, headers, fetch: fetchImpl }).embeddingModel(modelId);
+    case "anthropic":
+      throw new AppError("NoEmbeddings", 400, `Provider ${p.name} is Anthropic, which has no embedding models: pick an OpenAI or OpenAI-compatible provider.`);
   }
 }
 

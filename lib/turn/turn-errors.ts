@@ -3,20 +3,9 @@ import { APICallError } from "@ai-sdk/provider";
 import { NoOutputGeneratedError, RetryError } from "ai";
 import { AppError } from "../errors";
 import { ProviderStreamError, ProviderTimeoutError } from "../providers/stream-guard";
+import { upstreamDetail } from "../providers/upstream-detail";
 
 export type TurnError = { code: string; message: string };
-
-function upstreamDetail(err: APICallError): string {
-  const body = err.responseBody?.slice(0, 300);
-  try {
-    const parsed = body ? (JSON.parse(body) as { error?: { message?: string } | string }) : undefined;
-    const msg = typeof parsed?.error === "string" ? parsed.error : parsed?.error?.message;
-    if (msg) return msg;
-  } catch {
-    /* not JSON */
-  }
-  return err.message;
-}
 
 export function classifyTurnError(err: unknown): TurnError {
   if (RetryError.isInstance(err)) return classifyTurnError(err.lastError);
