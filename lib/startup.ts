@@ -9,6 +9,7 @@ import { config } from "./config";
 import { processOnce } from "./process-once";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
+import { ensureVectorExtension } from "./knowledge/vector-store";
 import { initKeyring } from "./security/keyring";
 import { heartbeatMs, markInterrupted } from "./messages/recovery";
 import { startTimeoutSweep } from "./approvals/approval-timeouts";
@@ -49,6 +50,8 @@ async function start(): Promise<void> {
   if (await startOtlpTracing()) console.log(`[otel] traces go to ${config().OTEL_EXPORTER_OTLP_ENDPOINT} over OTLP/HTTP`);
   const db = await database();
   let result: MigrationResult;
+  // Knowledge bases need pgvector: a PostgreSQL without it stops here with what to install, not mid-migration.
+  await ensureVectorExtension(db.prisma, db.kind);
   if (db.pglite) result = await migratePGlite(db.pglite);
   else result = await migratePostgres(db.pool!);
   if (result.applied.length) console.log(`[migrate] applied ${result.applied.join(", ")}`);

@@ -433,12 +433,14 @@ for (const driver of DRIVERS) {
         }),
       );
       const key = (c: { table_name: string; column_name: string }) => `${c.table_name}.${c.column_name}`;
-      // Full-text search's generated tsvector columns (lib/search/search.ts) are beyond schema.prisma:
-      // they exist, and nothing else is extra.
+      // Full-text search's generated tsvector columns (lib/search/search.ts, lib/knowledge/search.ts) and
+      // knowledge passages' pgvector embeddings are beyond schema.prisma: they exist, and nothing else is extra.
       const fullText = cols.filter((c) => c.udt_name === "tsvector");
-      expect(fullText.map(key).sort()).toEqual(["Block.searchVector", "Chat.searchVector"]);
+      expect(fullText.map(key).sort()).toEqual(["Block.searchVector", "Chat.searchVector", "KnowledgeChunk.searchVector"]);
+      const vectors = cols.filter((c) => c.udt_name === "vector");
+      expect(vectors.map((c) => ({ column: key(c), nullable: c.is_nullable }))).toEqual([{ column: "KnowledgeChunk.embedding", nullable: "YES" }]);
       expected.sort((a, b) => key(a).localeCompare(key(b)));
-      const rest = cols.filter((c) => !fullText.includes(c)).sort((a, b) => key(a).localeCompare(key(b)));
+      const rest = cols.filter((c) => !fullText.includes(c) && !vectors.includes(c)).sort((a, b) => key(a).localeCompare(key(b)));
       expect(rest).toEqual(expected);
     });
 
@@ -516,7 +518,7 @@ for (const driver of DRIVERS) {
       const byName = <T extends { table: string; name: string }>(xs: T[]) => [...xs].sort((a, b) => (`${a.table}.${a.name}` < `${b.table}.${b.name}` ? -1 : 1));
       // Full-text search's GIN indexes on those columns (lib/search/search.ts) are beyond schema.prisma too.
       const fullText = indexes.filter((ix) => ix.name.endsWith("_search_idx"));
-      expect(fullText.map((ix) => ix.name).sort()).toEqual(["Block_search_idx", "Chat_search_idx"]);
+      expect(fullText.map((ix) => ix.name).sort()).toEqual(["Block_search_idx", "Chat_search_idx", "KnowledgeChunk_search_idx"]);
       expect(byName(indexes.filter((ix) => !fullText.includes(ix)))).toEqual(byName(expectedIx));
       expect(byName(fks)).toEqual(byName(expectedFk));
     });

@@ -12,6 +12,7 @@ import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { migratePGlite, migratePostgres, readMigrations } from "../../lib/db/migrator";
 import { pgliteExtensions } from "../../lib/db/pglite-store";
+import { ensureVectorExtension } from "../../lib/knowledge/vector-store";
 import { withAdmin } from "./test-databases";
 
 const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
@@ -33,6 +34,12 @@ async function migratedPostgres(adminUrl: string): Promise<{ name: string; drop(
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
   try {
+    // As start-up does: a server without pgvector fails here, saying what to install.
+    const sql = {
+      $queryRawUnsafe: async (text: string, ...params: unknown[]) => (await pool.query(text, params)).rows,
+      $executeRawUnsafe: async (text: string, ...params: unknown[]) => (await pool.query(text, params)).rowCount ?? 0,
+    };
+    await ensureVectorExtension(sql as unknown as Parameters<typeof ensureVectorExtension>[0], "postgresql");
     await migratePostgres(pool, readMigrations(migrationsDir));
   } finally {
     await pool.end();
