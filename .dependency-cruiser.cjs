@@ -18,8 +18,12 @@ const LIB_PURE = "^lib/format/";
 /** components' layers, ui <- shared <- features: the kit of primitives, the widgets several features use; every other folder is a feature. */
 const COMPONENTS_UI = "^components/ui/";
 const COMPONENTS_SHARED = "^components/shared/";
-/** A turn's parts, top to bottom: the pipeline, MCP in a chat, chat records, projects, tools, approvals, stored messages. */
-const TURN_LAYERS = ["turn", "mcp-chat", "chat", "projects", "tools", "approvals", "messages"];
+/**
+ * A turn's parts, top to bottom: the pipeline, MCP in a chat, chat records, knowledge bases, projects, tools,
+ * approvals, stored messages. lib/knowledge sits above projects (a project's bases follow the project's
+ * access rules, lib/projects) and below chat and turn, which will offer its search as a tool of a chat.
+ */
+const TURN_LAYERS = ["turn", "mcp-chat", "chat", "knowledge", "projects", "tools", "approvals", "messages"];
 /** Folders below all of them: they serve a turn and never call back into it. */
 const BELOW_TURNS = ["mcp", "providers", "db", "security", "identity", "usage", "observability"];
 

@@ -71,14 +71,15 @@ export type ProjectView = ProjectSummary & {
 /** The `where` of the projects `ctx` may see: their own in the team, and the team's shared ones. */
 export const visibleProjects = (ctx: Caller): Prisma.ProjectWhereInput => ({ teamId: ctx.team.id, OR: [{ userId: ctx.user.id }, { shared: true }] });
 
-const canEdit = (ctx: Caller, p: { userId: string; shared: boolean }) => p.userId === ctx.user.id || (p.shared && ctx.team.role === "admin");
+/** Whether `ctx` may change a project they see: its creator, or a team admin when it is shared. */
+export const canEditProject = (ctx: Caller, p: { userId: string; shared: boolean }) => p.userId === ctx.user.id || (p.shared && ctx.team.role === "admin");
 
 const summary = (ctx: Caller, p: { id: string; name: string; userId: string; shared: boolean }): ProjectSummary => ({
   id: p.id,
   name: p.name,
   shared: p.shared,
   mine: p.userId === ctx.user.id,
-  canEdit: canEdit(ctx, p),
+  canEdit: canEditProject(ctx, p),
 });
 
 /** The projects the caller sees, by name. */
@@ -153,7 +154,7 @@ async function editable(ctx: Caller, projectId: string) {
   const prisma = await db();
   const p = await prisma.project.findFirst({ where: { id: projectId, ...visibleProjects(ctx) } });
   if (!p) throw NotFound("No such project.");
-  if (!canEdit(ctx, p)) throw new AppError("Forbidden", 403, "Only the project's creator and the team's admins can change a shared project.");
+  if (!canEditProject(ctx, p)) throw new AppError("Forbidden", 403, "Only the project's creator and the team's admins can change a shared project.");
   return p;
 }
 
