@@ -76,6 +76,25 @@ describe("PDF", () => {
     expect(result).toMatchObject({ ok: false, reason: "damaged" });
   });
 
+  it("reads a 300-page PDF while other work still gets turns between its pages", async () => {
+    const sentence = "Each page of this long report holds ordinary lines of text about quarterly numbers.";
+    const bytes = await makePdf(
+      Array.from({ length: 300 }, (_, page) => Array.from({ length: 40 }, (_, line): [number, string] => [9, `${page + 1}.${line + 1} ${sentence}`])),
+    );
+    let turns = 0;
+    let running = true;
+    const otherWork = () => {
+      turns++;
+      if (running) setImmediate(otherWork);
+    };
+    setImmediate(otherWork);
+    const document = expectText(await extractDocument(bytes, { mediaType: "application/pdf", name: "report.pdf" }));
+    running = false;
+    expect(document.pages).toHaveLength(300);
+    expect(pageOf(document, document.text.indexOf("217.5 Each page"))).toBe(217);
+    expect(turns).toBeGreaterThanOrEqual(300);
+  });
+
   it("refuses a PDF with too many pages before reading any text", async () => {
     const pdf = await PDFDocument.create();
     for (let i = 0; i <= MAX_PDF_PAGES; i++) pdf.addPage([100, 100]);
