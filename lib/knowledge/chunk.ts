@@ -42,34 +42,32 @@ export function chunkDocument(document: Pick<ExtractedDocument, "text" | "pages"
 /** The text cut at every heading and every page's start and end; a section holding only a heading joins the next. */
 function sectionsOf({ text, pages, headings }: Pick<ExtractedDocument, "text" | "pages" | "headings">): Section[] {
   const sortedHeadings = [...headings].sort((a, b) => a.start - b.start);
+  const headingAt = new Map(sortedHeadings.map((heading) => [heading.start, heading]));
+  const sortedPages = [...pages].sort((a, b) => a.start - b.start);
   const pageEdges = new Set(pages.flatMap((page) => [page.start, page.end]));
-  const cuts = [...new Set([0, text.length, ...pageEdges, ...sortedHeadings.map((heading) => heading.start)])]
-    .filter((offset) => offset >= 0 && offset <= text.length)
-    .sort((a, b) => a - b);
-  const pageAt = (offset: number) => [...pages].reverse().find((page) => page.start <= offset)?.number ?? pages[0]?.number ?? 1;
+  const cuts = [...new Set([0, text.length, ...pageEdges, ...headingAt.keys()])].filter((offset) => offset >= 0 && offset <= text.length).sort((a, b) => a - b);
+  const path: { level: number; title: string }[] = [];
+  let nextHeading = 0;
+  let pageIndex = 0;
   const sections: Section[] = [];
   let start = 0;
   for (let i = 1; i < cuts.length; i++) {
     const end = cuts[i];
-    const heading = sortedHeadings.find((h) => h.start === start);
+    const heading = headingAt.get(start);
     const headingLineEnd = text.indexOf("\n", start);
     const onlyHeading = heading && (headingLineEnd < 0 || headingLineEnd >= end || !text.slice(headingLineEnd, end).trim());
     if (onlyHeading && !pageEdges.has(end) && end < text.length) continue; // keep the heading with what follows it
-    sections.push({ start, end, page: pageAt(start), headingPath: headingPathAt(sortedHeadings, end - 1) });
+    for (; nextHeading < sortedHeadings.length && sortedHeadings[nextHeading].start < end; nextHeading++) {
+      const next = sortedHeadings[nextHeading];
+      while (path.length > 0 && path[path.length - 1].level >= next.level) path.pop();
+      path.push(next);
+    }
+    while (pageIndex + 1 < sortedPages.length && sortedPages[pageIndex + 1].start <= start) pageIndex++;
+    const page = sortedPages[pageIndex]?.number ?? 1;
+    if (text.slice(start, end).trim()) sections.push({ start, end, page, headingPath: path.map((h) => h.title) });
     start = end;
   }
-  return sections.filter((section) => text.slice(section.start, section.end).trim());
-}
-
-/** The titles of the headings a position sits under, from the top level down. */
-function headingPathAt(headings: ExtractedDocument["headings"], offset: number): string[] {
-  const path: { level: number; title: string }[] = [];
-  for (const heading of headings) {
-    if (heading.start > offset) break;
-    while (path.length > 0 && path[path.length - 1].level >= heading.level) path.pop();
-    path.push(heading);
-  }
-  return path.map((heading) => heading.title);
+  return sections;
 }
 
 /** A range longer than maxChars cut after each match of `place`; shorter ranges as they are. */
