@@ -5,6 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migratePGlite, readMigrations } from "../db/migrator";
+import { pgliteExtensions } from "../db/pglite-store";
 import { CHUNK_BYTES, rechunk } from "./chunks";
 import { readMultipartFile } from "./upload-body";
 
@@ -91,7 +92,7 @@ describe("the migration to chunks", () => {
   it("moves every attachment stored whole into chunks of 256 KB, in order, and marks it complete", { timeout: 120_000 }, async () => {
     const all = readMigrations();
     const at = all.findIndex((m) => m.name.endsWith("_attachment_chunks"));
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: await pgliteExtensions() }); // as the app opens it: a later migration creates pgvector
     try {
       await migratePGlite(pglite, all.slice(0, at));
       const bytes = Buffer.from(Array.from({ length: 600_000 }, (_, i) => i % 251));
