@@ -45,7 +45,9 @@ async function textRanked(baseIds: string[], query: string, depth: number): Prom
   if (!tsquery) return [];
   const prisma = await db();
   const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT c."id" FROM "KnowledgeChunk" c, to_tsquery('simple', $2) q
+    `SELECT c."id" FROM "KnowledgeChunk" c
+       JOIN "KnowledgeDocument" d ON d."id" = c."documentId" AND d."version" = c."version"
+      CROSS JOIN to_tsquery('simple', $2) q
       WHERE c."baseId" = ANY($1::text[]) AND c."searchVector" @@ q
       ORDER BY ts_rank_cd(c."searchVector", q) DESC, c."id"
       LIMIT ${depth}`,
