@@ -157,4 +157,21 @@ describe("without pgvector", () => {
       await withAdmin((c) => c.query(`DROP ROLE IF EXISTS "${role}"`));
     }
   });
+
+  it.skipIf(!DATABASES.some((d) => d.kind === "postgresql"))("on PostgreSQL, processes that start at once on a new database all find it created", async () => {
+    const postgres = DATABASES.find((d) => d.kind === "postgresql")!;
+    const { openDatabase } = await import("../db/client");
+    for (let round = 0; round < 2; round++) {
+      const test = await postgres.fresh(); // no extension yet
+      const dbs = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ url: test.url! })));
+      try {
+        await Promise.all(dbs.map((d) => d.prisma.$queryRawUnsafe("SELECT 1"))); // connected, so they race in CREATE EXTENSION
+        const versions = await Promise.all(dbs.map((d) => ensureVectorExtension(d.prisma, d.kind)));
+        expect(new Set(versions).size).toBe(1);
+      } finally {
+        await Promise.all(dbs.map((d) => d.close()));
+        await test.cleanup();
+      }
+    }
+  });
 });

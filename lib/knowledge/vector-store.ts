@@ -89,6 +89,10 @@ export async function ensureVectorExtension(sql: VectorSql, kind: DatabaseKind):
   try {
     await sql.$executeRawUnsafe(`CREATE EXTENSION IF NOT EXISTS vector`);
   } catch (err) {
+    // Two processes starting at once on a new database may both create it: the loser's IF NOT EXISTS
+    // can still fail on the catalog's unique key, and the extension is there all the same.
+    const [now] = await sql.$queryRawUnsafe<ExtensionRow[]>(`SELECT extversion AS installed, NULL AS available FROM pg_extension WHERE extname = 'vector'`);
+    if (now?.installed) return now.installed;
     throw new VectorExtensionError(
       `pgvector is installed but the extension could not be created in this database (${(err as Error).message}). ` +
         `pgvector is not a trusted extension: have a superuser run CREATE EXTENSION vector in Parley's database once.`,
