@@ -3,12 +3,13 @@
 // documents with what a person sees of each (status, progress, reason, size, pages, who added it and
 // when). The same bytes twice in one base are refused by their sha256. A team's documents together
 // stay under a storage cap. Who may do what: lib/knowledge/access.ts. Indexing (extracting, chunking,
-// embedding) is not here: it picks up documents in status `queued`.
+// embedding) is lib/knowledge/indexer.ts: it picks up documents in status `queued` (woken at once here).
 import crypto from "node:crypto";
 import { audited } from "../audit";
 import { db } from "../db/client";
 import { Conflict, Invalid, AppError } from "../errors";
 import { manageableBase, manageableDocument, visibleBase, type Caller } from "./access";
+import { wakeIndexer } from "./indexer";
 
 /** The largest file one document may be. */
 export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
@@ -75,7 +76,7 @@ export async function addDocument(ctx: Caller, baseId: string, file: DocumentFil
   await refuseDuplicate(base.id, hash, file.name);
   await checkStorageCap(ctx.team.id, file.bytes.byteLength);
   try {
-    return await audited(
+    const added = await audited(
       ctx,
       (tx) =>
         tx.knowledgeDocument.create({
@@ -92,6 +93,8 @@ export async function addDocument(ctx: Caller, baseId: string, file: DocumentFil
         }),
       (d) => ({ action: "knowledge.document.add", targetType: "knowledgeDocument", targetId: d.id, data: { baseId: base.id, name: file.name } }),
     );
+    wakeIndexer();
+    return added;
   } catch (err) {
     if (isUniqueViolation(err)) throw Conflict(`${file.name} is already in this knowledge base.`);
     throw err;
@@ -109,7 +112,7 @@ export async function replaceDocument(ctx: Caller, documentId: string, file: Doc
   const old = await prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: doc.id }, select: { size: true } });
   await checkStorageCap(ctx.team.id, file.bytes.byteLength, old.size);
   try {
-    return await audited(
+    const replaced = await audited(
       ctx,
       async (tx) => {
         await tx.knowledgeChunk.deleteMany({ where: { documentId: doc.id } });
@@ -123,9 +126,12 @@ export async function replaceDocument(ctx: Caller, documentId: string, file: Doc
             content: new Uint8Array(file.bytes),
             version: { increment: 1 },
             pages: null,
+            text: null,
             status: "queued",
             progress: 0,
             error: null,
+            attempts: 0,
+            retryAt: null,
             addedById: ctx.user.id,
             addedAt: new Date(),
           },
@@ -134,6 +140,8 @@ export async function replaceDocument(ctx: Caller, documentId: string, file: Doc
       },
       (d) => ({ action: "knowledge.document.replace", targetType: "knowledgeDocument", targetId: doc.id, data: { version: d.version, name: file.name } }),
     );
+    wakeIndexer();
+    return replaced;
   } catch (err) {
     if (isUniqueViolation(err)) throw Conflict(`${file.name} is already in this knowledge base.`);
     throw err;
@@ -158,10 +166,11 @@ export async function reindexDocument(ctx: Caller, documentId: string): Promise<
     ctx,
     async (tx) => {
       await tx.knowledgeChunk.deleteMany({ where: { documentId: doc.id } });
-      await tx.knowledgeDocument.update({ where: { id: doc.id }, data: { status: "queued", progress: 0, error: null } });
+      await tx.knowledgeDocument.update({ where: { id: doc.id }, data: { status: "queued", progress: 0, error: null, attempts: 0, retryAt: null } });
     },
     { action: "knowledge.document.reindex", targetType: "knowledgeDocument", targetId: doc.id },
   );
+  wakeIndexer();
 }
 
 /** The documents of a base the caller sees, newest first. */
