@@ -31,6 +31,9 @@ export default defineConfig({
     maxWorkers: 2,
     // Migrates one database per driver once; each test file copies it (test/support/global-setup.ts).
     globalSetup: ["test/support/global-setup.ts"],
+    // No knowledge indexer in the background of start-up: tests that add documents see them as they
+    // left them, and the indexer's tests run it themselves (lib/knowledge/indexer.test.ts).
+    env: { PARLEY_KNOWLEDGE_INDEXER: "0" },
     projects: [
       {
         extends: true,

@@ -23,6 +23,10 @@ const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
 const flag = z
   .preprocess(unsetIfBlank, z.enum(["0", "1", "true", "false"], "must be 1 or true (on), 0 or false (off)").default("0"))
   .transform((v) => v === "1" || v === "true");
+/** A switch that is on unless set to 0 or false. */
+const onFlag = z
+  .preprocess(unsetIfBlank, z.enum(["0", "1", "true", "false"], "must be 1 or true (on), 0 or false (off)").default("1"))
+  .transform((v) => v === "1" || v === "true");
 const url = (protocols: string[]) =>
   z.preprocess(
     unsetIfBlank,
@@ -72,6 +76,7 @@ const schema = z.object({
   PARLEY_MAX_ACTIVE_TURNS: int(80, 1),
   PARLEY_TURN_QUEUE_MS: int(5_000, 0),
   PARLEY_ALLOW_STDIO_MCP: flag,
+  PARLEY_KNOWLEDGE_INDEXER: onFlag,
   PARLEY_ALLOW_PRIVATE_URLS: flag,
   PARLEY_FORCE_PASSWORD_SIGN_IN: flag,
   PARLEY_MCP_BACKOFF_MS: int(1_000, 1),

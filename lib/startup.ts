@@ -10,6 +10,7 @@ import { processOnce } from "./process-once";
 import { closeDatabase, database } from "./db/client";
 import { migratePGlite, migratePostgres, type MigrationResult } from "./db/migrator";
 import { ensureVectorExtension } from "./knowledge/vector-store";
+import { startIndexer } from "./knowledge/indexer";
 import { initKeyring } from "./security/keyring";
 import { heartbeatMs, markInterrupted } from "./messages/recovery";
 import { startTimeoutSweep } from "./approvals/approval-timeouts";
@@ -35,6 +36,7 @@ const NOTIFY = Symbol.for("parley.startup.notifications");
 const WEBHOOKS = Symbol.for("parley.startup.webhooks");
 const OUTAGES = Symbol.for("parley.startup.mcpOutages");
 const APPROVAL_MAIL = Symbol.for("parley.startup.approvalEmails");
+const INDEXER = Symbol.for("parley.startup.knowledgeIndexer");
 const holder = globalThis as {
   [SWEEP]?: NodeJS.Timeout;
   [RETENTION]?: NodeJS.Timeout;
@@ -43,6 +45,7 @@ const holder = globalThis as {
   [WEBHOOKS]?: () => Promise<void>;
   [OUTAGES]?: () => void;
   [APPROVAL_MAIL]?: () => Promise<void>;
+  [INDEXER]?: () => Promise<void>;
 };
 
 async function start(): Promise<void> {
@@ -76,6 +79,8 @@ async function start(): Promise<void> {
   holder[OUTAGES] ??= startMcpOutageEvents();
   // Approval emails gathered into a digest go out when their window ends; failed sends are tried again.
   holder[APPROVAL_MAIL] ??= startApprovalEmailSweep();
+  // Knowledge documents are indexed one at a time in the background (unless this instance is told not to).
+  if (config().PARLEY_KNOWLEDGE_INDEXER) holder[INDEXER] ??= startIndexer();
   await getAuth();
   if (await needsSetup()) {
     const code = await setupCode(db.prisma);
@@ -99,9 +104,10 @@ export async function shutdown(): Promise<void> {
   delete holder[RETENTION];
   holder[TIMEOUTS]?.();
   delete holder[TIMEOUTS];
-  const stops = [holder[NOTIFY], holder[WEBHOOKS]];
+  const stops = [holder[NOTIFY], holder[WEBHOOKS], holder[INDEXER]];
   delete holder[NOTIFY];
   delete holder[WEBHOOKS];
+  delete holder[INDEXER];
   holder[OUTAGES]?.();
   delete holder[OUTAGES];
   await Promise.all(stops.map((stop) => stop?.()));

@@ -3,8 +3,8 @@
 // ranges), its text and its embeddings, and is found by meaning; a scan without text fails with the
 // reason and is not retried; an embedding server that is down puts the document back in line with the
 // reason and fails it after the last try; a claim that ran out (an instance that died) is taken again
-// and the stale work is dropped; a document replaced while it is indexed keeps only the new version; a
-// process's indexer is woken by an upload.
+// and the stale work is dropped; a document replaced while it is indexed keeps only the new version; the
+// app's indexer runs from start-up and an upload wakes it.
 import type { LLMock } from "@copilotkit/aimock";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -132,7 +132,7 @@ describe.each(DATABASES)("indexing knowledge documents on $name", (driver) => {
     expect(chunks.some((c) => c.text.includes("# Renamed"))).toBe(true);
   });
 
-  it("a process's indexer takes a document as soon as it is added (not at its next look), and stops when asked", async () => {
+  it("an indexer is woken by an upload, not only at its next look, and stops when asked", async () => {
     const stopIndexer = startIndexer({ intervalMs: 10 * 60_000 }); // only the upload's wake can start it in time
     try {
       const { id } = await addDocument(team.admin, baseId, markdown("Woken"));
@@ -140,5 +140,32 @@ describe.each(DATABASES)("indexing knowledge documents on $name", (driver) => {
     } finally {
       await stopIndexer();
     }
+  });
+});
+
+describe("the app's own indexer", () => {
+  let stop: (() => Promise<void>) | undefined;
+  let mock: LLMock | undefined;
+  const before = process.env.PARLEY_KNOWLEDGE_INDEXER;
+
+  afterAll(async () => {
+    await stop?.();
+    await mock?.stop();
+    process.env.PARLEY_KNOWLEDGE_INDEXER = before;
+  });
+
+  it("runs from start-up and indexes a document added to a base", async () => {
+    process.env.PARLEY_KNOWLEDGE_INDEXER = "1";
+    ({ stop } = await startTestApp(DATABASES[0]));
+    mock = await startUpstream();
+    const team = await knowledgeTeam();
+    const prisma = await db();
+    await prisma.provider.update({ where: { id: team.providerId }, data: { baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") } });
+    const { id: baseId } = await createKnowledgeBase(team.admin, {
+      name: "Handbook",
+      embedding: { providerId: team.providerId, model: "text-embedding-test", dimensions: DIMENSIONS },
+    });
+    const { id } = await addDocument(team.admin, baseId, markdown("Woken"));
+    await expect.poll(async () => (await listDocuments(team.member, baseId)).find((d) => d.id === id)?.status, { timeout: 10_000 }).toBe("ready");
   });
 });
