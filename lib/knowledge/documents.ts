@@ -9,10 +9,9 @@ import { audited } from "../audit";
 import { db } from "../db/client";
 import { Conflict, Invalid, AppError } from "../errors";
 import { manageableBase, manageableDocument, visibleBase, type Caller } from "./access";
+import { MAX_DOCUMENT_BYTES } from "./extract/types";
 import { wakeIndexer } from "./indexer";
 
-/** The largest file one document may be. */
-export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 /** All of a team's knowledge documents together (for now one figure for every team). */
 export const TEAM_KNOWLEDGE_BYTES = 1024 * 1024 * 1024;
 
