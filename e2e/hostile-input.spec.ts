@@ -156,6 +156,13 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["GET", (id) => `/api/teams/${id}/invites`],
     ["GET", (id) => `/api/teams/${id}/members`],
     ["DELETE", (id) => `/api/teams/${teamId}/members/${id}`],
+    ["GET", (id) => `/api/knowledge-bases/${id}/documents`],
+    ["POST", (id) => `/api/knowledge-bases/${id}/documents`],
+    ["PATCH", (id) => `/api/knowledge-bases/${id}`],
+    ["DELETE", (id) => `/api/knowledge-bases/${id}`],
+    ["PUT", (id) => `/api/knowledge-documents/${id}`],
+    ["DELETE", (id) => `/api/knowledge-documents/${id}`],
+    ["POST", (id) => `/api/knowledge-documents/${id}/reindex`],
     ["GET", (id) => `/chat/${id}`],
     ["GET", (id) => `/admin/mcp/${id}`],
     ["GET", (id) => `/admin/providers/${id}`],
@@ -167,6 +174,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     requests.push({ who: "admin", label: "another user's chat", method, path: path(memberChat) });
   }
   for (const q of ["%00", "%E0%A4%A", "-1", "1e309", "x".repeat(5000), "1&before=2"]) {
+    requests.push({ who: "member", label: `knowledge query ${q.slice(0, 12)}`, method: "GET", path: `/api/knowledge-bases?projectId=${q}` });
     requests.push({ who: "member", label: `query ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/messages?before=${q}` });
     requests.push({ who: "anonymous", label: `next ${q.slice(0, 12)}`, method: "GET", path: `/sign-in?next=${q}` });
     requests.push({ who: "member", label: `app call ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/app?call=${q}` });
@@ -178,6 +186,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["PUT", `/api/chat/${adminChat}/tools`, ["member"]],
     ["POST", `/api/chat/${memberChat}/app/call`, ["member", "admin", "anonymous"]],
     ["POST", "/api/tools/preferences", ["member", "admin"]],
+    ["POST", "/api/knowledge-bases", ["member", "admin", "anonymous"]],
     ["POST", `/api/teams/${teamId}/invites`, ["member", "admin"]],
     ["PATCH", `/api/teams/${teamId}/members/${FORGED_ID}`, ["member", "admin"]],
     ["POST", "/api/auth/sign-in/email", ["anonymous"]],
