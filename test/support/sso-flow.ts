@@ -3,7 +3,7 @@
 // provider's login page, come back to /callback/sso; or sign in with a password and link the
 // provider. Each "browser" keeps its own cookies, so a test can mix up two sign-ins (state or PKCE
 // mismatch) or replay a callback. Not imported by the app.
-import type { Auth } from "../../lib/auth/auth";
+import { getAuth, type Auth } from "../../lib/auth/auth";
 
 export const APP_BASE = "http://localhost:3000";
 
@@ -129,4 +129,16 @@ export async function loginAtProvider(authorizeUrl: string, username: string, pa
     url = next;
   }
   throw new Error("too many redirects at the provider");
+}
+
+/** The Cookie header of a session made by signing in with email and password, as a browser would. */
+export async function signedInCookie(email: string, password: string): Promise<string> {
+  const browser = new Browser(await getAuth());
+  const res = await browser.request("/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`signing in as ${email} answered ${res.status}`);
+  return browser.jar.header();
 }

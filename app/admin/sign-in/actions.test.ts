@@ -11,12 +11,11 @@ vi.mock("next/headers", () => ({
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
-import { getAuth } from "@/lib/auth/auth";
 import { signUp } from "@/lib/auth/accounts";
 import { db } from "@/lib/db/client";
 import { ssoProviderView } from "@/lib/identity/sso-provider";
 import { startOidcProvider, type RunningOidcProvider } from "@/test/support/oidc-provider";
-import { APP_BASE, Browser } from "@/test/support/sso-flow";
+import { APP_BASE, signedInCookie } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import {
   addGroupRuleAction,
@@ -37,14 +36,7 @@ function form(fields: Record<string, string>): FormData {
 }
 
 async function sessionOf(email: string): Promise<Headers> {
-  const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return new Headers({ cookie: browser.jar.header(), origin: APP_BASE });
+  return new Headers({ cookie: await signedInCookie(email, PASSWORD), origin: APP_BASE });
 }
 
 describe("Admin → Sign-in actions", () => {

@@ -14,11 +14,10 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: (name: string) => (name === "parley_team" && chosenTeam ? { name, value: chosenTeam } : undefined) }),
 }));
 
-import { getAuth } from "@/lib/auth/auth";
 import { signUp } from "@/lib/auth/accounts";
 import { db } from "@/lib/db/client";
 import { encryptSecret } from "@/lib/security/keyring";
-import { APP_BASE, Browser } from "@/test/support/sso-flow";
+import { APP_BASE, signedInCookie } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { startUpstream } from "@/test/support/test-turns";
 import { POST } from "./route";
@@ -30,16 +29,7 @@ const as: Record<"owner" | "teammate", string> = { owner: "", teammate: "" };
 const chats = { own: "", ownInOtherTeam: "", teammates: "" };
 const teams = { first: "", second: "" };
 
-async function signedIn(email: string): Promise<string> {
-  const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return browser.jar.header();
-}
+const signedIn = (email: string) => signedInCookie(email, PASSWORD);
 
 async function teamWithModel(name: string): Promise<string> {
   const prisma = await db();

@@ -11,11 +11,10 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined }),
 }));
 
-import { getAuth } from "@/lib/auth/auth";
 import { signUp } from "@/lib/auth/accounts";
 import { db } from "@/lib/db/client";
 import { MAX_DOCUMENT_BYTES } from "@/lib/knowledge/extract/types";
-import { APP_BASE, Browser } from "@/test/support/sso-flow";
+import { APP_BASE, signedInCookie } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { GET as listBases, POST as createBase } from "./route";
 import { DELETE as deleteBase, PATCH as renameBase } from "./[id]/route";
@@ -29,16 +28,7 @@ let stop: () => Promise<void>;
 const as = { admin: "", member: "", outsider: "", nobody: "" };
 let providerId = "";
 
-async function signedIn(email: string): Promise<string> {
-  const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return browser.jar.header();
-}
+const signedIn = (email: string) => signedInCookie(email, PASSWORD);
 
 beforeAll(async () => {
   ({ stop } = await startTestApp(DRIVERS[0]));

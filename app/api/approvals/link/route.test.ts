@@ -10,13 +10,12 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined }),
 }));
 
-import { getAuth } from "@/lib/auth/auth";
 import { signUp } from "@/lib/auth/accounts";
 import { decideAsAdmin } from "@/lib/approvals/team-approvals";
 import { db } from "@/lib/db/client";
 import { createApprovalLink } from "@/lib/notifications/approval-links";
 import type { TeamContext } from "@/lib/teams/team-context";
-import { APP_BASE, Browser } from "@/test/support/sso-flow";
+import { APP_BASE, signedInCookie } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { waitingCall } from "@/test/support/waiting-calls";
 import { POST } from "./route";
@@ -29,14 +28,7 @@ const ids: Record<string, string> = {};
 let teamId = "";
 
 async function sessionOf(email: string): Promise<Headers> {
-  const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return new Headers({ cookie: browser.jar.header(), origin: APP_BASE });
+  return new Headers({ cookie: await signedInCookie(email, PASSWORD), origin: APP_BASE });
 }
 
 async function post(who: keyof typeof as, body: unknown): Promise<Response> {

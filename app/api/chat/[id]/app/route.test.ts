@@ -12,14 +12,13 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined }),
 }));
 
-import { getAuth } from "@/lib/auth/auth";
 import { signUp } from "@/lib/auth/accounts";
 import { db } from "@/lib/db/client";
 import { closeAll } from "@/lib/mcp/pool";
 import { probeServer } from "@/lib/mcp/probe";
 import { encryptSecret } from "@/lib/security/keyring";
 import type { TeamContext } from "@/lib/teams/team-context";
-import { APP_BASE, Browser } from "@/test/support/sso-flow";
+import { APP_BASE, signedInCookie } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
 import { startTestServer, type RunningServer } from "@/test/support/test-servers";
 import { readChunks, startUpstream } from "@/test/support/test-turns";
@@ -36,14 +35,7 @@ let owner: TeamContext;
 let chatId = "";
 
 async function sessionOf(email: string): Promise<Headers> {
-  const browser = new Browser(await getAuth());
-  const res = await browser.request("/api/auth/sign-in/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return new Headers({ cookie: browser.jar.header(), origin: APP_BASE });
+  return new Headers({ cookie: await signedInCookie(email, PASSWORD), origin: APP_BASE });
 }
 
 let n = 0;
