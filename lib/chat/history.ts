@@ -7,6 +7,7 @@ import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { versionsOf, type Versions } from "./branches";
 import { citationView } from "../messages/citations";
+import { isKnowledgeResult, knowledgeModelOutput } from "../knowledge/knowledge-tool";
 import { formatToolError } from "../format/tool-error";
 import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "../messages/message-types";
 import { blocksToParts } from "../messages/parts";
@@ -216,7 +217,7 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 export async function toModelHistory(ui: ParleyUIMessage[], opts: { continueAnswer?: boolean; images?: ImageHandling } = {}): Promise<ModelMessage[]> {
   const messages = await convertToModelMessages(ui.filter(hasModelContent).map(explainDenials), {
     ignoreIncompleteToolCalls: true,
-    tools: mcpOutputs(ui, opts.images ?? "placeholder"),
+    tools: storedOutputs(ui, opts.images ?? "placeholder"),
     convertDataPart: (part) => (part.type === "data-resource" ? attachmentPart(part.data as ResourceData, opts.images ?? "placeholder") : undefined),
   });
   return opts.continueAnswer ? [...messages, { role: "user", content: CONTINUE_ANSWER }] : messages;
@@ -230,16 +231,22 @@ export const CONTINUE_ANSWER = "Continue your previous answer exactly where it s
 
 /**
  * Earlier MCP results reach the model as they did when they were new: their text, and their images as
- * images (or a placeholder for a model without vision) — not the stored JSON with base64 in it.
+ * images (or a placeholder for a model without vision) — not the stored JSON with base64 in it. So do
+ * knowledge searches: their numbered passages as text.
  */
-function mcpOutputs(ui: ParleyUIMessage[], images: ImageHandling): ToolSet {
+function storedOutputs(ui: ParleyUIMessage[], images: ImageHandling): ToolSet {
   const tools: ToolSet = {};
   for (const m of ui) {
     for (const p of m.parts) {
-      if (!isToolUIPart(p) || p.state !== "output-available" || !isMcpResult(p.output)) continue;
+      if (!isToolUIPart(p) || p.state !== "output-available" || !(isMcpResult(p.output) || isKnowledgeResult(p.output))) continue;
       tools[getToolName(p)] ??= {
         inputSchema: undefined as never,
-        toModelOutput: ({ output }: { output: unknown }) => (isMcpResult(output) ? resultModelOutput(output, images) : { type: "json", value: output ?? null }),
+        toModelOutput: ({ output }: { output: unknown }) =>
+          isMcpResult(output)
+            ? resultModelOutput(output, images)
+            : isKnowledgeResult(output)
+              ? knowledgeModelOutput(output)
+              : { type: "json", value: output ?? null },
       } as unknown as ToolSet[string];
     }
   }

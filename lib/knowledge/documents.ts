@@ -7,6 +7,7 @@
 import crypto from "node:crypto";
 import { audited } from "../audit";
 import { db } from "../db/client";
+import { Prisma } from "../db/generated/client";
 import { Conflict, Invalid, AppError } from "../errors";
 import { manageableBase, manageableDocument, visibleBase, type Caller } from "./access";
 import { MAX_DOCUMENT_BYTES } from "./extract/types";
@@ -126,6 +127,7 @@ export async function replaceDocument(ctx: Caller, documentId: string, file: Doc
             version: { increment: 1 },
             pages: null,
             text: null,
+            pageRanges: Prisma.DbNull,
             status: "queued",
             progress: 0,
             error: null,

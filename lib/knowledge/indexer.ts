@@ -90,6 +90,7 @@ export async function indexDocument(claim: Claim, opts: IndexerOptions = {}): Pr
         progress: 1,
         pages: extracted.pages.length,
         text: extracted.text,
+        pageRanges: extracted.pages.map((p) => [p.start, p.end]),
         error: null,
         attempts: 0,
         retryAt: null,

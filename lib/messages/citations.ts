@@ -1,15 +1,29 @@
 // Citations: the sources a message cites, numbered 1, 2, 3… in order of first appearance (one number
 // per URL), stored as Citation rows and sent to the browser in the message metadata, live and on
-// reload. Two producers: provider-native web search (URL sources in the turn's stream, collected by
-// `citationCollector`) and MCP results (`recordCitations(messageId, items)` from the tool layer).
+// reload. Three producers: provider-native web search (URL sources in the turn's stream, collected by
+// `citationCollector`), MCP results (URLs in a result, `addLater`) and knowledge passages (`cite`, which
+// numbers them at once so the model is told each passage's number; their address is the passage viewer's).
 import type { TextStreamPart, ToolSet } from "ai";
 import { db } from "../db/client";
 import type { CitationOrigin } from "../db/generated/client";
 
-export type CitationInput = { url: string; title?: string | null; snippet?: string | null; origin: CitationOrigin; blockId?: string | null };
+/** A knowledge passage a citation points at: its document's version, page and character range. */
+export type CitedPassage = { documentId: string; version: number; page: number | null; charStart: number; charEnd: number };
+
+export type CitationInput = {
+  url: string;
+  title?: string | null;
+  snippet?: string | null;
+  origin: CitationOrigin;
+  blockId?: string | null;
+  passage?: CitedPassage;
+};
 
 /** A numbered citation as the browser sees it. */
-export type CitationView = { n: number; url: string; title?: string; snippet?: string; origin: CitationOrigin };
+export type CitationView = { n: number; url: string; title?: string; snippet?: string; origin: CitationOrigin; passage?: CitedPassage };
+
+/** The passage viewer's own addresses (origin knowledge), the one kind of citation that is not http(s). */
+const PASSAGE_URL = /^\/knowledge\/documents\/[^/?#]+\?v=\d+&from=\d+&to=\d+$/;
 
 const MAX_PER_MESSAGE = 200;
 
@@ -35,7 +49,8 @@ function numberCitations(items: CitationInput[], existing: CitationView[] = []):
   const out = existing.map((c) => ({ ...c }));
   const byUrl = new Map(out.map((c) => [c.url, c]));
   for (const item of items) {
-    if (!isHttpUrl(item.url) || item.url.length > 2000) continue;
+    const passage = item.origin === "knowledge" && PASSAGE_URL.test(item.url);
+    if ((!passage && !isHttpUrl(item.url)) || item.url.length > 2000) continue;
     const seen = byUrl.get(item.url);
     const title = clean(item.title, 300);
     const snippet = clean(item.snippet, 1000);
@@ -45,7 +60,14 @@ function numberCitations(items: CitationInput[], existing: CitationView[] = []):
       continue;
     }
     if (out.length >= MAX_PER_MESSAGE) break;
-    const c: CitationView = { n: out.length + 1, url: item.url, origin: item.origin, ...(title ? { title } : {}), ...(snippet ? { snippet } : {}) };
+    const c: CitationView = {
+      n: out.length + 1,
+      url: item.url,
+      origin: item.origin,
+      ...(title ? { title } : {}),
+      ...(snippet ? { snippet } : {}),
+      ...(passage && item.passage ? { passage: item.passage } : {}),
+    };
     out.push(c);
     byUrl.set(c.url, c);
   }
@@ -63,18 +85,26 @@ export function citationCollector() {
   let list: CitationView[] = [];
   /** Citations of MCP results, numbered with the next stream part (see `take`). */
   let later: CitationInput[] = [];
+  /** The list changed outside the stream (`cite`): sent with the next stream part. */
+  let unsent = false;
   return {
     /** Citations found outside the stream (an MCP tool's result, as it returns). */
     addLater(items: CitationInput[]) {
       later = later.concat(items);
     },
     /** The new numbered list after this part (its own citations, and those added later), if it changed. */
+    /** Numbers citations now (knowledge passages a tool gives the model); each item's number, in order. */
+    cite(items: CitationInput[]): number[] {
+      if (this.addItems(items)) unsent = true;
+      const byUrl = new Map(list.map((c) => [c.url, c.n]));
+      return items.map((i) => byUrl.get(i.url) ?? 0);
+    },
     take(part: TextStreamPart<ToolSet>): CitationView[] | undefined {
       const own = this.add(part);
-      if (own || !later.length) return own;
-      const items = later;
-      later = [];
-      return this.addItems(items);
+      const fromLater = later.length ? this.addItems(later.splice(0)) : undefined;
+      if (!own && !fromLater && !unsent) return undefined;
+      unsent = false;
+      return list;
     },
     add(part: TextStreamPart<ToolSet>): CitationView[] | undefined {
       let items: CitationInput[] = [];
@@ -127,6 +157,11 @@ async function recordCitations(messageId: string, items: CitationInput[]): Promi
               snippet: c.snippet ?? null,
               origin: c.origin,
               blockId: blockOf.get(c.url) ?? null,
+              knowledgeDocumentId: c.passage?.documentId ?? null,
+              documentVersion: c.passage?.version ?? null,
+              page: c.passage?.page ?? null,
+              charStart: c.passage?.charStart ?? null,
+              charEnd: c.passage?.charEnd ?? null,
             })),
           });
         }
@@ -146,8 +181,35 @@ async function recordCitations(messageId: string, items: CitationInput[]): Promi
   }
 }
 
-function toView(r: { ordinal: number; url: string; title: string | null; snippet: string | null; origin: CitationOrigin }): CitationView {
-  return { n: r.ordinal, url: r.url, origin: r.origin, ...(r.title ? { title: r.title } : {}), ...(r.snippet ? { snippet: r.snippet } : {}) };
+type CitationRow = {
+  ordinal: number;
+  url: string;
+  title: string | null;
+  snippet: string | null;
+  origin: CitationOrigin;
+  documentVersion?: number | null;
+  page?: number | null;
+  charStart?: number | null;
+  charEnd?: number | null;
+};
+
+/** The passage a stored citation points at; its document may be gone since (the row keeps its place). */
+function passageOf(r: CitationRow): CitedPassage | undefined {
+  const id = r.origin === "knowledge" ? /^\/knowledge\/documents\/([^/?#]+)\?/.exec(r.url)?.[1] : undefined;
+  if (!id || r.documentVersion == null || r.charStart == null || r.charEnd == null) return undefined;
+  return { documentId: decodeURIComponent(id), version: r.documentVersion, page: r.page ?? null, charStart: r.charStart, charEnd: r.charEnd };
+}
+
+function toView(r: CitationRow): CitationView {
+  const passage = passageOf(r);
+  return {
+    n: r.ordinal,
+    url: r.url,
+    origin: r.origin,
+    ...(r.title ? { title: r.title } : {}),
+    ...(r.snippet ? { snippet: r.snippet } : {}),
+    ...(passage ? { passage } : {}),
+  };
 }
 
 /**
@@ -161,7 +223,7 @@ export async function storeTurnCitations(messageId: string, cited: CitationView[
   for (const b of blocks) if (b.url && !blockOf.has(b.url)) blockOf.set(b.url, b.id);
   return recordCitations(
     messageId,
-    cited.map((c) => ({ url: c.url, title: c.title, snippet: c.snippet, origin: c.origin, blockId: blockOf.get(c.url) })),
+    cited.map((c) => ({ url: c.url, title: c.title, snippet: c.snippet, origin: c.origin, blockId: blockOf.get(c.url), passage: c.passage })),
   );
 }
 

@@ -9,6 +9,7 @@ import { config } from "../config";
 import { AppError } from "../errors";
 import { rateLimiter, type RateLimiter } from "../security/rate-limit";
 import { toolSelectionSchema } from "../tools/selection";
+import { knowledgeChoiceSchema } from "../knowledge/chat-bases";
 import { idField } from "../validation";
 import { decisionSchema } from "../approvals/approvals";
 
@@ -69,6 +70,8 @@ export const chatRequestSchema = z
     /** The chat is a draft in the browser: the message stores it (with `tools`) unless it exists. */
     newChat: z.boolean().optional(),
     tools: toolSelectionSchema.optional(),
+    /** With `newChat`: the knowledge bases the chat searches, and whether before each answer (lib/knowledge). */
+    knowledge: knowledgeChoiceSchema.optional(),
     /** With `newChat`: the project the chat starts in (lib/projects; its defaults and instructions apply). */
     projectId: idField.optional(),
     /** With `message` (not an edit): ids of the caller's uploaded, unsent attachments (lib/attachments). */

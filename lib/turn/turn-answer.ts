@@ -4,7 +4,7 @@
 // answer's events (toUIMessageStream) carry its metadata (status, model, usage, citations, the
 // fallback taking over), turn errors into coded texts, and go through turnStream (turn-stream.ts),
 // which feeds the store and ends every open call when the answer ends.
-import { isStepCount, streamText, toUIMessageStream, type ToolSet } from "ai";
+import { isStepCount, streamText, toUIMessageStream, type TextStreamPart, type ToolSet } from "ai";
 import { context } from "@opentelemetry/api";
 import { toolErrorText } from "../tools/error-codes";
 import { invalidCallText, repairToolCall, type RepairEvent } from "../tools/repair";
@@ -96,6 +96,34 @@ export function answerEvents(
     const call = p as OpenCall & { type: string };
     return call.toolCallId && !isFinal(call) ? [{ toolCallId: call.toolCallId, state: call.state, approval: call.approval }] : [];
   });
+  /** What a stream part says of the message: its start (model, time), a fallback, its end (usage). */
+  const partMetadata = (part: TextStreamPart<ToolSet>): ParleyMetadata | undefined => {
+    if (part.type === "start")
+      return {
+        status: "streaming",
+        ...modelOf(prepared.answering),
+        createdAt: new Date().toISOString(),
+        ...(loaded.question ? { questionId: loaded.question.id } : {}),
+      };
+    if (part.type === "start-step") {
+      const news = fallbackNews(part.warnings);
+      return news && { ...modelOf(news), fellBack: news.notice };
+    }
+    if (part.type === "finish") {
+      const u = part.totalUsage;
+      return {
+        status: "done",
+        finishReason: part.finishReason,
+        usage: {
+          inputTokens: u.inputTokens,
+          outputTokens: u.outputTokens,
+          cachedInputTokens: u.inputTokenDetails?.cacheReadTokens,
+          reasoningTokens: u.outputTokenDetails?.reasoningTokens,
+        },
+      };
+    }
+    return undefined;
+  };
   return (
     toUIMessageStream<ToolSet, ParleyUIMessage>({
       stream: result.stream,
@@ -105,34 +133,10 @@ export function answerEvents(
       sendReasoning: true,
       sendSources: true,
       messageMetadata: ({ part }): ParleyMetadata | undefined => {
-        // URL sources (web search) and cited MCP results are numbered as they arrive.
+        // URL sources (web search), cited MCP results and knowledge passages are numbered as they arrive.
         const cited = citations.take(part);
-        if (cited) return { citations: cited };
-        if (part.type === "start")
-          return {
-            status: "streaming",
-            ...modelOf(prepared.answering),
-            createdAt: new Date().toISOString(),
-            ...(loaded.question ? { questionId: loaded.question.id } : {}),
-          };
-        if (part.type === "start-step") {
-          const news = fallbackNews(part.warnings);
-          return news && { ...modelOf(news), fellBack: news.notice };
-        }
-        if (part.type === "finish") {
-          const u = part.totalUsage;
-          return {
-            status: "done",
-            finishReason: part.finishReason,
-            usage: {
-              inputTokens: u.inputTokens,
-              outputTokens: u.outputTokens,
-              cachedInputTokens: u.inputTokenDetails?.cacheReadTokens,
-              reasoningTokens: u.outputTokenDetails?.reasoningTokens,
-            },
-          };
-        }
-        return undefined;
+        const meta = partMetadata(part);
+        return cited ? { ...meta, citations: cited } : meta;
       },
       onError: (err) => {
         // A failed tool call: its coded text (`[ERROR:<code>] message`) is what the tool block shows.

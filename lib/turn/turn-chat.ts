@@ -17,11 +17,12 @@ import type { TeamContext } from "../teams/team-context";
 import { checkSelection, type ToolSelection } from "../tools/selection";
 import { newChatSelection } from "../tools/member-tools";
 import { fileableProject } from "../projects/projects";
+import { checkKnowledgeChoice, type KnowledgeChoice } from "../knowledge/chat-bases";
 import { DRAFT_ID, ownChat } from "../chat/chats";
 import type { Registry } from "./stream-registry";
 
-/** What the browser chose for a draft chat: its tools, the project it was started in. */
-export type NewChat = { tools?: ToolSelection; projectId?: string };
+/** What the browser chose for a draft chat: its tools, the project it was started in, its knowledge bases. */
+export type NewChat = { tools?: ToolSelection; projectId?: string; knowledge?: KnowledgeChoice };
 
 export const RUNNING = "A reply is still being written in this chat. Wait for it or stop it first.";
 
@@ -92,10 +93,12 @@ export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: New
     // No tools sent (the message went before the picker had loaded them) and no project: the tools the
     // member's new chats start with, as a chat stored through POST /api/chats gets.
     newChat.tools || newChat.projectId ? null : newChatSelection(ctx),
+    // Knowledge bases it searches: ones the member sees (404 for any other).
+    newChat.knowledge ? checkKnowledgeChoice(ctx, newChat.knowledge) : null,
   ]);
   reads.catch(() => {});
   if (await prisma.chat.count({ where: { id: chatId } })) throw NotFound("No such chat.");
-  const [team, asker, chosenTools, project, memberTools] = await reads;
+  const [team, asker, chosenTools, project, memberTools, knowledge] = await reads;
   const toolSelection = chosenTools ?? project?.toolSelection ?? memberTools ?? (await newChatSelection(ctx));
   const now = new Date();
   const chat = {
@@ -106,6 +109,7 @@ export async function chatForTurn(ctx: TeamContext, chatId: string, newChat: New
     modelId: project?.defaultModelId ?? null,
     toolSelection,
     allowedTools: null,
+    knowledge,
     activeStreamId: null,
     pinnedAt: null,
     archivedAt: null,

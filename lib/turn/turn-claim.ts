@@ -46,10 +46,10 @@ async function memberDecisions(ctx: TeamContext, chatId: string, decisions: Deci
 async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t: LoadedTurn, data: { title?: string } = {}) {
   const fields = { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data };
   if (t.draft) {
-    const { id, teamId, userId, toolSelection, projectId, modelId } = t.chat;
+    const { id, teamId, userId, toolSelection, projectId, modelId, knowledge } = t.chat;
     // Two first messages of one draft at once: the second finds the chat stored and running (409).
     await client.chat
-      .create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, projectId, modelId, ...fields } })
+      .create({ data: { id, teamId, userId, toolSelection: toolSelection ?? undefined, knowledge: knowledge ?? undefined, projectId, modelId, ...fields } })
       .catch((err: unknown) => {
         throw (err as { code?: string }).code === "P2002" ? Conflict(RUNNING) : err;
       });

@@ -33,7 +33,7 @@ function turnRequest(body: ChatRequest): TurnRequest {
     modelId: body.modelId,
     decisions: body.approvals,
     attachments: body.attachments,
-    newChat: body.newChat && text ? { tools: body.tools, projectId: body.projectId } : undefined,
+    newChat: body.newChat && text ? { tools: body.tools, projectId: body.projectId, knowledge: body.knowledge } : undefined,
     resources: text ? body.resources : undefined,
   };
 }

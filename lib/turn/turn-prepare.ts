@@ -1,7 +1,8 @@
 // The prepare phase of a turn (turn.ts): what the model gets. The MCP tools the chat has selected, from
 // servers that answer now (each within its connect timeout; one that does not leaves a notice), with
-// the approval decider for this member and chat; the attachments as files or text; the history from
-// the database; the system prompt; and the model with its fallback, provider-native tools, cache
+// the approval decider for this member and chat; the knowledge-search tool or the passages found for
+// the question (turn-knowledge.ts); the attachments as files or text; the history from the database;
+// the system prompt; and the model with its fallback, provider-native tools, cache
 // breakpoints and providerOptions (turn-model.ts). A continued answer's decided calls run without
 // asking again, and inputs a person edited are told to the model.
 import type { ModelMessage, ToolSet } from "ai";
@@ -19,6 +20,7 @@ import { systemPrompt } from "./system-prompt";
 import type { ClaimedTurn } from "./turn-claim";
 import type { LoadedTurn } from "./turn-load";
 import { prepareTurn, type PreparedTurn } from "./turn-model";
+import { turnKnowledge } from "./turn-knowledge";
 
 export type PrepareDeps = {
   tools: typeof assembleTools;
@@ -54,7 +56,7 @@ export async function prepareAnswer(
   // Images from tools reach a model with vision as images (in the tool result, or a user message after it).
   const imageMode = toolImageMode(loaded.model);
   const images = imageMode === "none" ? "placeholder" : "attach";
-  const mcp = await deps.tools({
+  const mcpTools = deps.tools({
     images,
     teamId: ctx.team.id,
     userId: ctx.user.id,
@@ -65,15 +67,17 @@ export async function prepareAnswer(
     // A server's question during a call waits for the chat's owner until the call's time limit.
     elicit: ({ timeoutMs, ...call }) => askOwner({ ...call, chatId: loaded.chat.id, messageId: assistantId, expiresAt: new Date(Date.now() + timeoutMs) }),
   });
+  const [mcp, knowledge] = await Promise.all([mcpTools, turnKnowledge(ctx, loaded, claimed.history, citations)]);
   // Attachments: as files for a model that reads them, else as their text, with a notice (lib/attachments).
   const files = await filesForModel(claimed.history, loaded.model);
+  const system = [systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }, loaded.projectInstructions), knowledge.context].filter(Boolean);
   const prepared = prepareTurn(loaded.model, {
     messages: await toModelHistory(files.history, { continueAnswer: !!loaded.request.continue, images }),
-    system: systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }, loaded.projectInstructions),
-    tools: { ...mcp.tools, ...deps.extraTools },
+    system: system.length ? system.join("\n\n") : undefined,
+    tools: { ...mcp.tools, ...knowledge.tools, ...deps.extraTools },
     idleMs: deps.idleTimeoutMs(),
     fallback: loaded.fallback,
-    notices: [...mcp.notices, ...notices, ...files.notices],
+    notices: [...mcp.notices, ...knowledge.notices, ...notices, ...files.notices],
   });
   return {
     prepared,

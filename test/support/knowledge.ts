@@ -1,5 +1,7 @@
 // Test helper for knowledge bases: a team with an admin, a member and an embedding provider, another
-// team, and passages written into a document as the indexing job will write them (rows, then embeddings).
+// team, passages written into a document as the indexing job will write them (rows, then embeddings),
+// and PDFs made with pdf-lib (pages of lines of text).
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { db } from "../../lib/db/client";
 import { writeEmbeddings } from "../../lib/knowledge/vector-store";
 import type { TeamContext } from "../../lib/teams/team-context";
@@ -44,4 +46,19 @@ export async function writePassages(documentId: string, passages: TestPassage[],
   const col = { table: "KnowledgeChunk", key: "id", column: "embedding", dimensions: doc.base.embeddingDimensions };
   await writeEmbeddings(prisma, col, withVectors);
   return ids;
+}
+
+/** A PDF whose pages each hold lines of [size, text]; an empty page has no text at all. */
+export async function makePdf(pages: [number, string][][]): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = pdf.addPage([595, 842]);
+    let y = 780;
+    for (const [size, text] of lines) {
+      page.drawText(text, { x: 50, y, size, font });
+      y -= size * 2;
+    }
+  }
+  return pdf.save();
 }

@@ -3,9 +3,10 @@
 // HTML, Markdown, CSV and plain text as a person would write them.
 
 import { Document, HeadingLevel, Packer, Paragraph } from "docx";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
+import { makePdf } from "@/test/support/knowledge";
 import { DOCX_MEDIA_TYPE, extractDocument, MAX_DOCUMENT_BYTES, MAX_PDF_PAGES, type ExtractedDocument, type ExtractionResult } from "./index";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -13,21 +14,6 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 function expectText(result: ExtractionResult): ExtractedDocument {
   if (!result.ok) throw new Error(`expected text, got ${result.reason}: ${result.message}`);
   return result;
-}
-
-/** A PDF whose pages each hold lines of [size, text]; an empty page has no text at all. */
-async function makePdf(pages: [number, string][][]): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (const lines of pages) {
-    const page = pdf.addPage([595, 842]);
-    let y = 780;
-    for (const [size, text] of lines) {
-      page.drawText(text, { x: 50, y, size, font });
-      y -= size * 2;
-    }
-  }
-  return pdf.save();
 }
 
 const pageOf = (document: ExtractedDocument, offset: number) => document.pages.find((page) => offset >= page.start && offset < page.end)?.number;
