@@ -187,6 +187,7 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["POST", `/api/chat/${memberChat}/app/call`, ["member", "admin", "anonymous"]],
     ["POST", "/api/tools/preferences", ["member", "admin"]],
     ["POST", "/api/knowledge-bases", ["member", "admin", "anonymous"]],
+    ["POST", `/api/knowledge-bases/${FORGED_ID}/documents`, ["member", "admin", "anonymous"]],
     ["POST", `/api/teams/${teamId}/invites`, ["member", "admin"]],
     ["PATCH", `/api/teams/${teamId}/members/${FORGED_ID}`, ["member", "admin"]],
     ["POST", "/api/auth/sign-in/email", ["anonymous"]],

@@ -2,7 +2,8 @@
 // team-wide base and adds documents by upload; a member sees the base and its documents but may not
 // change them (403); a member of another team, a signed-out caller and forged ids get 404 / 401 and
 // change nothing; an upload without a file is 400, one past the size limit 413, the same file twice 409;
-// replace, re-index and delete do what they say.
+// replace, re-index and delete do what they say; a document from a URL (JSON {url}) is fetched only
+// for those who may add one and only from an allowed address.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 let requestHeaders = new Headers();
@@ -16,6 +17,7 @@ import { db } from "@/lib/db/client";
 import { MAX_DOCUMENT_BYTES } from "@/lib/knowledge/extract/types";
 import { APP_BASE, signedInCookie } from "@/test/support/sso-flow";
 import { DRIVERS, startTestApp } from "@/test/support/test-app";
+import { startScripted } from "@/test/support/test-upstreams";
 import { GET as listBases, POST as createBase } from "./route";
 import { DELETE as deleteBase, PATCH as renameBase } from "./[id]/route";
 import { GET as listDocs, POST as upload } from "./[id]/documents/route";
@@ -124,5 +126,28 @@ describe("knowledge routes", () => {
     expect((await call("admin", renameBase, { method: "PATCH", id: baseId, json: { name: "Renamed" } })).status).toBe(200);
     expect((await call("admin", deleteBase, { method: "DELETE", id: baseId })).status).toBe(200);
     expect((await call("admin", listDocs, { method: "GET", id: baseId })).status).toBe(404);
+  });
+
+  it("a document from a URL: JSON {url} on the same route; a bad URL is 400, a refused address 422, then 201", async () => {
+    const site = await startScripted((_req, res) => void res.writeHead(200, { "content-type": "text/markdown" }).end("# Leave\n\n25 days a year.\n"));
+    try {
+      const baseId = (await call("admin", createBase, { method: "POST", json: { ...embedding(), name: "From the web" } })).body.id as string;
+      const bad = await call("admin", upload, { method: "POST", id: baseId, json: { url: "no url" } });
+      expect(bad.status).toBe(400);
+      const refused = await call("admin", upload, { method: "POST", id: baseId, json: { url: `${site.url}/leave.md` } });
+      expect(refused.status).toBe(422);
+      expect((refused.body.error as { message: string }).message).toContain("PARLEY_ALLOW_PRIVATE_URLS=1");
+      expect((await call("member", upload, { method: "POST", id: baseId, json: { url: `${site.url}/leave.md` } })).status).toBe(403);
+      process.env.PARLEY_ALLOW_PRIVATE_URLS = "1";
+      const added = await call("admin", upload, { method: "POST", id: baseId, json: { url: `${site.url}/leave.md` } });
+      expect(added).toMatchObject({ status: 201, body: { name: "leave.md" } });
+      expect((await call("member", listDocs, { method: "GET", id: baseId })).body.documents).toEqual([
+        expect.objectContaining({ id: added.body.id, name: "leave.md", mediaType: "text/markdown", status: "queued" }),
+      ]);
+      expect(site.requests).toHaveLength(1); // the refused and the forbidden requests never left
+    } finally {
+      delete process.env.PARLEY_ALLOW_PRIVATE_URLS;
+      await site.stop();
+    }
   });
 });
