@@ -25,6 +25,7 @@ import { machineInfo, type RunReport } from "./report/model";
 import { runText } from "./report/text";
 import type { Ctx, SuiteResult } from "./scenarios/context";
 import { runDirect } from "./scenarios/direct";
+import { retrievalText, runRetrievalBench } from "./scenarios/retrieval";
 import { runSearchBench, searchText } from "./scenarios/search";
 import { closeSession, openSession, runScenarios } from "./scenarios/session";
 
@@ -45,14 +46,22 @@ async function runAll(ctx: Ctx, appDir: string): Promise<SuiteResult[]> {
   return suites;
 }
 
+/** Scenarios that run in this process against a throw-away database: no build, no server. */
+const IN_PROCESS = ["search", "retrieval"];
+
 async function run(o: BenchOptions): Promise<string> {
-  // Search runs in this process against a seeded database (bench/scenarios/search.ts): no build, no server.
-  const search = o.only.includes("search") && !o.compare ? searchText(await runSearchBench(o.dbs, o.pgUrl, o.quick ? 5 : 15, log)) : "";
-  if (o.only.length === 1 && search) return o.json ? JSON.stringify({ search }) : search;
+  const inProcess = !o.compare ? o.only.filter((s) => IN_PROCESS.includes(s)) : [];
+  const tables: Record<string, string> = {};
+  // Search against a seeded database (bench/scenarios/search.ts).
+  if (inProcess.includes("search")) tables.search = searchText(await runSearchBench(o.dbs, o.pgUrl, o.quick ? 5 : 15, log));
+  // Retrieval quality on a corpus with known answers (bench/scenarios/retrieval.ts).
+  if (inProcess.includes("retrieval")) tables.retrieval = retrievalText(await runRetrievalBench(o.dbs, o.pgUrl, o.embedder, log));
+  const text = Object.values(tables).join("\n\n");
+  if (inProcess.length && inProcess.length === o.only.length) return o.json ? JSON.stringify(tables) : text;
   const streaming = await runStreaming(o);
-  // The JSON report stays one JSON document: the search table is printed on stderr then.
-  if (search && o.json) log(search);
-  return search && !o.json ? `${streaming}\n\n${search}` : streaming;
+  // The JSON report stays one JSON document: the in-process tables are printed on stderr then.
+  if (text && o.json) log(text);
+  return text && !o.json ? `${streaming}\n\n${text}` : streaming;
 }
 
 async function runStreaming(o: BenchOptions): Promise<string> {

@@ -6,7 +6,9 @@ describe("bench flags", () => {
   it("defaults to the full run the figures of docs/performance.md come from", () => {
     const o = parseOptions([])!;
     expect(o).toMatchObject({ runs: 8, chunks: 2000, concurrency: [10, 50, 200], burstChunks: 500, longMessages: 10_000, dbs: ["pglite", "postgresql"] });
-    expect(o.only).toEqual(["stream", "bursts", "long", "search"]);
+    expect(o.only).toEqual(["stream", "bursts", "long", "search", "retrieval"]);
+    expect(o).toMatchObject({ indexingChats: 20, indexingPages: 300 });
+    expect(o.embedder).toBeUndefined();
     expect(o.json).toBe(false);
     expect(o.compare).toBeUndefined();
   });
@@ -21,6 +23,13 @@ describe("bench flags", () => {
     expect(o.only).toEqual(["stream", "long"]);
     expect(o.dbs).toEqual(["postgresql"]);
     expect(o).toMatchObject({ compare: "main", rounds: 4, ports: [3340, 3349], json: true });
+  });
+
+  it("reads the knowledge scenarios' flags", () => {
+    const o = parseOptions(["--only", "retrieval,indexing", "--embedder", "hashed", "--indexing-chats", "5", "--indexing-pages", "40"])!;
+    expect(o.only).toEqual(["retrieval", "indexing"]);
+    expect(o).toMatchObject({ embedder: "hashed", indexingChats: 5, indexingPages: 40 });
+    expect(() => parseOptions(["--embedder", "neural"])).toThrow(/--embedder: unknown "neural"/);
   });
 
   it("--long-messages 0 skips the long chat; the deadline factor has a floor", () => {

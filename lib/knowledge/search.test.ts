@@ -3,7 +3,7 @@
 // with more of them rank first; with a query embedding, a passage that matches no word but means the
 // same comes in, and one first by both rankings leads (reciprocal rank fusion); bases of another team,
 // another member's personal project and forged ids give the same nothing as a base without a match;
-// passages of a replaced version never come back.
+// passages of a replaced version never come back; either ranking can be asked for alone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { createProject } from "../projects/projects";
@@ -86,6 +86,24 @@ describe.each(DATABASES)("knowledge search on $name", (driver) => {
     // An embedding of another size than the base's (another model's) leaves the text ranking alone.
     const text = await searchKnowledge(team.member, { baseIds: [baseId], query: "refund policy", queryEmbedding: [1, 0], limit: 3 });
     expect(text.map((p) => p.text)).toHaveLength(2);
+  });
+
+  it("one ranking alone: by vector a passage without the words comes first; by text the embedding is ignored", async () => {
+    const q = { baseIds: [baseId], query: "refund policy", queryEmbedding: [1, 0, 0], limit: 2 };
+    const byVector = await searchKnowledge(team.member, { ...q, mode: "vector" });
+    expect(byVector.map((p) => p.text)).toEqual([
+      "Refund policy: customers get a refund within 30 days of purchase.",
+      "Money back is possible for unopened items.", // no word of the question: only the vector side finds it
+    ]);
+    expect(byVector[1].score).toBeCloseTo(1 / (RRF_K + 2), 12);
+    const byText = await searchKnowledge(team.member, { ...q, mode: "text" });
+    expect(byText.map((p) => p.text)).toEqual([
+      "Refund policy: customers get a refund within 30 days of purchase.",
+      "A refund takes five working days to arrive.",
+    ]);
+    expect(byText[0].score).toBeCloseTo(1 / (RRF_K + 1), 12); // one list's first place, not both
+    // By vector without an embedding: nothing, not a text search in disguise.
+    expect(await searchKnowledge(team.member, { baseIds: [baseId], query: "refund policy", limit: 2, mode: "vector" })).toEqual([]);
   });
 
   it("bases the caller cannot see give the same nothing as a base without a match", async () => {

@@ -4,7 +4,8 @@
 // any of the question's words), fused by reciprocal rank (score = Σ 1 / (RRF_K + rank) over the two
 // lists). Without a query embedding (or for bases embedded at another size) it ranks by text alone.
 // Base ids the caller cannot see (another team's, a personal project of someone else, forged) are
-// dropped silently: the answer is the same as for a base with no match, so nothing leaks.
+// dropped silently: the answer is the same as for a base with no match, so nothing leaks. `mode` ranks by
+// one side alone ("vector", "text"): the retrieval bench (bench/scenarios/retrieval.ts) compares them.
 import { db } from "../db/client";
 import { visibleBases, type Caller } from "./access";
 import { nearestByCosine, type VectorColumn } from "./vector-store";
@@ -16,7 +17,10 @@ export const MAX_PASSAGES = 50;
 /** The most words of a question the full-text side looks for. */
 const MAX_QUERY_WORDS = 32;
 
-export type KnowledgeQuery = { baseIds: readonly string[]; query: string; queryEmbedding?: readonly number[]; limit: number };
+/** Both rankings fused (the default), or one of them alone. */
+export type SearchMode = "hybrid" | "vector" | "text";
+
+export type KnowledgeQuery = { baseIds: readonly string[]; query: string; queryEmbedding?: readonly number[]; limit: number; mode?: SearchMode };
 
 /** A passage found, with what a citation links to: document, version, page, heading path and character range. */
 export type Passage = {
@@ -82,13 +86,16 @@ export async function searchKnowledge(ctx: Caller, q: KnowledgeQuery): Promise<P
   const bases = await prisma.knowledgeBase.findMany({ where: { id: { in: ids }, ...visibleBases(ctx) }, select: { id: true, embeddingDimensions: true } });
   if (bases.length === 0) return [];
   const depth = Math.max(20, limit * 4);
+  const mode = q.mode ?? "hybrid";
   const [byText, byVector] = await Promise.all([
-    textRanked(
-      bases.map((b) => b.id),
-      q.query,
-      depth,
-    ),
-    q.queryEmbedding?.length ? vectorRanked(bases, q.queryEmbedding, depth) : Promise.resolve([]),
+    mode === "vector"
+      ? Promise.resolve([])
+      : textRanked(
+          bases.map((b) => b.id),
+          q.query,
+          depth,
+        ),
+    mode !== "text" && q.queryEmbedding?.length ? vectorRanked(bases, q.queryEmbedding, depth) : Promise.resolve([]),
   ]);
   const fused = [...reciprocalRankFusion([byVector, byText])].slice(0, limit);
   if (fused.length === 0) return [];
