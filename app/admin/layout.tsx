@@ -10,6 +10,7 @@ const SECTIONS = [
   { href: "/admin/members", label: "Members" },
   { href: "/admin/providers", label: "Providers" },
   { href: "/admin/mcp", label: "MCP servers" },
+  { href: "/admin/knowledge", label: "Knowledge" },
   { href: "/admin/usage", label: "Usage" },
   { href: "/admin/notifications", label: "Notifications" },
   { href: "/admin/audit", label: "Audit log" },

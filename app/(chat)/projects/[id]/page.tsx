@@ -1,8 +1,10 @@
 // A project's page: its name, whether it is shared, its instructions, "New chat in this project", and
-// the chats of it the caller sees (their own; in a shared project the team's too, marked with their owner).
+// the chats of it the caller sees (their own; in a shared project the team's too, marked with their owner),
+// and its knowledge bases (those who may edit the project manage them; others see them and their documents).
 import Link from "next/link";
 import { MessageSquarePlus, Pencil } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { KnowledgeSection } from "@/components/knowledge/knowledge-section";
 import { getProject } from "@/lib/projects/projects";
 import { orNotFound, teamPage } from "@/app/_server/page-guards";
 
@@ -62,6 +64,12 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
             ))}
           </ul>
         )}
+      </section>
+      <section aria-labelledby="project-knowledge-heading" className="flex flex-col gap-2">
+        <h2 id="project-knowledge-heading" className="text-sm font-medium">
+          Knowledge
+        </h2>
+        <KnowledgeSection ctx={ctx} projectId={project.id} canCreate={project.canEdit} emptyText="No knowledge bases in this project." />
       </section>
     </div>
   );
