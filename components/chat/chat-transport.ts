@@ -1,7 +1,7 @@
 // What the chat page sends to POST /api/chat: only what is new, never history (lib/turn/request.ts).
 // A new message (or an edit of one: `editOf`), a regenerate, Continue after Stop (`continueOf`), or
 // the decisions on the last answer's waiting calls; with the picked model, and for a draft chat's
-// first message its tools. Counts the requests it has sent, so a refresh after a turn can tell that
+// first message its tools and knowledge bases. Counts the requests it has sent, so a refresh after a turn can tell that
 // a newer one started meanwhile, and tells whether the server refused the last one (a budget, the
 // rate limit: nothing was stored, so the page gives the typed message back).
 import { DefaultChatTransport } from "ai";
@@ -62,7 +62,12 @@ export function chatTransport(edited?: EditedInputs) {
           ...(typeof body?.modelId === "string" && body.modelId ? { modelId: body.modelId } : {}),
           ...(Array.isArray(body?.resources) ? { resources: body.resources } : {}),
           ...(body?.newChat === true
-            ? { newChat: true, ...(body.tools ? { tools: body.tools } : {}), ...(typeof body.projectId === "string" ? { projectId: body.projectId } : {}) }
+            ? {
+                newChat: true,
+                ...(body.tools ? { tools: body.tools } : {}),
+                ...(body.knowledge ? { knowledge: body.knowledge } : {}),
+                ...(typeof body.projectId === "string" ? { projectId: body.projectId } : {}),
+              }
             : {}),
         },
       };

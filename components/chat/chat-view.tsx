@@ -19,6 +19,8 @@ import { announceChats } from "../shared/chat-events";
 import { useChatTitle } from "./chat-title";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
+import { KnowledgePicker, knowledgeChoiceSaved } from "./knowledge-picker";
+import type { KnowledgeChoice } from "@/lib/knowledge/chat-bases";
 import { toolChoiceSaved } from "./use-tool-choice";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
@@ -95,6 +97,7 @@ export function ChatView({
   const [modelId, setModelId] = useState(models?.selected ?? "");
   const { stored, setStored, setTitle } = useChatTitle();
   const draftTools = useRef<ToolSelection | undefined>(undefined);
+  const draftKnowledge = useRef<KnowledgeChoice | undefined>(undefined);
   // Inputs this member edited before approving, until the decisions are sent (the transport reads them).
   const [edited] = useState<EditedInputs>(() => new Map());
   const { transport, requestsSent, lastRefused } = useMemo(() => chatTransport(edited), [edited]);
@@ -255,11 +258,17 @@ export function ChatView({
               const id = generateId();
               // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
               // A new chat's choice goes with its first message instead.
-              const sent = toolChoiceSaved(chatId)
+              const sent = Promise.all([toolChoiceSaved(chatId), knowledgeChoiceSaved(chatId)])
                 .then(() =>
                   sendMessage(
                     { id, parts: [{ type: "text", text }, ...files, ...chips] },
-                    { body: { modelId, ...resources, ...(stored ? {} : { newChat: true, tools: draftTools.current, projectId: project?.id }) } },
+                    {
+                      body: {
+                        modelId,
+                        ...resources,
+                        ...(stored ? {} : { newChat: true, tools: draftTools.current, knowledge: draftKnowledge.current, projectId: project?.id }),
+                      },
+                    },
                   ),
                 )
                 .then(() => !lastRefused());
@@ -282,6 +291,13 @@ export function ChatView({
                   draft={!stored}
                   onDraft={(selection) => (draftTools.current = selection)}
                   start={project?.tools ?? undefined}
+                />
+                <KnowledgePicker
+                  chatId={chatId}
+                  disabled={busy}
+                  draft={!stored}
+                  projectId={project?.id}
+                  onDraft={(choice) => (draftKnowledge.current = choice)}
                 />
               </>
             }

@@ -1,10 +1,17 @@
 "use client";
 // Citations in a message: superscript numbers in the text (placed where the provider's annotations
-// say), a hover card with the title and domain, and the numbered sources list under the message.
+// say, or where the model wrote a knowledge passage's number as [n]), a hover card with the title and
+// domain (for a passage: its document and page), and the numbered sources list under the message. A
+// passage opens in the document's viewer with the passage highlighted (app/(chat)/knowledge).
 // Numbers come from the server (message metadata), so a live turn and a reload agree.
 import type { CitationView } from "@/lib/messages/citations";
 
 type Annotation = { type?: string; url?: string; start_index?: number; end_index?: number };
+
+/** Where a citation is from, as its second line reads: a site's domain, or "Team knowledge". */
+function originOf(citation: CitationView): string {
+  return citation.origin === "knowledge" ? "Team knowledge" : domainOf(citation.url);
+}
 
 function domainOf(url: string): string {
   try {
@@ -40,6 +47,19 @@ export function withCitationMarks(text: string, annotations: Annotation[] | unde
   return out;
 }
 
+/** A bare [n] the model wrote for a knowledge passage (not a markdown link already). */
+const PASSAGE_MARK = /\[(\d{1,3})\](?![(\[])/g;
+
+/** The text with each [n] that names a cited knowledge passage turned into that citation's `[n](url)` marker. */
+export function withPassageMarks(text: string, citations: CitationView[] | undefined): string {
+  const passages = new Map((citations ?? []).filter((c) => c.origin === "knowledge").map((c) => [String(c.n), c]));
+  if (!passages.size) return text;
+  return text.replace(PASSAGE_MARK, (mark, n: string) => {
+    const c = passages.get(n);
+    return c ? `[${n}](${c.url.replace(/\)/g, "%29")})` : mark;
+  });
+}
+
 export function CitationMark({ citation }: { citation: CitationView }) {
   return (
     <span className="group/cite relative inline-block align-super text-[0.7em] leading-none">
@@ -48,7 +68,7 @@ export function CitationMark({ citation }: { citation: CitationView }) {
         target="_blank"
         rel="noreferrer"
         data-citation={citation.n}
-        aria-label={`Source ${citation.n}: ${citation.title ?? domainOf(citation.url)}`}
+        aria-label={`Source ${citation.n}: ${citation.title ?? originOf(citation)}`}
         className="rounded px-0.5 font-medium text-accent-text no-underline hover:underline focus-visible:underline"
       >
         {citation.n}
@@ -58,7 +78,7 @@ export function CitationMark({ citation }: { citation: CitationView }) {
         className="pointer-events-none invisible absolute bottom-full left-1/2 z-20 mb-1 w-64 -translate-x-1/2 rounded-md border border-line-overlay bg-surface p-2 text-left text-xs leading-snug text-strong opacity-0 shadow-lg transition-opacity group-focus-within/cite:visible group-focus-within/cite:opacity-100 group-hover/cite:visible group-hover/cite:opacity-100"
       >
         <span className="block font-medium">{citation.title ?? citation.url}</span>
-        <span className="block text-subtle">{domainOf(citation.url)}</span>
+        <span className="block text-subtle">{originOf(citation)}</span>
         {citation.snippet && <span className="mt-1 block text-subtle">{citation.snippet}</span>}
       </span>
     </span>
@@ -78,7 +98,7 @@ export function SourcesList({ citations }: { citations: CitationView[] }) {
             <a href={c.url} target="_blank" rel="noreferrer" className="min-w-0 truncate underline decoration-dim hover:text-strong">
               {c.title ?? c.url}
             </a>
-            <span className="shrink-0 text-subtle">{domainOf(c.url)}</span>
+            <span className="shrink-0 text-subtle">{originOf(c)}</span>
           </li>
         ))}
       </ol>

@@ -8,7 +8,7 @@ import { AlertTriangle, Info, RotateCcw } from "lucide-react";
 import { isToolUIPart } from "ai";
 import type { CitationView } from "@/lib/messages/citations";
 import type { ParleyPart } from "@/lib/messages/message-types";
-import { CitationMark, withCitationMarks } from "./citations";
+import { CitationMark, withCitationMarks, withPassageMarks } from "./citations";
 import { LargeText, MARKDOWN_MAX_CHARS } from "../shared/large-output";
 import { ToolBlock } from "./tool-block";
 import { useKeyboardScrollable } from "./scrollable-blocks";
@@ -55,7 +55,8 @@ export function PartView({ part, onRegenerate, citations }: { part: ParleyPart; 
     case "text": {
       const annotations = (part.providerMetadata?.openai as { annotations?: Parameters<typeof withCitationMarks>[1] } | undefined)?.annotations;
       if (part.text.length > MARKDOWN_MAX_CHARS) return <LargeText text={part.text} label="Long answer" />;
-      const marked = citations?.length && annotations?.length ? withCitationMarks(part.text, annotations, citations) : part.text;
+      const annotated = citations?.length && annotations?.length ? withCitationMarks(part.text, annotations, citations) : part.text;
+      const marked = withPassageMarks(annotated, citations);
       return <Markdown text={marked} streaming={part.state === "streaming"} citations={marked === part.text ? undefined : citations} />;
     }
     case "reasoning":

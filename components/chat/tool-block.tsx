@@ -16,13 +16,17 @@ import { AppView } from "./app-view";
 import { ElicitationForm } from "./elicitation-form";
 import { isMcpResult, McpResultView } from "./mcp-result-view";
 import { isRunning, ProgressView } from "./tool-progress";
+import { KnowledgeResultView } from "./knowledge-result";
+import { isKnowledgeResult } from "@/lib/format/knowledge-result";
+
+const isKnowledgeQuery = (input: unknown): input is { query: string } => typeof (input as { query?: unknown } | null)?.query === "string";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
 
 export function ToolBlock({ part }: { part: ToolPart }) {
   const name = getToolName(part);
   const meta = (part as { toolMetadata?: { source?: string; serverName?: string; toolName?: string; toolId?: string; appUri?: string } }).toolMetadata;
-  const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : name;
+  const label = meta?.source === "mcp" ? `${meta.serverName} · ${meta.toolName}` : meta?.source === "knowledge" ? "Search knowledge" : name;
   const details = (part as { approval?: ApprovalDetails }).approval;
   const autoRule = (part as { autoRule?: string }).autoRule;
   const running =
@@ -45,6 +49,11 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           <span className="text-xs">
             <span className="text-subtle">{meta.serverName} · </span>
             <span className="font-mono">{meta.toolName}</span>
+          </span>
+        ) : meta?.source === "knowledge" ? (
+          <span className="text-xs">
+            <span className="font-medium">Search knowledge</span>
+            {isKnowledgeQuery(part.input) && <span className="text-subtle"> · “{part.input.query}”</span>}
           </span>
         ) : (
           <span className="font-mono text-xs">{name}</span>
@@ -73,6 +82,8 @@ export function ToolBlock({ part }: { part: ToolPart }) {
           !running &&
           (isMcpResult(part.output) ? (
             <McpResultView result={part.output} serverId={(meta as { serverId?: string } | undefined)?.serverId} />
+          ) : isKnowledgeResult(part.output) ? (
+            <KnowledgeResultView result={part.output} />
           ) : (
             <Json value={part.output} label="Result" open />
           ))}

@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import type { Block, Citation, Message } from "../db/generated/client";
 import { versionsOf, type Versions } from "./branches";
 import { citationView } from "../messages/citations";
-import { isKnowledgeResult, knowledgeModelOutput } from "../knowledge/knowledge-tool";
+import { isKnowledgeResult, knowledgeModelOutput } from "../format/knowledge-result";
 import { formatToolError } from "../format/tool-error";
 import type { ParleyMetadata, ParleyUIMessage, ResourceData } from "../messages/message-types";
 import { blocksToParts } from "../messages/parts";

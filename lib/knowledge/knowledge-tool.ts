@@ -7,19 +7,14 @@ import { ToolError } from "../tools/error-codes";
 import { abortedError, timeoutError, wrapTool, type NeedsApproval } from "../tools/wrap";
 import type { Caller } from "./access";
 import type { SearchableBase } from "./chat-bases";
-import { DEFAULT_PASSAGES, MAX_TOOL_PASSAGES, passageCitation, passagesForModel, retrievePassages } from "./retrieve";
+import { DEFAULT_PASSAGES, MAX_TOOL_PASSAGES, passageCitation, retrievePassages } from "./retrieve";
+import { knowledgeModelOutput, type KnowledgeResult } from "../format/knowledge-result";
 import type { Passage } from "./search";
 
 /** The tool's name as the model and the stored blocks know it. */
 export const KNOWLEDGE_TOOL = "knowledge_search";
 const TIMEOUT_MS = 30_000;
 const MAX_QUERY_CHARS = 1_000;
-
-/** A passage as the tool block shows it: its citation number, place and text. */
-export type FoundPassage = { n: number; documentId: string; documentName: string; page: number | null; headingPath: string[]; url: string; text: string };
-
-/** The tool's result: the query and the passages found (a note when it searched by words only). */
-export type KnowledgeResult = { knowledge: true; query: string; passages: FoundPassage[]; degraded?: string };
 
 export type KnowledgeToolOptions = {
   ctx: Caller;
@@ -94,15 +89,4 @@ export function knowledgeSearchTool(opts: KnowledgeToolOptions): Tool {
     },
     modelOutput: knowledgeModelOutput,
   });
-}
-
-/** Whether a stored tool output is a knowledge search's result. */
-export function isKnowledgeResult(output: unknown): output is KnowledgeResult {
-  const o = output as Partial<KnowledgeResult> | null;
-  return !!o && typeof o === "object" && o.knowledge === true && typeof o.query === "string" && Array.isArray(o.passages);
-}
-
-/** What the model reads of a search's result, in the turn and in later turns' history. */
-export function knowledgeModelOutput(out: KnowledgeResult) {
-  return { type: "text" as const, value: passagesForModel(out.passages, out.degraded) };
 }

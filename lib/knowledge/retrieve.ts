@@ -8,6 +8,7 @@ import { embedQuery, EmbeddingError } from "./embed";
 import { searchKnowledge, type Passage } from "./search";
 import type { Caller } from "./access";
 import type { SearchableBase } from "./chat-bases";
+import { passagePlace } from "../format/knowledge-result";
 
 /** The passages one search gives the model by default, and at most. */
 export const DEFAULT_PASSAGES = 5;
@@ -51,11 +52,6 @@ export function passageUrl(p: Pick<Passage, "documentId" | "version" | "charStar
   return `/knowledge/documents/${encodeURIComponent(p.documentId)}?v=${p.version}&from=${p.charStart}&to=${p.charEnd}`;
 }
 
-/** A passage's place as a person reads it: "handbook.pdf, page 3". */
-export function passagePlace(p: Pick<Passage, "documentName" | "page">): string {
-  return p.page ? `${p.documentName}, page ${p.page}` : p.documentName;
-}
-
 /** A passage as a citation of the message that used it (lib/messages/citations.ts). */
 export function passageCitation(p: Passage) {
   return {
@@ -65,18 +61,4 @@ export function passageCitation(p: Passage) {
     origin: "knowledge" as const,
     passage: { documentId: p.documentId, version: p.version, page: p.page, charStart: p.charStart, charEnd: p.charEnd },
   };
-}
-
-/** What the model reads of passages: each with its citation number, place, heading path and text. */
-export function passagesForModel(
-  passages: readonly (Pick<Passage, "documentName" | "page" | "headingPath" | "text"> & { n: number })[],
-  degraded?: string,
-): string {
-  if (!passages.length) return `${degraded ? `${degraded}\n` : ""}No passage of the knowledge bases matches.`;
-  const blocks = passages.map((p) => {
-    const heading = p.headingPath.length ? ` (${p.headingPath.join(" › ")})` : "";
-    return `[${p.n}] ${passagePlace(p)}${heading}\n${p.text}`;
-  });
-  const note = "Cite a passage you use with its number in square brackets, e.g. [1], right after the claim it supports.";
-  return [...(degraded ? [degraded] : []), note, ...blocks].join("\n\n");
 }
