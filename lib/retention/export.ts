@@ -13,6 +13,7 @@ import { attachmentUrl } from "../format/attachment-url";
 import { viewableChat } from "../sharing/access";
 import type { TeamContext } from "../teams/team-context";
 import { SUPERSEDED } from "../messages/tool-states";
+import { citationView, type CitedPassage } from "../messages/citations";
 
 export type CallOutcome = "done" | "error" | "denied" | "timed-out" | "superseded" | "aborted" | "waiting" | "decided" | "running";
 
@@ -55,7 +56,8 @@ export type ExportedMessage = {
   createdAt: string;
   model: string | null;
   blocks: ExportBlock[];
-  citations: { n: number; url: string; title: string | null; snippet: string | null }[];
+  /** A knowledge passage's citation also names its document's version, page and character range. */
+  citations: { n: number; url: string; title: string | null; snippet: string | null; origin: string; passage?: CitedPassage }[];
   attachments: { name: string; mediaType: string; size: number; url: string }[];
   usage?: { inputTokens: number | null; outputTokens: number | null; cachedInputTokens: number | null; reasoningTokens: number | null; cost: number | null };
 };
@@ -141,7 +143,12 @@ function messageOf(m: MessageRow, base: string): ExportedMessage {
     createdAt: m.createdAt.toISOString(),
     model: m.model,
     blocks: m.blocks.filter((b) => ["text", "reasoning", "tool", "file", "error"].includes(b.kind)).map(blockOf),
-    citations: m.citations.map((c) => ({ n: c.ordinal, url: c.url, title: c.title, snippet: c.snippet })),
+    citations: m.citations.map((c) => {
+      const { passage } = citationView(c);
+      // A passage's address is the app's viewer: absolute like an attachment's.
+      const url = passage ? `${base}${c.url}` : c.url;
+      return { n: c.ordinal, url, title: c.title, snippet: c.snippet, origin: c.origin, ...(passage ? { passage } : {}) };
+    }),
     attachments: m.attachments.map((a) => ({ name: a.name, mediaType: a.mediaType, size: a.size, url: `${base}${attachmentUrl(a.id)}` })),
     ...(hasUsage
       ? {

@@ -288,7 +288,7 @@ describe.each(DATABASES)("retention and export on $name", (driver) => {
     expect(calls[1].approval).toMatchObject({ reason: "not today", decidedAt: at.toISOString() });
     expect(calls[2].approval).toMatchObject({ reason: "no decision within 30 minutes", rule: "amount > 150 → an admin approves" });
     expect(calls[3].approval).toEqual({ required: "auto", rule: "amount < 500 → run without asking" });
-    expect(chat.messages[1].citations).toEqual([{ n: 1, url: "https://example.com/invoice", title: "The invoice", snippet: null }]);
+    expect(chat.messages[1].citations).toEqual([{ n: 1, url: "https://example.com/invoice", title: "The invoice", snippet: null, origin: "mcp" }]);
     expect(chat.messages[1].usage).toMatchObject({ inputTokens: 11, outputTokens: 7, cost: 0.0012 });
     expect(chat.messages[0].attachments).toEqual([{ name: "invoice.pdf", mediaType: "application/pdf", size: 3, url: `/api/attachments/${file.id}` }]);
     expect(chat.otherVersions.map((m) => [m.parentId, m.blocks[0].text])).toEqual([[`q-${id}`, "An earlier answer"]]);

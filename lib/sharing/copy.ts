@@ -97,6 +97,12 @@ export async function copyChat(ctx: TeamContext, chatId: string): Promise<{ id: 
               title: c.title,
               snippet: c.snippet,
               origin: c.origin,
+              // A knowledge passage keeps its document, version, page and range in the copy.
+              knowledgeDocumentId: c.knowledgeDocumentId,
+              documentVersion: c.documentVersion,
+              page: c.page,
+              charStart: c.charStart,
+              charEnd: c.charEnd,
             })),
           });
         }

@@ -2,7 +2,8 @@
 // (extraction, chunks, embeddings from the scripted upstream's /v1/embeddings), then turns against the
 // scripted model. With the search tool the model's call is a block (query in, passages out, an audit
 // event), the model is told each passage's citation number, and the answer's citation is stored linked
-// to the document, its version, page and character range; set to retrieve automatically, the passages
+// to the document, its version, page and character range (and kept by an export and a shared copy);
+// set to retrieve automatically, the passages
 // reach the model with the system prompt and are cited the same way. A base the member cannot see is
 // never searched, and an embedding server that is down leaves a search by words, said so.
 import type { LLMock } from "@copilotkit/aimock";
@@ -13,6 +14,9 @@ import { addDocument } from "@/lib/knowledge/documents";
 import { indexDue } from "@/lib/knowledge/indexer";
 import { createKnowledgeBase } from "@/lib/knowledge/knowledge-bases";
 import type { TeamContext } from "@/lib/teams/team-context";
+import { exportChat } from "@/lib/retention/export";
+import { copyChat } from "@/lib/sharing/copy";
+import { shareChat } from "@/lib/sharing/shares";
 import { makePdf } from "@/test/support/knowledge";
 import { DRIVERS, startTestApp, teamMember } from "@/test/support/test-app";
 import { startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
@@ -104,6 +108,19 @@ describe("knowledge in a chat", () => {
     expect(doc.text!.slice(citation.charStart!, citation.charEnd!)).toContain(LEAVE);
     expect(citation.url).toBe(`/knowledge/documents/${documentId}?v=1&from=${citation.charStart}&to=${citation.charEnd}`);
     expect(await prisma.auditEvent.count({ where: { teamId: admin.team.id, action: "knowledge.search", targetId: chat.id } })).toBe(1);
+
+    // An export names the passage; a member's copy of the shared chat keeps it.
+    const exported = await exportChat(admin, chat.id);
+    expect(exported.messages[1].citations[0]).toMatchObject({
+      origin: "knowledge",
+      title: "handbook.pdf, page 2",
+      passage: { documentId, version: 1, page: 2, charStart: citation.charStart, charEnd: citation.charEnd },
+    });
+    const reader = await teamMember(admin.team.id, "Rita Reader");
+    await shareChat(admin, chat.id, { userId: reader.user.id, canContinue: true });
+    const copy = await copyChat(reader, chat.id);
+    const copied = await prisma.citation.findFirstOrThrow({ where: { message: { chatId: copy.id }, ordinal: 1 } });
+    expect(copied).toMatchObject({ origin: "knowledge", knowledgeDocumentId: documentId, page: 2, charStart: citation.charStart, url: citation.url });
 
     // The next turn's history gives the model the same numbered passages, not the stored JSON.
     mock.addFixture({ match: { userMessage: "And expenses?" }, response: { content: "Ten days." } });
