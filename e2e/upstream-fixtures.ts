@@ -22,6 +22,7 @@ export const UPSTREAM_FIXTURE_FILES = [
   "e2e/fixtures/first-hour-details.json",
   "e2e/fixtures/mcp-apps.json",
   "e2e/fixtures/mcp-extras.json",
+  "e2e/fixtures/knowledge.json",
   "e2e/fixtures/chat.json",
 ];
 

@@ -74,7 +74,7 @@ export default async function DocumentViewer({ params, searchParams }: { params:
             {mark ? (
               <>
                 {doc.text.slice(page.start, mark.start)}
-                <mark id="passage" tabIndex={-1} aria-label="Cited passage" className="rounded-sm bg-highlight text-strong outline-offset-2">
+                <mark id="passage" tabIndex={-1} aria-label="Cited passage" className="rounded-sm bg-highlight text-emphasis outline-offset-2">
                   {doc.text.slice(mark.start, mark.end)}
                 </mark>
                 {doc.text.slice(mark.end, page.end)}
