@@ -75,7 +75,7 @@ async function runStreaming(o: BenchOptions): Promise<string> {
   const up = await startUpstream(ROOT, o);
   log(`aimock at ${up.url} (pid ${up.pid}), ${up.expectedChunks} chunks per answer, ${up.pacedChunks} in the paced bursts`);
   const bursts = o.only.includes("bursts");
-  const direct = await runDirect(o, up, { paced: bursts || o.only.includes("soak"), bursts: bursts && !ref });
+  const direct = await runDirect(o, up, { paced: bursts || o.only.includes("soak") || o.only.includes("indexing"), bursts: bursts && !ref });
   const relay = await startRelay(ROOT, up, o.serverNodeArgs);
   log(`bare AI SDK relay at ${relay.url} (pid ${relay.pid})`);
   const ctx: Ctx = { o, up, direct, relay };

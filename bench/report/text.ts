@@ -1,5 +1,6 @@
 // The full report as text: header, sections 1-7 (those of the scenarios that ran), and the aims.
 import { aimsSection } from "./aims";
+import { indexingSection } from "./indexing";
 import { burstsSection, writesSection } from "./load";
 import type { RunReport } from "./model";
 import { soakSection } from "./soak";
@@ -15,6 +16,7 @@ export function runText(r: RunReport): string {
     ...burstsSection(r),
     ...storedSection(r),
     ...longChatSection(r),
+    ...indexingSection(r),
     ...soakSection(r),
     ...aimsSection(r),
   ].join("\n");

@@ -6,6 +6,7 @@ import type { Relay } from "../harness/relay";
 import type { Observer, PgDatabase, Writes } from "../harness/postgres";
 import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
+import type { IndexingFigures } from "./indexing";
 import type { Summary } from "./stats";
 
 /** The upstream alone: reference totals and bursts without Parley. */
@@ -109,5 +110,6 @@ export interface SuiteResult {
   writes: WritesRow[];
   longChat?: LongChatFigures;
   soak?: SoakFigures;
+  indexing?: IndexingFigures;
   logProblems?: { count: number; first: string[] };
 }

@@ -45,7 +45,9 @@ export async function runRetrievalBench(
 ): Promise<RetrievalResult> {
   // Read when test/support/test-databases.ts loads, and at start-up: set before the first import.
   if (dbs.includes("postgresql")) process.env.TEST_DATABASE_URL = pgUrl;
-  process.env.PARLEY_KNOWLEDGE_INDEXER = "0"; // the bench runs the indexer itself, to time it
+  // The bench runs the indexer itself, to time it; the servers of later scenarios must not inherit that.
+  const indexerBefore = process.env.PARLEY_KNOWLEDGE_INDEXER;
+  process.env.PARLEY_KNOWLEDGE_INDEXER = "0";
   const { DRIVERS, startTestApp } = await import("../../test/support/test-app");
   const { knowledgeTeam } = await import("../../test/support/knowledge");
   const { db } = await import("../../lib/db/client");
@@ -137,6 +139,8 @@ export async function runRetrievalBench(
     }
   } finally {
     await server.stop();
+    if (indexerBefore === undefined) delete process.env.PARLEY_KNOWLEDGE_INDEXER;
+    else process.env.PARLEY_KNOWLEDGE_INDEXER = indexerBefore;
   }
   return result;
 }

@@ -1,6 +1,6 @@
 // A server under test from start to stop: its throw-away database (PostgreSQL), `npm start` of one
 // build, first-run setup, warm-up turns on every process; then the selected scenarios, in the order
-// stream, long chat, bursts, soak.
+// stream, long chat, bursts, indexing, soak.
 import { processTree } from "../harness/cpu";
 import { killGroup, log } from "../harness/lifecycle";
 import { createChats, logProblems, parleyStream, setupAdmin, startParley, tail } from "../harness/parley";
@@ -8,6 +8,7 @@ import { createPgDatabase, pgObserver } from "../harness/postgres";
 import type { Db } from "../options";
 import { burstsScenario } from "./bursts";
 import type { Ctx, Session, SuiteResult } from "./context";
+import { indexingScenario } from "./indexing";
 import { longChatScenario } from "./long-chat";
 import { soakScenario } from "./soak";
 import { streamScenario } from "./stream";
@@ -68,6 +69,7 @@ export async function runScenarios(ctx: Ctx, s: Session): Promise<SuiteResult> {
     result.stored = b.stored;
     result.writes.push(...b.writes);
   }
+  if (only.includes("indexing")) result.indexing = await indexingScenario(ctx, s);
   if (only.includes("soak")) result.soak = await soakScenario(ctx, s);
   result.restarts = s.server.restarts - restartsBefore;
   return result;
