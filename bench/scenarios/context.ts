@@ -6,7 +6,6 @@ import type { Relay } from "../harness/relay";
 import type { Observer, PgDatabase, Writes } from "../harness/postgres";
 import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
-import type { IndexingFigures } from "./indexing";
 import type { Summary } from "./stats";
 
 /** The upstream alone: reference totals and bursts without Parley. */
@@ -84,6 +83,23 @@ export interface RssReading {
   turns: number;
   seconds: number;
   perProcess: number[];
+}
+
+/** The indexing scenario: one burst of paced chats alone and one beside the indexing of a large PDF. */
+export interface IndexingFigures {
+  chats: number;
+  pages: number;
+  pdfBytes: number;
+  alone: Summary;
+  beside: Summary;
+  /** Upload answered (201) -> the document's status "ready", in ms; NaN when it did not get there. */
+  indexMs: number;
+  passages: number;
+  /** The burst beside indexing: how long it ran, and how much of that indexing was still going on. */
+  burstMs: number;
+  overlapMs: number;
+  status: string;
+  error?: string;
 }
 
 export interface SoakFigures {

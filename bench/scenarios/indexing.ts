@@ -12,7 +12,7 @@ import { request } from "../harness/http";
 import { log, sleep } from "../harness/lifecycle";
 import { authHeaders, createChats, parleyStream, stopTurn, type Server } from "../harness/parley";
 import { PACED } from "../harness/upstream";
-import type { Ctx, Session } from "./context";
+import type { Ctx, IndexingFigures, Session } from "./context";
 import { burst, summarize, type Summary } from "./stats";
 
 /** The instance provider seeded from OPENAI_BASE_URL (lib/providers/seed-env.ts): aimock. */
@@ -22,22 +22,6 @@ const EMBEDDING = { providerId: INSTANCE_PROVIDER_ID, model: "text-embedding-3-s
 const DEADLINE_FACTOR = 4;
 /** How long indexing may take before the scenario gives up waiting for it. */
 const INDEX_TIMEOUT_MS = 10 * 60_000;
-
-export interface IndexingFigures {
-  chats: number;
-  pages: number;
-  pdfBytes: number;
-  alone: Summary;
-  beside: Summary;
-  /** Upload answered (201) -> the document's status "ready", in ms; NaN when it did not get there. */
-  indexMs: number;
-  passages: number;
-  /** The burst beside indexing: how long it ran, and how much of that indexing was still going on. */
-  burstMs: number;
-  overlapMs: number;
-  status: string;
-  error?: string;
-}
 
 const WORDS = (
   "shipment pallet carrier customs invoice warehouse dock route driver parcel label manifest tariff freight container " +
