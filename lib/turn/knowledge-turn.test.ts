@@ -5,7 +5,8 @@
 // to the document, its version, page and character range (and kept by an export and a shared copy);
 // set to retrieve automatically, the passages
 // reach the model with the system prompt and are cited the same way. A base the member cannot see is
-// never searched, and an embedding server that is down leaves a search by words, said so.
+// never searched, and an embedding server that is down leaves a search by words, said so. The team's
+// search policy makes a search wait for the member (or an admin), or turns knowledge off.
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -19,7 +20,8 @@ import { copyChat } from "@/lib/sharing/copy";
 import { shareChat } from "@/lib/sharing/shares";
 import { makePdf } from "@/test/support/knowledge";
 import { DRIVERS, startTestApp, teamMember } from "@/test/support/test-app";
-import { startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { readChunks, startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
+import { setKnowledgeSearchPolicy } from "@/lib/knowledge/search-policy";
 import { runTurn, storedTurn } from "@/test/support/turn-harness";
 
 const LEAVE = "Parental leave lasts sixteen weeks at full pay for every employee.";
@@ -178,6 +180,43 @@ describe("knowledge in a chat", () => {
       expect(JSON.stringify(requestsFor(prompt).at(-1)!.body)).toContain("Searched by words only");
     } finally {
       await prisma.provider.update({ where: { id: embeddingsProviderId }, data: { baseUrl: `${mock.url}/v1` } });
+    }
+  });
+
+  it("the team's policy: ask makes a search wait for the member's approval (a chat set to search by itself too); deny turns knowledge off", async () => {
+    await setKnowledgeSearchPolicy(admin, "ask");
+    try {
+      const prompt = "Ask first: what about expenses?";
+      mock.addFixture({
+        match: { userMessage: prompt, hasToolResult: false },
+        response: { toolCalls: [{ name: "knowledge_search", arguments: JSON.stringify({ query: "expenses paid" }), id: "call_ask" }] },
+      });
+      mock.addFixture({ match: { userMessage: prompt, hasToolResult: true }, response: { content: "Ten days [1]." } });
+      const chat = await chatWith(admin, { bases: [baseId], automatic: true });
+      const asked = storedTurn();
+      const chunks = await readChunks(await runTurn(admin, { chatId: chat.id, text: prompt }, { onStored: asked.onStored }));
+      await asked.promise;
+      // Nothing was searched before the answer: the model got the tool, and its call waits.
+      expect(toolsOffered(prompt)).toContain("knowledge_search");
+      expect((await storedAnswer(chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "approval-requested", approvalBy: "member" });
+      const approvalId = String((chunks.find((c) => c.type === "tool-approval-request") as { approvalId?: string }).approvalId);
+      const went = storedTurn();
+      await (await runTurn(admin, { chatId: chat.id, decisions: [{ approvalId, approved: true }] }, { onStored: went.onStored })).text();
+      await went.promise;
+      const done = await storedAnswer(chat.id);
+      expect(done.blocks.find((b) => b.kind === "tool")).toMatchObject({ status: "output-available" });
+      const prisma = await db();
+      expect(await prisma.citation.findFirstOrThrow({ where: { messageId: done.id, ordinal: 1 } })).toMatchObject({ origin: "knowledge", page: 3 });
+
+      await setKnowledgeSearchPolicy(admin, "deny");
+      const off = "Knowledge is off: opening hours?";
+      mock.addFixture({ match: { userMessage: off }, response: { content: "I cannot look it up." } });
+      const closed = await chatWith(admin, { bases: [baseId], automatic: false });
+      const answer = await turn(admin, closed.id, off);
+      expect(toolsOffered(off)).not.toContain("knowledge_search");
+      expect(answer.blocks.find((b) => b.kind === "data")).toMatchObject({ data: { code: "KnowledgeOff" } });
+    } finally {
+      await setKnowledgeSearchPolicy(admin, "auto");
     }
   });
 });

@@ -1,7 +1,9 @@
 // The knowledge of a turn (lib/knowledge): a chat with knowledge bases (its own choice and its project's)
 // either offers the model the knowledge-search tool, or — set to retrieve automatically — searches with
 // the question before the model answers and gives it the passages with the system prompt. Either way
-// the passages are numbered as the answer's citations, and each search is an audit event.
+// the passages are numbered as the answer's citations, and each search is an audit event. The team's
+// search policy (lib/knowledge/search-policy.ts) decides whether a search waits for the member or an
+// admin (then the tool is offered even to a chat set to search by itself) or is off.
 import type { ToolSet } from "ai";
 import { audit } from "../audit";
 import { db } from "../db/client";
@@ -13,6 +15,8 @@ import type { citationCollector } from "../messages/citations";
 import type { NoticeData, ParleyUIMessage } from "../messages/message-types";
 import type { TeamContext } from "../teams/team-context";
 import type { LoadedTurn } from "./turn-load";
+import type { CallVerdict } from "../approvals/turn-policy";
+import { knowledgeSearchPolicy } from "../knowledge/search-policy";
 
 export type TurnKnowledge = { tools: ToolSet; context?: string; notices: NoticeData[] };
 
@@ -34,12 +38,24 @@ export async function turnKnowledge(
   loaded: LoadedTurn,
   history: readonly ParleyUIMessage[],
   citations: ReturnType<typeof citationCollector>,
+  verdicts: Map<string, CallVerdict>,
 ): Promise<TurnKnowledge> {
   const bases = await chatBases(ctx, loaded.chat);
   if (!bases.length) return { tools: {}, notices: [] };
+  const policy = await knowledgeSearchPolicy(ctx.team.id);
+  if (policy === "deny") return { tools: {}, notices: [{ code: "KnowledgeOff", message: "An admin has turned knowledge search off for this team's chats." }] };
   const cite = (items: Parameters<typeof citations.cite>[0]) => citations.cite(items);
-  if (!readKnowledgeChoice(loaded.chat.knowledge).automatic) {
-    const tool = knowledgeSearchTool({ ctx, bases, cite, onSearch: (s) => recordSearch(ctx, loaded.chat.id, s) });
+  if (policy !== "auto" || !readKnowledgeChoice(loaded.chat.knowledge).automatic) {
+    const by = policy === "admin" ? ("admin" as const) : ("member" as const);
+    // Every call of a tool that asks keeps asking (a decided one too: the AI SDK runs only calls that need approval).
+    const needsApproval =
+      policy === "auto"
+        ? undefined
+        : (_input: unknown, { toolCallId }: { toolCallId: string }) => {
+            verdicts.set(toolCallId, { by, timeoutMin: null });
+            return true;
+          };
+    const tool = knowledgeSearchTool({ ctx, bases, cite, needsApproval, onSearch: (s) => recordSearch(ctx, loaded.chat.id, s) });
     return { tools: { [KNOWLEDGE_TOOL]: tool }, notices: [] };
   }
   // A continued answer (after Stop or decisions) keeps what it was given; only a new question searches.

@@ -67,7 +67,7 @@ export async function prepareAnswer(
     // A server's question during a call waits for the chat's owner until the call's time limit.
     elicit: ({ timeoutMs, ...call }) => askOwner({ ...call, chatId: loaded.chat.id, messageId: assistantId, expiresAt: new Date(Date.now() + timeoutMs) }),
   });
-  const [mcp, knowledge] = await Promise.all([mcpTools, turnKnowledge(ctx, loaded, claimed.history, citations)]);
+  const [mcp, knowledge] = await Promise.all([mcpTools, turnKnowledge(ctx, loaded, claimed.history, citations, verdicts)]);
   // Attachments: as files for a model that reads them, else as their text, with a notice (lib/attachments).
   const files = await filesForModel(claimed.history, loaded.model);
   const system = [systemPrompt({ name: ctx.user.name, instructions: loaded.instructions }, loaded.projectInstructions), knowledge.context].filter(Boolean);
