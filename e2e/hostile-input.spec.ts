@@ -163,6 +163,11 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["PUT", (id) => `/api/knowledge-documents/${id}`],
     ["DELETE", (id) => `/api/knowledge-documents/${id}`],
     ["POST", (id) => `/api/knowledge-documents/${id}/reindex`],
+    ["GET", (id) => `/api/knowledge-documents/${id}/file`],
+    ["GET", (id) => `/api/chat/${id}/knowledge`],
+    ["PUT", (id) => `/api/chat/${id}/knowledge`],
+    ["GET", (id) => `/knowledge/documents/${id}?v=1&from=0&to=10`],
+    ["GET", (id) => `/api/teams/${id}/knowledge-search`],
     ["GET", (id) => `/chat/${id}`],
     ["GET", (id) => `/admin/mcp/${id}`],
     ["GET", (id) => `/admin/providers/${id}`],
@@ -175,6 +180,8 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
   }
   for (const q of ["%00", "%E0%A4%A", "-1", "1e309", "x".repeat(5000), "1&before=2"]) {
     requests.push({ who: "member", label: `knowledge query ${q.slice(0, 12)}`, method: "GET", path: `/api/knowledge-bases?projectId=${q}` });
+    requests.push({ who: "member", label: `new chat knowledge ${q.slice(0, 12)}`, method: "GET", path: `/api/knowledge-bases/new-chat?projectId=${q}` });
+    requests.push({ who: "member", label: `passage ${q.slice(0, 12)}`, method: "GET", path: `/knowledge/documents/${FORGED_ID}?v=${q}&from=${q}&to=${q}` });
     requests.push({ who: "member", label: `query ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/messages?before=${q}` });
     requests.push({ who: "anonymous", label: `next ${q.slice(0, 12)}`, method: "GET", path: `/sign-in?next=${q}` });
     requests.push({ who: "member", label: `app call ${q.slice(0, 12)}`, method: "GET", path: `/api/chat/${memberChat}/app?call=${q}` });
@@ -184,6 +191,9 @@ test("hostile requests to every route and action get 4xx, never 5xx, and write n
     ["PATCH", `/api/chat/${adminChat}`, ["member"]],
     ["PATCH", `/api/chat/${memberChat}`, ["admin"]],
     ["PUT", `/api/chat/${adminChat}/tools`, ["member"]],
+    ["PUT", `/api/chat/${adminChat}/knowledge`, ["member"]],
+    ["PUT", `/api/chat/${memberChat}/knowledge`, ["member"]],
+    ["PUT", `/api/teams/${teamId}/knowledge-search`, ["member", "admin"]],
     ["POST", `/api/chat/${memberChat}/app/call`, ["member", "admin", "anonymous"]],
     ["POST", "/api/tools/preferences", ["member", "admin"]],
     ["POST", "/api/knowledge-bases", ["member", "admin", "anonymous"]],
