@@ -57,3 +57,20 @@ describe("a message with 20 million characters in each part", () => {
     expect(html).not.toContain("**");
   });
 });
+
+describe("an answer citing knowledge passages", () => {
+  it("turns each [n] the model wrote for a cited passage into that citation's mark, and leaves other brackets alone", () => {
+    const url = "/knowledge/documents/d1?v=1&from=120&to=180";
+    const message: ParleyUIMessage = {
+      id: "m2",
+      role: "assistant",
+      metadata: { status: "done", citations: [{ n: 1, url, title: "handbook.pdf, page 2", origin: "knowledge" }] },
+      parts: [{ type: "text", text: "Leave lasts sixteen weeks [1]; see also [7] and [1](https://example.com/).", state: "done" }],
+    };
+    const html = renderToString(createElement(MessageItem, { message }));
+    expect(html).toContain('aria-label="Source 1: handbook.pdf, page 2"');
+    expect(html).toContain(`href="${url.replaceAll("&", "&amp;")}"`);
+    expect(html).toContain("[7]");
+    expect(html).toContain("Team knowledge");
+  });
+});

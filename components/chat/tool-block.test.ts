@@ -132,4 +132,26 @@ describe("the tool block", () => {
     const auto = face({ state: "output-available", input: {}, output: { ok: true }, autoRule: "Reads are fine" });
     expect(auto.text).toContain("Ran without asking: rule “Reads are fine”.");
   });
+
+  it("a knowledge search: its query in the header, each passage found with its number and a link to it in the viewer", () => {
+    const url = "/knowledge/documents/d1?v=1&from=120&to=180";
+    const f = face({
+      toolName: "knowledge_search",
+      toolMetadata: { source: "knowledge", toolName: "Search knowledge" },
+      state: "output-available",
+      input: { query: "parental leave" },
+      output: {
+        knowledge: true,
+        query: "parental leave",
+        degraded: "Searched by words only: the embedding model did not answer.",
+        passages: [{ n: 1, documentId: "d1", documentName: "handbook.pdf", page: 2, headingPath: ["Leave"], url, text: "Sixteen weeks at full pay." }],
+      },
+    });
+    expect(f.text).toContain("Search knowledge · “parental leave”");
+    expect(f.text).toContain("[1] handbook.pdf, page 2 Leave Sixteen weeks at full pay.");
+    expect(f.text).toContain("Searched by words only");
+    expect(f.html).toContain(`href="${url.replaceAll("&", "&amp;")}"`);
+    expect(f.html).not.toContain("&quot;knowledge&quot;:true"); // not the JSON
+  });
 });
+
