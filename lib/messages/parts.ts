@@ -137,13 +137,18 @@ function toolPartToBlock(part: ToolUIPart | DynamicToolUIPart): BlockFields {
     errorText: (p.errorText as string | undefined) ?? null,
     // Derived, for queries and audits (the part keeps them in errorText and toolMetadata).
     errorCode: parseToolError(p.errorText as string | undefined)?.code ?? null,
-    toolSource: (p.toolMetadata as { source?: string } | undefined)?.source === "mcp" ? "mcp" : null,
+    toolSource: toolSourceOf((p.toolMetadata as { source?: string } | undefined)?.source),
     approvalId: approval?.id ?? null,
     approved: approval?.approved ?? null,
     decisionReason: approval?.reason ?? null,
     providerMetadata: json(p.callProviderMetadata),
     extras: extrasOf(rest, nulls),
   };
+}
+
+/** Where a call ran, from its tool's `metadata.source`: an MCP server, or Parley itself (a knowledge search). */
+function toolSourceOf(source: string | undefined): "mcp" | "builtin" | null {
+  return source === "mcp" ? "mcp" : source === "knowledge" ? "builtin" : null;
 }
 
 export function blockToPart(stored: StoredBlock): ParleyPart {

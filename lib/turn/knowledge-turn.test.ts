@@ -95,7 +95,7 @@ describe("knowledge in a chat", () => {
     const answer = await turn(admin, chat.id, prompt);
 
     const block = answer.blocks.find((b) => b.kind === "tool")!;
-    expect(block).toMatchObject({ toolName: "knowledge_search", status: "output-available", input: { query: "parental leave weeks" } });
+    expect(block).toMatchObject({ toolName: "knowledge_search", toolSource: "builtin", status: "output-available", input: { query: "parental leave weeks" } });
     const output = block.output as { passages: { n: number; documentName: string; page: number; text: string }[] };
     expect(output.passages[0]).toMatchObject({ n: 1, documentName: "handbook.pdf", page: 2 });
     expect(output.passages[0].text).toContain("sixteen weeks");
