@@ -65,7 +65,7 @@ function RenameForm({ base, done }: { base: BaseSummary; done: () => void }) {
   );
 }
 
-function DeleteBase({ base }: { base: BaseSummary }) {
+function DeleteBase({ base, documents }: { base: BaseSummary; documents: number }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
@@ -90,8 +90,10 @@ function DeleteBase({ base }: { base: BaseSummary }) {
       <AlertDialogContent>
         <AlertDialogTitle>Delete “{base.name}”?</AlertDialogTitle>
         <AlertDialogDescription>
-          Its {base.documents === 1 ? "document" : `${base.documents} documents`} and all their passages are deleted with it. Chats that cited it keep their
-          quotes.
+          {documents === 0
+            ? "It has no documents."
+            : `Its ${documents === 1 ? "document" : `${documents} documents`} and all their passages are deleted with it.`}{" "}
+          Chats that cited it keep their quotes.
         </AlertDialogDescription>
         <FormMessage message={error} />
         <AlertDialogFooter>
@@ -205,7 +207,7 @@ export function KnowledgeBaseCard({ base, documents: initial, providerName }: Pr
               <Button size="sm" variant="secondary" aria-label={`Rename ${base.name}`} onClick={() => setRenaming(true)}>
                 Rename
               </Button>
-              <DeleteBase base={base} />
+              <DeleteBase base={base} documents={documents.length} />
             </div>
           )}
         </div>

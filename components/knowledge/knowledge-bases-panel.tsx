@@ -64,7 +64,9 @@ function NewBaseForm({ providers: all, projectId }: Pick<Props, "providers" | "p
       <div className="flex flex-wrap items-start gap-3">
         <Field label="Name" name="name" maxLength={100} required className="w-56" error={state.fields?.name} />
         <FormField label="Embedding provider" className="w-56" error={state.fields?.["embedding.providerId"]}>
-          {(control) => <OptionSelect {...control} name="providerId" defaultValue={providers[0].id} options={providers.map((p) => ({ value: p.id, label: p.name }))} />}
+          {(control) => (
+            <OptionSelect {...control} name="providerId" defaultValue={providers[0].id} options={providers.map((p) => ({ value: p.id, label: p.name }))} />
+          )}
         </FormField>
         <Field
           label="Embedding model"

@@ -32,7 +32,8 @@ beforeAll(async () => {
     if (path === "/travel") return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
     if (path === "/files/notes.txt") return void res.writeHead(200, { "content-type": "application/octet-stream" }).end("Plain notes.");
     if (path === "/missing") return void res.writeHead(404).end("no");
-    if (path === "/image.png") return void res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
+    if (path === "/image.png")
+      return void res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
     if (path === "/elsewhere") return void res.writeHead(302, { location: "http://localhost:9/secret" }).end();
     if (path === "/declared-big") return void res.writeHead(200, { "content-type": "text/plain", "content-length": String(60 * 1024 * 1024) }).end();
     if (path === "/streamed-big") {
