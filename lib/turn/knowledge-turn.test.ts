@@ -19,71 +19,73 @@ import { exportChat } from "@/lib/retention/export";
 import { copyChat } from "@/lib/sharing/copy";
 import { shareChat } from "@/lib/sharing/shares";
 import { makePdf } from "@/test/support/knowledge";
-import { DRIVERS, startTestApp, teamMember } from "@/test/support/test-app";
+import { startTestApp, teamMember } from "@/test/support/test-app";
+import { DATABASES } from "@/test/support/test-databases";
 import { readChunks, startUpstream, storedAnswer, teamWithProvider } from "@/test/support/test-turns";
 import { setKnowledgeSearchPolicy } from "@/lib/knowledge/search-policy";
 import { runTurn, storedTurn } from "@/test/support/turn-harness";
 
 const LEAVE = "Parental leave lasts sixteen weeks at full pay for every employee.";
 
-let stop: (() => Promise<void>) | undefined;
-let mock: LLMock;
-let admin: TeamContext;
-let baseId = "";
-let documentId = "";
-let embeddingsProviderId = "";
+describe.each(DATABASES)("knowledge in a chat on $name", (driver) => {
+  let stop: (() => Promise<void>) | undefined;
+  let mock: LLMock;
+  let admin: TeamContext;
+  let baseId = "";
+  let documentId = "";
+  let embeddingsProviderId = "";
 
-beforeAll(async () => {
-  ({ stop } = await startTestApp(DRIVERS[0]));
-  mock = await startUpstream();
-  const setup = await teamWithProvider(mock.url);
-  admin = setup.ctx;
-  const prisma = await db();
-  const embeddings = await prisma.provider.create({
-    data: { teamId: admin.team.id, name: "Embeddings", kind: "openai_compatible", baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") },
+  beforeAll(async () => {
+    ({ stop } = await startTestApp(driver));
+    mock = await startUpstream();
+    const setup = await teamWithProvider(mock.url);
+    admin = setup.ctx;
+    const prisma = await db();
+    const embeddings = await prisma.provider.create({
+      data: { teamId: admin.team.id, name: "Embeddings", kind: "openai_compatible", baseUrl: `${mock.url}/v1`, apiKeyEnc: encryptSecret("sk-test-1234567890") },
+    });
+    embeddingsProviderId = embeddings.id;
+    ({ id: baseId } = await createKnowledgeBase(admin, {
+      name: "Handbook",
+      embedding: { providerId: embeddings.id, model: "text-embedding-test", dimensions: 1536 },
+    }));
+    const pdf = await makePdf([
+      [
+        [24, "Welcome"],
+        [11, "The office opens at nine and closes at five on weekdays."],
+      ],
+      [
+        [24, "Leave"],
+        [11, LEAVE],
+      ],
+      [[11, "Expenses are paid back within ten days of a claim."]],
+    ]);
+    ({ id: documentId } = await addDocument(admin, baseId, { name: "handbook.pdf", mediaType: "application/pdf", bytes: pdf }));
+    expect(await indexDue()).toBe(1);
+    expect(await prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: documentId } })).toMatchObject({ status: "ready", pages: 3 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await mock?.stop();
+    await stop?.();
   });
-  embeddingsProviderId = embeddings.id;
-  ({ id: baseId } = await createKnowledgeBase(admin, {
-    name: "Handbook",
-    embedding: { providerId: embeddings.id, model: "text-embedding-test", dimensions: 1536 },
-  }));
-  const pdf = await makePdf([
-    [
-      [24, "Welcome"],
-      [11, "The office opens at nine and closes at five on weekdays."],
-    ],
-    [
-      [24, "Leave"],
-      [11, LEAVE],
-    ],
-    [[11, "Expenses are paid back within ten days of a claim."]],
-  ]);
-  ({ id: documentId } = await addDocument(admin, baseId, { name: "handbook.pdf", mediaType: "application/pdf", bytes: pdf }));
-  expect(await indexDue()).toBe(1);
-  expect(await prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: documentId } })).toMatchObject({ status: "ready", pages: 3 });
-}, 180_000);
 
-afterAll(async () => {
-  await mock?.stop();
-  await stop?.();
-});
+  async function chatWith(ctx: TeamContext, knowledge: unknown) {
+    const prisma = await db();
+    return prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id, knowledge: knowledge as object } });
+  }
 
-async function chatWith(ctx: TeamContext, knowledge: unknown) {
-  const prisma = await db();
-  return prisma.chat.create({ data: { teamId: ctx.team.id, userId: ctx.user.id, knowledge: knowledge as object } });
-}
+  async function turn(ctx: TeamContext, chatId: string, text: string) {
+    const done = storedTurn();
+    await (await runTurn(ctx, { chatId, text }, { onStored: done.onStored })).text();
+    await done.promise;
+    return storedAnswer(chatId);
+  }
 
-async function turn(ctx: TeamContext, chatId: string, text: string) {
-  const done = storedTurn();
-  await (await runTurn(ctx, { chatId, text }, { onStored: done.onStored })).text();
-  await done.promise;
-  return storedAnswer(chatId);
-}
+  const requestsFor = (prompt: string) => mock.getRequests().filter((r) => r.path.endsWith("/chat/completions") && JSON.stringify(r.body).includes(prompt));
+  const toolsOffered = (prompt: string) =>
+    ((requestsFor(prompt)[0].body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 
-const requestsFor = (prompt: string) => mock.getRequests().filter((r) => r.path.endsWith("/chat/completions") && JSON.stringify(r.body).includes(prompt));
-const toolsOffered = (prompt: string) => ((requestsFor(prompt)[0].body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
-
-describe("knowledge in a chat", () => {
   it("the model searches with the tool; the block shows query and passages; the answer's citation points at page 2's passage", async () => {
     const prompt = "How long is parental leave?";
     mock.addFixture({
