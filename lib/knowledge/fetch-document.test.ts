@@ -70,6 +70,12 @@ describe("adding a document from a URL", () => {
     const byName = await rejection(addDocumentFromUrl(team.admin, baseId, url.replace("127.0.0.1", "localhost")));
     expect(byName.status).toBe(422);
     expect(byName.message).toMatch(/localhost.*own address/);
+    for (const literal of ["http://[::1]/notes.md", "http://[::ffff:127.0.0.1]/notes.md", "http://127.1/notes.md"]) {
+      expect(await rejection(addDocumentFromUrl(team.admin, baseId, literal)), literal).toMatchObject({
+        status: 422,
+        message: expect.stringContaining("own address"),
+      });
+    }
     expect(site.requests.length).toBe(before); // nothing reached the server
 
     allowPrivate();
