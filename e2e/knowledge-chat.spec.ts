@@ -4,11 +4,12 @@
 // composer's Knowledge picker of a new chat, asks, and sees the "Search knowledge" block with the
 // passage found and an answer whose citation opens the passage viewer at page 2 of handbook.pdf with
 // the passage marked and focused. After a reload the citation is still there. The picker and the
-// viewer pass axe in light and dark. (The knowledge pages themselves: e2e/knowledge-pages.spec.ts.)
+// viewer pass axe in light and dark. Then the admin sets searches to ask first, and the member's next
+// search waits for their Approve before it runs. (The knowledge pages: e2e/knowledge-pages.spec.ts.)
 import { expect, test, type Page } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { THEMES, applyTheme, violations } from "./axe";
-import { answer, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
+import { answer, chooseOption, createInvite, joinWithNewAccount, newChat, send } from "./helpers";
 import { inOwnTeam } from "./own-team";
 
 test.use({ storageState: inOwnTeam });
@@ -108,5 +109,17 @@ test("a member asks the team's handbook: the search shows as a block and the cit
   await member.reload();
   await expect(answer(member).getByRole("link", { name: "Source 1: handbook.pdf, page 2" })).toBeVisible();
   await expect(answer(member).locator('[data-tool-name="knowledge_search"]')).toContainText("handbook.pdf, page 2");
+
+  // The admin makes searches ask first: the member's next search waits for their Approve, then runs.
+  await page.goto("/admin/knowledge");
+  await chooseOption(page.getByLabel("Knowledge searches in chats"), "Ask every time");
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await send(member, "Knowledge: ask first about expenses");
+  const waiting = answer(member).locator('[data-tool-name="knowledge_search"]');
+  await expect(waiting).toContainText("“expenses paid back”");
+  await waiting.getByRole("button", { name: "Approve", exact: true }).click();
+  await expect(answer(member)).toContainText("Expenses are paid back within ten days of a claim");
+  await expect(answer(member).getByRole("link", { name: "Source 1: handbook.pdf, page 3" })).toBeVisible();
+  await expect(answer(member).locator('[data-tool-name="knowledge_search"]')).toContainText("Approved by");
   await context.close();
 });

@@ -1,7 +1,10 @@
 // Admin → Knowledge: the team-wide knowledge bases every member's chats can search, with their
-// documents; admins create, rename and delete them and add, replace, re-index and delete documents.
+// documents; admins create, rename and delete them and add, replace, re-index and delete documents; and
+// whether a knowledge search in the team's chats waits for approval.
 import { adminPage } from "@/app/_server/page-guards";
 import { KnowledgeSection } from "@/components/knowledge/knowledge-section";
+import { SearchPolicyForm } from "@/components/knowledge/search-policy-form";
+import { knowledgeSearchPolicy } from "@/lib/knowledge/search-policy";
 
 export const metadata = { title: "Knowledge" };
 
@@ -19,6 +22,12 @@ export default async function KnowledgePage() {
           project&apos;s own knowledge bases are on the project&apos;s page.
         </p>
         <KnowledgeSection ctx={ctx} canCreate emptyText="No team-wide knowledge bases yet." />
+      </section>
+      <section aria-labelledby="knowledge-search-heading" className="flex flex-col gap-3 border-t border-line pt-4">
+        <h2 id="knowledge-search-heading" className="text-lg font-semibold">
+          Searching in chats
+        </h2>
+        <SearchPolicyForm teamId={ctx.team.id} policy={await knowledgeSearchPolicy(ctx.team.id)} />
       </section>
     </div>
   );
