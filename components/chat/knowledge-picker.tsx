@@ -5,12 +5,10 @@
 // with its knowledge-search tool. A stored chat saves each change at once (a message sent meanwhile
 // waits for the save, `knowledgeChoiceSaved`); a draft hands its choice to the view, which sends it
 // with the first message. Shown only when the team has a base the member sees.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { BookOpen } from "lucide-react";
 import type { KnowledgeChoice, KnowledgeOption } from "@/lib/knowledge/chat-bases";
-import { Button } from "../ui/button";
-import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
-import { focusComposer } from "../shared/focus-composer";
+import { ComposerPopover } from "./composer-popover";
 import { fetchJson } from "../shared/fetch-json";
 
 type Data = { options: KnowledgeOption[]; choice: KnowledgeChoice };
@@ -39,11 +37,6 @@ export function KnowledgePicker({
   const [data, setData] = useState<Data>();
   const [error, setError] = useState<string>();
   const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const anchor = useMemo(
-    () => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }),
-    [],
-  );
   const url = draft ? `/api/knowledge-bases/new-chat${projectId ? `?projectId=${encodeURIComponent(projectId)}` : ""}` : `/api/chat/${chatId}/knowledge`;
 
   // Loaded on mount and again each time the picker opens (`reloads`), or after a refused save.
@@ -84,69 +77,53 @@ export function KnowledgePicker({
   const toggle = (id: string, on: boolean) => change({ ...choice, bases: on ? [...choice.bases, id] : choice.bases.filter((b) => b !== id) });
 
   return (
-    <Popover
+    <ComposerPopover
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
         if (next) reload();
       }}
+      label={label}
+      icon={<BookOpen className="size-3" aria-hidden />}
+      title="Knowledge for this chat"
+      disabled={disabled}
+      error={error}
     >
-      <PopoverAnchor virtualRef={anchor} />
-      <PopoverTrigger asChild>
-        <Button ref={trigger} variant="secondary" size="xs" disabled={disabled} aria-label={label}>
-          <BookOpen className="size-3" aria-hidden /> {label}
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent
-        side="top"
-        aria-label="Knowledge for this chat"
-        className="max-h-96 w-[min(20rem,calc(100vw-1rem))]"
-        onCloseAutoFocus={(e) => {
-          e.preventDefault();
-          focusComposer();
-        }}
-      >
-        {error && (
-          <p role="alert" className="mb-2 text-xs text-danger">
-            {error}
-          </p>
-        )}
-        <ul className="flex flex-col gap-1.5">
-          {options.map((o) => (
-            <li key={o.id}>
-              <label className="flex items-start gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  className="mt-0.5 size-4 accent-accent"
-                  checked={o.fromProject || choice.bases.includes(o.id)}
-                  disabled={o.fromProject}
-                  onChange={(e) => toggle(o.id, e.target.checked)}
-                  aria-label={`Search ${o.name}`}
-                />
-                <span className="min-w-0">
-                  <span className="font-medium">{o.name}</span>
-                  <span className="block text-xs text-subtle">
-                    {o.documents === 1 ? "1 document ready" : `${o.documents} documents ready`}
-                    {o.fromProject ? " · this project's, always searched" : ""}
-                  </span>
+      <ul className="flex flex-col gap-1.5">
+        {options.map((o) => (
+          <li key={o.id}>
+            <label className="flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 accent-accent"
+                checked={o.fromProject || choice.bases.includes(o.id)}
+                disabled={o.fromProject}
+                onChange={(e) => toggle(o.id, e.target.checked)}
+                aria-label={`Search ${o.name}`}
+              />
+              <span className="min-w-0">
+                <span className="font-medium">{o.name}</span>
+                <span className="block text-xs text-subtle">
+                  {o.documents === 1 ? "1 document ready" : `${o.documents} documents ready`}
+                  {o.fromProject ? " · this project's, always searched" : ""}
                 </span>
-              </label>
-            </li>
-          ))}
-        </ul>
-        <label className="mt-3 flex items-start gap-2 border-t border-line pt-2 text-sm">
-          <input
-            type="checkbox"
-            className="mt-0.5 size-4 accent-accent"
-            checked={choice.automatic}
-            onChange={(e) => change({ ...choice, automatic: e.target.checked })}
-          />
-          <span>
-            Search before each answer
-            <span className="block text-xs text-subtle">Off: the model searches when it decides to, and each search shows as a step.</span>
-          </span>
-        </label>
-      </PopoverContent>
-    </Popover>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <label className="mt-3 flex items-start gap-2 border-t border-line pt-2 text-sm">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 accent-accent"
+          checked={choice.automatic}
+          onChange={(e) => change({ ...choice, automatic: e.target.checked })}
+        />
+        <span>
+          Search before each answer
+          <span className="block text-xs text-subtle">Off: the model searches when it decides to, and each search shows as a step.</span>
+        </span>
+      </label>
+    </ComposerPopover>
   );
 }

@@ -4,18 +4,15 @@
 // member turns servers and single tools on or off for this chat (saved at once, used from the next
 // message, and remembered for their next new chats); a draft chat starts from the member's choice for
 // new chats, which goes with its first message.
-// A Radix popover anchored above the whole composer (so on a phone it never covers the message box):
-// focus moves in on open; Escape or closing returns focus to the message box.
+// Its popover: composer-popover.tsx.
 // A server where members use their own account and this member has not connected (or their
 // connection expired or was revoked) shows its tools as "Connect to use", with a Connect link.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Hand, Wrench } from "lucide-react";
 import type { PickerServer, PickerTool } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { McpStatusBadge } from "../shared/mcp-status-badge";
-import { Button } from "../ui/button";
-import { Popover, PopoverAnchor, PopoverContent, PopoverTrigger } from "../ui/popover";
-import { focusComposer } from "../shared/focus-composer";
+import { ComposerPopover } from "./composer-popover";
 import { useLive } from "../shared/live";
 import { useToolChoice } from "./use-tool-choice";
 
@@ -75,12 +72,6 @@ export function ToolPicker({
 }) {
   const { servers, selection: sel, error, load, change } = useToolChoice(chatId, draft, onDraft, start);
   const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  // The whole composer (the trigger's form), so the popover opens above the message box.
-  const anchor = useMemo(
-    () => ({ current: { getBoundingClientRect: () => (trigger.current?.closest("form") ?? trigger.current)?.getBoundingClientRect() ?? new DOMRect() } }),
-    [],
-  );
 
   useEffect(() => void load(), [load]);
   useEffect(() => {
@@ -96,80 +87,68 @@ export function ToolPicker({
   const label = `Tools${activeTools.length ? ` (${activeTools.length})` : ""}`;
 
   return (
-    <Popover open={open} onOpenChange={setOpen}>
-      <PopoverAnchor virtualRef={anchor} />
-      <PopoverTrigger asChild>
-        <Button ref={trigger} variant="secondary" size="xs" disabled={disabled} aria-label={`${label}${asking ? `, ${asking} ask first` : ""}`}>
-          <Wrench className="size-3" aria-hidden /> {label}
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent
-        side="top"
-        aria-label="Tools for this chat"
-        className="max-h-96 w-[min(20rem,calc(100vw-1rem))]"
-        onCloseAutoFocus={(e) => {
-          e.preventDefault();
-          focusComposer();
-        }}
-      >
-        {error && (
-          <p role="alert" className="mb-2 text-xs text-danger">
-            {error}
-          </p>
-        )}
-        <ul className="flex flex-col gap-2">
-          {servers.map((s) => {
-            const on = s.tools.some((t) => isOn(s, t.id));
-            return (
-              <li key={s.id} className="rounded-md border border-line p-2" data-server={s.name}>
-                <label className="flex items-start gap-2">
-                  <input
-                    type="checkbox"
-                    className="mt-0.5 size-4 accent-accent"
-                    checked={on}
-                    disabled={!s.enabled || !s.tools.length || s.needsConnect}
-                    onChange={(e) => change((current) => withServer(current, s, e.target.checked))}
-                    aria-label={`Use ${s.name}`}
-                  />
-                  <span className="flex min-w-0 flex-1 flex-col gap-0.5">
-                    <span className="font-medium">{s.name}</span>
-                    <McpStatusBadge status={s.status} detailed />
-                    {!s.tools.length && s.enabled && !s.needsConnect && <span className="text-xs text-subtle">No tools to offer yet.</span>}
-                  </span>
-                </label>
-                {s.enabled && s.needsConnect && <ConnectToUse server={s} />}
-                {s.enabled && s.tools.length > 0 && (
-                  <ul className="mt-1 ml-6 flex flex-col gap-1">
-                    {s.tools.map((t) => (
-                      <li key={t.id} data-tool={t.name}>
-                        <label className="flex items-start gap-2 text-xs" title={t.description ?? undefined}>
-                          <input
-                            type="checkbox"
-                            className="accent-accent"
-                            checked={isOn(s, t.id)}
-                            disabled={s.needsConnect}
-                            onChange={(e) => change((current) => withTool(current, s, t.id, e.target.checked))}
-                            aria-label={`Use ${s.name} ${t.name}`}
-                            aria-describedby={t.asksFirst ? `asks-${t.id}` : undefined}
-                          />
-                          <span className="min-w-0">
-                            <span className="font-mono">{t.name}</span>
-                            {t.asksFirst && <AsksFirst id={`asks-${t.id}`} tool={t} />}
-                            {t.description && <span className="block truncate text-subtle">{t.description}</span>}
-                          </span>
-                        </label>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        {servers.some((s) => s.tools.some((t) => t.asksFirst)) && (
-          <p className="mt-2 text-xs text-subtle">&ldquo;Asks first&rdquo;: each call waits for you to approve it.</p>
-        )}
-      </PopoverContent>
-    </Popover>
+    <ComposerPopover
+      open={open}
+      onOpenChange={setOpen}
+      label={label}
+      triggerLabel={`${label}${asking ? `, ${asking} ask first` : ""}`}
+      icon={<Wrench className="size-3" aria-hidden />}
+      title="Tools for this chat"
+      disabled={disabled}
+      error={error}
+    >
+      <ul className="flex flex-col gap-2">
+        {servers.map((s) => {
+          const on = s.tools.some((t) => isOn(s, t.id));
+          return (
+            <li key={s.id} className="rounded-md border border-line p-2" data-server={s.name}>
+              <label className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 accent-accent"
+                  checked={on}
+                  disabled={!s.enabled || !s.tools.length || s.needsConnect}
+                  onChange={(e) => change((current) => withServer(current, s, e.target.checked))}
+                  aria-label={`Use ${s.name}`}
+                />
+                <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+                  <span className="font-medium">{s.name}</span>
+                  <McpStatusBadge status={s.status} detailed />
+                  {!s.tools.length && s.enabled && !s.needsConnect && <span className="text-xs text-subtle">No tools to offer yet.</span>}
+                </span>
+              </label>
+              {s.enabled && s.needsConnect && <ConnectToUse server={s} />}
+              {s.enabled && s.tools.length > 0 && (
+                <ul className="mt-1 ml-6 flex flex-col gap-1">
+                  {s.tools.map((t) => (
+                    <li key={t.id} data-tool={t.name}>
+                      <label className="flex items-start gap-2 text-xs" title={t.description ?? undefined}>
+                        <input
+                          type="checkbox"
+                          className="accent-accent"
+                          checked={isOn(s, t.id)}
+                          disabled={s.needsConnect}
+                          onChange={(e) => change((current) => withTool(current, s, t.id, e.target.checked))}
+                          aria-label={`Use ${s.name} ${t.name}`}
+                          aria-describedby={t.asksFirst ? `asks-${t.id}` : undefined}
+                        />
+                        <span className="min-w-0">
+                          <span className="font-mono">{t.name}</span>
+                          {t.asksFirst && <AsksFirst id={`asks-${t.id}`} tool={t} />}
+                          {t.description && <span className="block truncate text-subtle">{t.description}</span>}
+                        </span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {servers.some((s) => s.tools.some((t) => t.asksFirst)) && (
+        <p className="mt-2 text-xs text-subtle">&ldquo;Asks first&rdquo;: each call waits for you to approve it.</p>
+      )}
+    </ComposerPopover>
   );
 }
