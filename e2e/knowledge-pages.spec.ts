@@ -1,9 +1,10 @@
 // Knowledge bases in Chromium against the production build, indexed for real (the scripted upstream
 // embeds with 1,536 numbers a vector): an admin makes a team-wide base on Admin → Knowledge, uploads a
 // three-page PDF and a Markdown file and sees both become Ready with their page counts; the same file
-// again is refused with a message; Replace makes version 2, Re-index indexes again, Delete removes a
-// document; the page passes axe. On a shared project's page the admin makes the project's base, and a
-// member sees it there without any control to change it.
+// again is refused with a message; Replace makes version 2, Re-index indexes again, a URL on the
+// server's own address is refused, Delete removes a document; the page passes axe. On a shared
+// project's page the admin makes the project's base, and a member sees it there without any control
+// to change it.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { violations } from "./axe";
@@ -69,6 +70,11 @@ test("an admin builds a team-wide knowledge base: upload, index, replace, re-ind
   expect((await reindexed).status()).toBe(200);
   await expect(cell(base, "policies.pdf", 1)).toHaveText("Ready", { timeout: 20_000 });
   await expect(cell(base, "policies.pdf", 3)).toHaveText("3");
+
+  // A URL on this server's own address is refused (the operator has not allowed private addresses).
+  await base.getByLabel("Add from URL").fill("http://127.0.0.1:9/notes.md");
+  await base.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(base.getByRole("alert")).toContainText("it is this server's own address");
 
   await base.getByRole("button", { name: "Delete faq.md" }).click();
   await expect(row(base, "faq.md")).toHaveCount(0);
