@@ -68,6 +68,7 @@ test("an admin builds a team-wide knowledge base: upload, index, replace, re-ind
   const reindexed = page.waitForResponse((r) => r.url().endsWith("/reindex") && r.request().method() === "POST");
   await base.getByRole("button", { name: "Re-index policies.pdf" }).click();
   expect((await reindexed).status()).toBe(200);
+  await expect(base.getByRole("button", { name: "Re-index policies.pdf" })).toBeEnabled(); // the list was read again
   await expect(cell(base, "policies.pdf", 1)).toHaveText("Ready", { timeout: 20_000 });
   await expect(cell(base, "policies.pdf", 3)).toHaveText("3");
 
