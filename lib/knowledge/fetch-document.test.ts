@@ -3,7 +3,8 @@
 // and an HTML page are fetched and queued (named by the URL and by the page's title); a bad URL is 400,
 // a metadata address, a redirect to another server, an error status, an unreachable server, a silent
 // server past the time limit and an unreadable type are 422, a file past the size cap 413, the same
-// page twice 409; a member who may not add documents sends no request at all (403).
+// page twice 409; a member who may not add documents sends no request at all (403); past the limit
+// of URLs a minute, 429 and nothing fetched.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { knowledgeTeam, type KnowledgeTeam } from "@/test/support/knowledge";
 import { startScripted } from "@/test/support/test-upstreams";
 import { createKnowledgeBase } from "./knowledge-bases";
 import { listDocuments } from "./documents";
-import { addDocumentFromUrl, fetchDocumentFile } from "./fetch-document";
+import { addDocumentFromUrl, URL_FETCH_LIMIT, fetchDocumentFile } from "./fetch-document";
 
 const MD = "# Refunds\n\nWithin 30 days of purchase.\n";
 const PAGE = "<!doctype html><html><head><title>Travel &amp; expenses</title></head><body><h1>Travel</h1><p>Book economy.</p></body></html>";
@@ -149,5 +150,17 @@ describe("adding a document from a URL", () => {
     const before = site.requests.length;
     expect((await rejection(addDocumentFromUrl(team.member, baseId, `${site.url}/files/notes.txt`))).status).toBe(403);
     expect(site.requests.length).toBe(before);
+  });
+
+  it(`a member may have at most ${URL_FETCH_LIMIT} URLs fetched a minute: past it, 429 and nothing fetched`, async () => {
+    allowPrivate();
+    const busy = await knowledgeTeam("Busy");
+    const base = (await createKnowledgeBase(busy.admin, { name: "Busy", embedding: { providerId: busy.providerId, model: "m", dimensions: 3 } })).id;
+    for (let i = 0; i < URL_FETCH_LIMIT; i++) expect((await rejection(addDocumentFromUrl(busy.admin, base, `${site.url}/missing`))).status).toBe(422);
+    const before = site.requests.length;
+    const limited = await rejection(addDocumentFromUrl(busy.admin, base, `${site.url}/docs/refunds.md`));
+    expect(limited).toMatchObject({ status: 429, message: expect.stringContaining("too fast") });
+    expect(site.requests.length).toBe(before);
+    expect(await listDocuments(busy.admin, base)).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
 // server), with a time limit and the size cap of a document, takes its type from Content-Type (else
 // the URL's name) and its name from the page's title or the URL, and hands it to addDocument. A
 // member can read what is fetched, so loopback is refused here too unless the operator allows
-// private targets (PARLEY_ALLOW_PRIVATE_URLS=1). Every failure is a 4xx saying what went wrong.
+// private targets (PARLEY_ALLOW_PRIVATE_URLS=1). A member may have URLs fetched at most URL_FETCH_LIMIT
+// times a minute (429 past it). Every failure is a 4xx saying what went wrong.
 import dns from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
@@ -12,12 +13,27 @@ import { config } from "../config";
 import { AppError, Invalid } from "../errors";
 import { bareHost, judgeUrl } from "../security/address-policy";
 import { createOutboundFetch, OutboundRefused, type Resolve } from "../security/outbound-fetch";
+import { rateLimiter, type RateLimiter } from "../security/rate-limit";
 import { manageableBase, type Caller } from "./access";
 import { addDocument, type DocumentFile } from "./documents";
 import { detectFormat } from "./extract/index";
 import { MAX_DOCUMENT_BYTES } from "./extract/types";
 
 export const FETCH_TIMEOUT_MS = 20_000;
+/** URLs one member may have fetched in a minute: each may pull 50 MB into the server. */
+export const URL_FETCH_LIMIT = 20;
+
+const LIMIT_KEY = Symbol.for("parley.knowledgeUrlLimit");
+const limitHolder = globalThis as { [LIMIT_KEY]?: RateLimiter };
+
+function urlFetchLimit(): RateLimiter {
+  return (limitHolder[LIMIT_KEY] ??= rateLimiter({
+    name: "knowledge-url",
+    limit: URL_FETCH_LIMIT,
+    windowMs: 60_000,
+    message: "You are adding documents from URLs too fast. Wait a minute and try again.",
+  }));
+}
 
 /** POST body of "Add from URL". */
 export const documentUrlSchema = z.object({ url: z.string().trim().min(1, "Enter a URL.").max(2_000, "At most 2,000 characters.") }).strict();
@@ -203,6 +219,7 @@ export async function fetchDocumentFile(typed: string, options: FetchOptions = {
 /** Fetches the URL and adds it to the base as a queued document (the caller must be allowed to add first). */
 export async function addDocumentFromUrl(ctx: Caller, baseId: string, typed: string, options: FetchOptions = {}): Promise<{ id: string; name: string }> {
   await manageableBase(ctx, baseId); // no request leaves for someone who may not add documents
+  await urlFetchLimit().hit(ctx.user.id);
   const file = await fetchDocumentFile(typed, options);
   const added = await addDocument(ctx, baseId, file);
   return { id: added.id, name: file.name.trim() };
