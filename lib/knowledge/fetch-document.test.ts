@@ -33,6 +33,8 @@ beforeAll(async () => {
     if (path === "/travel") return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
     if (path === "/files/notes.txt") return void res.writeHead(200, { "content-type": "application/octet-stream" }).end("Plain notes.");
     if (path === "/missing") return void res.writeHead(404).end("no");
+    if (path === "/latin1.txt")
+      return void res.writeHead(200, { "content-type": "text/plain; charset=ISO-8859-1" }).end(Buffer.from("Caf\u00e9 cr\u00e8me", "latin1"));
     if (path === "/image.png")
       return void res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
     if (path === "/elsewhere") return void res.writeHead(302, { location: "http://localhost:9/secret" }).end();
@@ -94,6 +96,13 @@ describe("adding a document from a URL", () => {
     const again = await rejection(addDocumentFromUrl(team.admin, baseId, url));
     expect(again.status).toBe(409);
     expect(again.message).toContain("already in this knowledge base, as refunds.md");
+  });
+
+  it("stores text the server sent in another encoding it named as UTF-8", async () => {
+    allowPrivate();
+    const file = await fetchDocumentFile(`${site.url}/latin1.txt`);
+    expect(file.mediaType).toBe("text/plain");
+    expect(new TextDecoder("utf-8", { fatal: true }).decode(file.bytes)).toBe("Caf\u00e9 cr\u00e8me");
   });
 
   it("takes the type from the URL's name when Content-Type says nothing useful", async () => {

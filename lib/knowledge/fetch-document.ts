@@ -18,6 +18,7 @@ import { manageableBase, type Caller } from "./access";
 import { addDocument, type DocumentFile } from "./documents";
 import { detectFormat } from "./extract/index";
 import { MAX_DOCUMENT_BYTES } from "./extract/types";
+import { charsetOf, decodeText } from "./extract/text-encoding";
 
 export const FETCH_TIMEOUT_MS = 20_000;
 /** URLs one member may have fetched in a minute: each may pull 50 MB into the server. */
@@ -182,6 +183,16 @@ function mediaTypeOf(contentType: string | null, url: URL): string {
   return TYPES[extension] ?? "application/octet-stream";
 }
 
+/**
+ * Text the server sent in another encoding it named (Content-Type's charset) is stored as UTF-8, so the
+ * document reads the same wherever it goes; anything else is kept as it came.
+ */
+function asUtf8(bytes: Uint8Array, mediaType: string, charset: string | undefined): Uint8Array {
+  if (!charset || charset === "utf-8" || charset === "utf8" || !/^text\/|\+xml$/.test(mediaType)) return bytes;
+  const decoded = decodeText(bytes, { charset });
+  return decoded.ok ? new TextEncoder().encode(decoded.text) : bytes;
+}
+
 /** Fetches `typed` as a document file: its name, media type and bytes. Throws a 4xx AppError. */
 export async function fetchDocumentFile(typed: string, options: FetchOptions = {}): Promise<DocumentFile> {
   const url = checkDocumentUrl(typed);
@@ -206,6 +217,7 @@ export async function fetchDocumentFile(typed: string, options: FetchOptions = {
   }
   if (bytes.byteLength === 0) throw unreachable(`${shown} answered with nothing.`);
   const mediaType = mediaTypeOf(res.headers.get("content-type"), url);
+  bytes = asUtf8(bytes, mediaType, charsetOf(res.headers.get("content-type")));
   const name = documentName(url, mediaType, bytes);
   const format = detectFormat(bytes, mediaType, name);
   if (typeof format !== "string") {

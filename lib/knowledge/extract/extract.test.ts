@@ -137,6 +137,34 @@ describe("HTML", () => {
   });
 });
 
+describe("text encodings", () => {
+  const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+
+  it("reads an HTML page in the encoding its meta tag declares, and UTF-16 with its byte-order mark", async () => {
+    const page = latin1(
+      `<html><head><meta charset="windows-1252"><title>Caf\u00e9</title></head><body><h1>Men\u00fc</h1><p>Cr\u00e8me br\u00fbl\u00e9e</p></body></html>`,
+    );
+    expect(expectText(await extractDocument(page, { mediaType: "text/html", name: "menu.html" })).text).toBe("Men\u00fc\n\nCr\u00e8me br\u00fbl\u00e9e");
+    const old = latin1(`<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><body><p>Gr\u00fc\u00dfe</p></body></html>`);
+    expect(expectText(await extractDocument(old, { mediaType: "text/html", name: "old.html" })).text).toBe("Gr\u00fc\u00dfe");
+    const utf16 = new Uint8Array([0xff, 0xfe, ...[..."Notes \u00e9t\u00e9"].flatMap((c) => [c.charCodeAt(0), 0])]);
+    expect(expectText(await extractDocument(utf16, { mediaType: "text/plain", name: "notes.txt" })).text).toBe("Notes \u00e9t\u00e9");
+  });
+
+  it("a file that is not UTF-8 and does not say what it is, or names an encoding nobody knows, is refused with the reason", async () => {
+    expect(await extractDocument(latin1("Caf\u00e9 au lait"), { mediaType: "text/plain", name: "menu.txt" })).toMatchObject({
+      ok: false,
+      reason: "damaged",
+      message: "The file is not readable text: it is not UTF-8, and it does not say which encoding it uses.",
+    });
+    const odd = latin1(`<html><head><meta charset="klingon-8"></head><body>Caf\u00e9</body></html>`);
+    expect(await extractDocument(odd, { mediaType: "text/html", name: "odd.html" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("“klingon-8”"),
+    });
+  });
+});
+
 describe("Markdown, plain text and CSV", () => {
   it("finds Markdown headings but not lines in a code block", async () => {
     const markdown = "# Guide\r\n\r\nIntro.\r\n\r\n## Setup\r\n\r\n```sh\r\n# not a heading\r\n```\r\n\r\nSetext title\r\n---\r\n";
@@ -171,7 +199,7 @@ describe("limits and formats", () => {
   it("refuses an image and a file that is not text", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
     expect(await extractDocument(png, { mediaType: "image/png", name: "a.png" })).toMatchObject({ ok: false, reason: "unsupported" });
-    expect(await extractDocument(new Uint8Array([0xff, 0xfe, 0x00, 0x41]), { mediaType: "text/plain", name: "a.txt" })).toMatchObject({
+    expect(await extractDocument(new Uint8Array([0x41, 0xc3, 0x28, 0x00]), { mediaType: "text/plain", name: "a.txt" })).toMatchObject({
       ok: false,
       reason: "damaged",
     });

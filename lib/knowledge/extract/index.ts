@@ -7,6 +7,7 @@ import { sniffBinary } from "@/lib/attachments/sniff";
 
 import { extractCsv } from "./csv";
 import { extractDocx } from "./docx";
+import { decodeText } from "./text-encoding";
 import { extractHtml } from "./html";
 import { extractMarkdown, extractPlainText } from "./markdown";
 import { extractPdf } from "./pdf";
@@ -40,12 +41,9 @@ export async function extractDocument(bytes: Uint8Array, { mediaType, name }: { 
 async function extractFormat(format: DocumentFormat, bytes: Uint8Array): Promise<ExtractionResult> {
   if (format === "pdf") return extractPdf(bytes);
   if (format === "docx") return extractDocx(bytes);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return failure("damaged", "The file is not readable text: it is not UTF-8.");
-  }
+  const decoded = decodeText(bytes, { html: format === "html" });
+  if (!decoded.ok) return failure("damaged", decoded.message);
+  const text = decoded.text;
   if (text.includes("\u0000")) return failure("damaged", "The file is not readable text: it holds binary data.");
   if (format === "html") return extractHtml(text);
   if (format === "markdown") return extractMarkdown(text);
