@@ -2,9 +2,9 @@
 // embeds with 1,536 numbers a vector): an admin makes a team-wide base on Admin → Knowledge, uploads a
 // three-page PDF and a Markdown file and sees both become Ready with their page counts; the same file
 // again is refused with a message; Replace makes version 2, Re-index indexes again, a URL on the
-// server's own address is refused, Delete removes a document; the page passes axe. On a shared
-// project's page the admin makes the project's base, and a member sees it there without any control
-// to change it.
+// server's own address is refused, Delete (once confirmed) removes a document; a ready document's name
+// opens it in the passage viewer; the page passes axe. On a shared project's page the admin makes the
+// project's base, and a member sees it there without any control to change it.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { violations } from "./axe";
@@ -78,8 +78,15 @@ test("an admin builds a team-wide knowledge base: upload, index, replace, re-ind
   await expect(base.getByRole("alert")).toContainText("it is this server's own address");
 
   await base.getByRole("button", { name: "Delete faq.md" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete “faq.md”?" });
+  await confirm.getByRole("button", { name: "Delete document" }).click();
   await expect(row(base, "faq.md")).toHaveCount(0);
   await expect(row(base, "policies.pdf")).toHaveCount(1);
+
+  // A ready document opens in the passage viewer.
+  await row(base, "policies.pdf").getByRole("link", { name: "policies.pdf" }).click();
+  await expect(page.getByRole("heading", { name: "policies.pdf", level: 1 })).toBeVisible();
+  await expect(page.getByText("page 1 of 3")).toBeVisible();
 });
 
 test("a project's knowledge base: its editor makes it on the project's page, a member sees it without controls", async ({ page, browser }) => {

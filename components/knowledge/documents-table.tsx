@@ -1,10 +1,21 @@
 "use client";
 // A knowledge base's documents as a table: name, status (Queued, Indexing 40% with a progress bar,
 // Ready, Failed: reason), size, pages, who added it and when, its version; and for those who manage
-// the base, Replace (pick a file: the next version), Re-index and Delete on each row.
+// the base, Replace (pick a file: the next version), Re-index and Delete (behind a confirmation) on each
+// row. A ready document's name opens it in the passage viewer; one fetched from the web names its site.
 import { useRef, useState } from "react";
 import type { DocumentView } from "@/lib/knowledge/documents";
 import { Button } from "../ui/button";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "../ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { fetchJson, serverMessage } from "../shared/fetch-json";
 import { ACCEPTED_TYPES, formatSize, statusText } from "./format";
@@ -17,6 +28,14 @@ type Props = {
   changed: () => Promise<void>;
   /** An action's failure, for the base's alert (undefined clears it). */
   report: (message: string | undefined) => void;
+};
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 };
 
 function Status({ doc }: { doc: DocumentView }) {
@@ -88,16 +107,25 @@ function Actions({ doc, changed, report }: { doc: DocumentView } & Pick<Props, "
       >
         Re-index
       </Button>
-      <Button
-        size="xs"
-        variant="ghost"
-        className="text-danger"
-        aria-label={`Delete ${doc.name}`}
-        disabled={!!pending}
-        onClick={() => void run("Delete", () => fetchJson(`/api/knowledge-documents/${doc.id}`, { method: "DELETE" }))}
-      >
-        {pending === "Delete" ? "Deleting…" : "Delete"}
-      </Button>
+      <AlertDialog>
+        <AlertDialogTrigger asChild>
+          <Button size="xs" variant="ghost" className="text-danger" aria-label={`Delete ${doc.name}`} disabled={!!pending}>
+            {pending === "Delete" ? "Deleting…" : "Delete"}
+          </Button>
+        </AlertDialogTrigger>
+        <AlertDialogContent>
+          <AlertDialogTitle>Delete “{doc.name}”?</AlertDialogTitle>
+          <AlertDialogDescription>Its passages go with it; chats that cited it keep their quotes.</AlertDialogDescription>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction asChild>
+              <Button variant="danger" onClick={() => void run("Delete", () => fetchJson(`/api/knowledge-documents/${doc.id}`, { method: "DELETE" }))}>
+                Delete document
+              </Button>
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </div>
   );
 }
@@ -125,7 +153,20 @@ export function DocumentsTable({ baseName, documents, canManage, changed, report
       <TableBody>
         {documents.map((d) => (
           <TableRow key={d.id}>
-            <TableCell className="max-w-56 break-words font-medium">{d.name}</TableCell>
+            <TableCell className="max-w-56 break-words">
+              {d.status === "ready" ? (
+                <a href={`/knowledge/documents/${d.id}`} className="font-medium underline decoration-dim hover:text-strong">
+                  {d.name}
+                </a>
+              ) : (
+                <span className="font-medium">{d.name}</span>
+              )}
+              {d.sourceUrl && (
+                <a href={d.sourceUrl} target="_blank" rel="noreferrer" className="block text-xs text-subtle underline decoration-dim">
+                  from {hostOf(d.sourceUrl)}
+                </a>
+              )}
+            </TableCell>
             <TableCell>
               <Status doc={d} />
             </TableCell>

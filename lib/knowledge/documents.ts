@@ -16,7 +16,8 @@ import { wakeIndexer } from "./indexer";
 /** All of a team's knowledge documents together (for now one figure for every team). */
 export const TEAM_KNOWLEDGE_BYTES = 1024 * 1024 * 1024;
 
-export type DocumentFile = { name: string; mediaType: string; bytes: Uint8Array };
+/** A document's file; `sourceUrl` when it was fetched from the web (lib/knowledge/fetch-document.ts). */
+export type DocumentFile = { name: string; mediaType: string; bytes: Uint8Array; sourceUrl?: string };
 
 export type DocumentStatus = "queued" | "indexing" | "ready" | "failed";
 
@@ -34,6 +35,8 @@ export type DocumentView = {
   error: string | null;
   addedBy: string | null;
   addedAt: string;
+  /** The URL it was fetched from; null for an upload. */
+  sourceUrl: string | null;
 };
 
 const sha256 = (bytes: Uint8Array) => crypto.createHash("sha256").update(bytes).digest("hex");
@@ -87,11 +90,17 @@ export async function addDocument(ctx: Caller, baseId: string, file: DocumentFil
             size: file.bytes.byteLength,
             sha256: hash,
             content: new Uint8Array(file.bytes),
+            sourceUrl: file.sourceUrl ?? null,
             addedById: ctx.user.id,
           },
           select: { id: true },
         }),
-      (d) => ({ action: "knowledge.document.add", targetType: "knowledgeDocument", targetId: d.id, data: { baseId: base.id, name: file.name } }),
+      (d) => ({
+        action: "knowledge.document.add",
+        targetType: "knowledgeDocument",
+        targetId: d.id,
+        data: { baseId: base.id, name: file.name, ...(file.sourceUrl ? { url: file.sourceUrl } : {}) },
+      }),
     );
     wakeIndexer();
     return added;
@@ -125,6 +134,7 @@ export async function replaceDocument(ctx: Caller, documentId: string, file: Doc
             sha256: hash,
             content: new Uint8Array(file.bytes),
             version: { increment: 1 },
+            sourceUrl: file.sourceUrl ?? null,
             pages: null,
             text: null,
             pageRanges: Prisma.DbNull,
@@ -180,7 +190,8 @@ export async function listDocuments(ctx: Caller, baseId: string): Promise<Docume
   const prisma = await db();
   const rows = await prisma.knowledgeDocument.findMany({
     where: { baseId: base.id },
-    omit: { content: true },
+    // Not the file nor its extracted text (megabytes each): the list is read every 1.5 s while indexing.
+    omit: { content: true, text: true, pageRanges: true },
     include: { addedBy: { select: { name: true } } },
     orderBy: [{ addedAt: "desc" }, { id: "asc" }],
     take: 1_000,
@@ -197,5 +208,6 @@ export async function listDocuments(ctx: Caller, baseId: string): Promise<Docume
     error: d.error,
     addedBy: d.addedBy?.name ?? null,
     addedAt: d.addedAt.toISOString(),
+    sourceUrl: d.sourceUrl,
   }));
 }

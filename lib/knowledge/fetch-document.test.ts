@@ -89,7 +89,15 @@ describe("adding a document from a URL", () => {
     const docs = await listDocuments(team.member, baseId);
     expect(docs).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ id: added.id, name: "refunds.md", mediaType: "text/markdown", size: MD.length, status: "queued", addedBy: "Ada Admin" }),
+        expect.objectContaining({
+          id: added.id,
+          name: "refunds.md",
+          mediaType: "text/markdown",
+          size: MD.length,
+          status: "queued",
+          addedBy: "Ada Admin",
+          sourceUrl: url,
+        }),
         expect.objectContaining({ id: page.id, name: "Travel & expenses.html", mediaType: "text/html", status: "queued" }),
       ]),
     );

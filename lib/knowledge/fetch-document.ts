@@ -225,7 +225,7 @@ export async function fetchDocumentFile(typed: string, options: FetchOptions = {
     throw new AppError("UnsupportedDocument", 422, `${shown}: ${message}`, { url: message });
   }
   const extension = { pdf: "pdf", docx: "docx", html: "html", markdown: "md", csv: "csv", text: "txt" }[format];
-  return { name: /\.[a-z0-9]+$/i.test(name) ? name : `${name}.${extension}`, mediaType, bytes };
+  return { name: /\.[a-z0-9]+$/i.test(name) ? name : `${name}.${extension}`, mediaType, bytes, sourceUrl: url.href };
 }
 
 /** Fetches the URL and adds it to the base as a queued document (the caller must be allowed to add first). */
