@@ -25,7 +25,7 @@ import { machineInfo, type RunReport } from "./report/model";
 import { runText } from "./report/text";
 import type { Ctx, SuiteResult } from "./scenarios/context";
 import { runDirect } from "./scenarios/direct";
-import { retrievalText, runRetrievalBench } from "./scenarios/retrieval";
+import { AIM_RECALL_AT_5, retrievalAimsMet, retrievalText, runRetrievalBench } from "./scenarios/retrieval";
 import { runSearchBench, searchText } from "./scenarios/search";
 import { closeSession, openSession, runScenarios } from "./scenarios/session";
 
@@ -51,13 +51,18 @@ const IN_PROCESS = ["search", "retrieval"];
 
 async function run(o: BenchOptions): Promise<string> {
   const inProcess = !o.compare ? o.only.filter((s) => IN_PROCESS.includes(s)) : [];
-  const tables: Record<string, string> = {};
+  const tables: string[] = [];
+  const json: Record<string, unknown> = {};
   // Search against a seeded database (bench/scenarios/search.ts).
-  if (inProcess.includes("search")) tables.search = searchText(await runSearchBench(o.dbs, o.pgUrl, o.quick ? 5 : 15, log));
+  if (inProcess.includes("search")) tables.push((json.search = searchText(await runSearchBench(o.dbs, o.pgUrl, o.quick ? 5 : 15, log))));
   // Retrieval quality on a corpus with known answers (bench/scenarios/retrieval.ts).
-  if (inProcess.includes("retrieval")) tables.retrieval = retrievalText(await runRetrievalBench(o.dbs, o.pgUrl, o.embedder, log));
-  const text = Object.values(tables).join("\n\n");
-  if (inProcess.length && inProcess.length === o.only.length) return o.json ? JSON.stringify(tables) : text;
+  if (inProcess.includes("retrieval")) {
+    const retrieval = await runRetrievalBench(o.dbs, o.pgUrl, o.embedder, log);
+    json.retrieval = { ...retrieval, aim: { recallAt5: AIM_RECALL_AT_5, met: retrievalAimsMet(retrieval) } };
+    tables.push(retrievalText(retrieval));
+  }
+  const text = tables.join("\n\n");
+  if (inProcess.length && inProcess.length === o.only.length) return o.json ? JSON.stringify(json, null, 2) : text;
   const streaming = await runStreaming(o);
   // The JSON report stays one JSON document: the in-process tables are printed on stderr then.
   if (text && o.json) log(text);

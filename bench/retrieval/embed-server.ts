@@ -6,6 +6,7 @@ import type { Embedder } from "./embedder";
 
 export type EmbedServer = { url: string; requests: () => number; stop: () => Promise<void> };
 
+/** Listens on 127.0.0.1:`port` (0: any free port). */
 export async function startEmbedServer(embedder: Embedder, port: number): Promise<EmbedServer> {
   let requests = 0;
   const server = http.createServer((req, res) => {
@@ -39,8 +40,9 @@ export async function startEmbedServer(embedder: Embedder, port: number): Promis
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
   });
+  const address = server.address();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`,
     requests: () => requests,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -151,6 +151,12 @@ export function aimHolds(rows: RetrievalRow[]): boolean {
   return by("hybrid") >= AIM_RECALL_AT_5 && by("hybrid") >= Math.max(by("vector"), by("text"));
 }
 
+/** Whether the aim holds, per database. */
+export function retrievalAimsMet(r: RetrievalResult): Partial<Record<Db, boolean>> {
+  const dbs = [...new Set(r.rows.map((row) => row.db))];
+  return Object.fromEntries(dbs.map((db) => [db, aimHolds(r.rows.filter((row) => row.db === db))]));
+}
+
 const EMBEDDERS: Record<EmbedderKind, string> = {
   words: "word vectors (GloVe-style, 100-d, rarity-weighted mean), not a neural model",
   hashed: "hashed word stems and character trigrams (384-d), no learned knowledge",
