@@ -51,7 +51,9 @@ async function teamHandbook(page: Page): Promise<void> {
   expect(upload.status()).toBe(201);
   // Its status, with the reason when it waits or failed (so a failure here says why).
   const status = async () => {
-    const { documents } = (await (await page.request.get(`/api/knowledge-bases/${id}/documents`)).json()) as { documents: { status: string; error: string | null }[] };
+    const { documents } = (await (await page.request.get(`/api/knowledge-bases/${id}/documents`)).json()) as {
+      documents: { status: string; error: string | null }[];
+    };
     return [documents[0]?.status, documents[0]?.error].filter(Boolean).join(": ");
   };
   await expect.poll(status, { timeout: 30_000 }).toBe("ready");

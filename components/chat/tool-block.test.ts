@@ -154,4 +154,3 @@ describe("the tool block", () => {
     expect(f.html).not.toContain("&quot;knowledge&quot;:true"); // not the JSON
   });
 });
-

@@ -52,8 +52,7 @@ export function SearchPolicyForm({ teamId, policy: saved }: { teamId: string; po
         onValueChange={(v) => void save(v as Policy)}
       />
       <p className="text-xs text-subtle">
-        Each search is a step in the answer, named in the audit log. When searches ask first, chats set to search before each answer let the model ask
-        instead.
+        Each search is a step in the answer, named in the audit log. When searches ask first, chats set to search before each answer let the model ask instead.
       </p>
       <FormMessage message={result?.message} ok={result?.ok} />
     </div>

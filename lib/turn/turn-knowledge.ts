@@ -29,7 +29,9 @@ function lastQuestion(history: readonly ParleyUIMessage[]): string | undefined {
 
 function recordSearch(ctx: TeamContext, chatId: string, search: { query: string; passages: number; toolCallId?: string; automatic?: boolean }) {
   void db()
-    .then((prisma) => audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "knowledge.search", targetType: "chat", targetId: chatId, data: search }))
+    .then((prisma) =>
+      audit(prisma, { teamId: ctx.team.id, actorId: ctx.user.id, action: "knowledge.search", targetType: "chat", targetId: chatId, data: search }),
+    )
     .catch((err) => console.warn("[knowledge] could not record a search:", (err as Error).message));
 }
 

@@ -2,9 +2,10 @@
 // documents; admins create, rename and delete them and add, replace, re-index and delete documents; and
 // whether a knowledge search in the team's chats waits for approval.
 import { adminPage } from "@/app/_server/page-guards";
-import { KnowledgeSection } from "@/components/knowledge/knowledge-section";
+import { KnowledgeBasesPanel } from "@/components/knowledge/knowledge-bases-panel";
 import { SearchPolicyForm } from "@/components/knowledge/search-policy-form";
 import { knowledgeSearchPolicy } from "@/lib/knowledge/search-policy";
+import { knowledgePageData } from "@/lib/knowledge/knowledge-page";
 
 export const metadata = { title: "Knowledge" };
 
@@ -21,7 +22,7 @@ export default async function KnowledgePage() {
           Every member&apos;s chats can search these and cite their passages. Documents are read, split into passages and embedded in the background; a
           project&apos;s own knowledge bases are on the project&apos;s page.
         </p>
-        <KnowledgeSection ctx={ctx} canCreate emptyText="No team-wide knowledge bases yet." />
+        <KnowledgeBasesPanel {...await knowledgePageData(ctx, { canCreate: true })} canCreate emptyText="No team-wide knowledge bases yet." />
       </section>
       <section aria-labelledby="knowledge-search-heading" className="flex flex-col gap-3 border-t border-line pt-4">
         <h2 id="knowledge-search-heading" className="text-lg font-semibold">

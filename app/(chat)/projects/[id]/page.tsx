@@ -4,7 +4,8 @@
 import Link from "next/link";
 import { MessageSquarePlus, Pencil } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { KnowledgeSection } from "@/components/knowledge/knowledge-section";
+import { KnowledgeBasesPanel } from "@/components/knowledge/knowledge-bases-panel";
+import { knowledgePageData } from "@/lib/knowledge/knowledge-page";
 import { getProject } from "@/lib/projects/projects";
 import { orNotFound, teamPage } from "@/app/_server/page-guards";
 
@@ -69,7 +70,12 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         <h2 id="project-knowledge-heading" className="text-sm font-medium">
           Knowledge
         </h2>
-        <KnowledgeSection ctx={ctx} projectId={project.id} canCreate={project.canEdit} emptyText="No knowledge bases in this project." />
+        <KnowledgeBasesPanel
+          {...await knowledgePageData(ctx, { projectId: project.id, canCreate: project.canEdit })}
+          projectId={project.id}
+          canCreate={project.canEdit}
+          emptyText="No knowledge bases in this project."
+        />
       </section>
     </div>
   );

@@ -36,8 +36,8 @@ export default async function DocumentViewer({ params, searchParams }: { params:
       </div>
       {stale && (
         <p role="status" className="rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
-          The passage was cited from version {whole(asked.v)} of this document, which has been replaced since: this is version {doc.version}, and the
-          passage may read differently or be gone.
+          The passage was cited from version {whole(asked.v)} of this document, which has been replaced since: this is version {doc.version}, and the passage
+          may read differently or be gone.
         </p>
       )}
       {!page ? (
