@@ -1,8 +1,8 @@
 // Retrieval from knowledge bases: the passages that best answer a question, from the bases a caller
 // names and may see, by hybrid ranking: the nearest passages by cosine distance of their embeddings
-// (lib/knowledge/vector-store.ts) and the best by full-text rank (the passages' generated tsvector,
-// any of the question's words), fused by reciprocal rank (score = Σ 1 / (RRF_K + rank) over the two
-// lists). Without a query embedding (or for bases embedded at another size) it ranks by text alone.
+// (lib/knowledge/vector-store.ts) and the best by full-text rank (the passages' generated tsvector in
+// the `english` configuration: stems, stop words dropped; any of the question's other words), fused by
+// reciprocal rank (score = Σ 1 / (RRF_K + rank) over the two lists). Without a query embedding (or for bases embedded at another size) it ranks by text alone.
 // Base ids the caller cannot see (another team's, a personal project of someone else, forged) are
 // dropped silently: the answer is the same as for a base with no match, so nothing leaks. `mode` ranks by
 // one side alone ("vector", "text"): the retrieval bench (bench/scenarios/retrieval.ts) compares them.
@@ -51,9 +51,9 @@ async function textRanked(baseIds: string[], query: string, depth: number): Prom
   const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(
     `SELECT c."id" FROM "KnowledgeChunk" c
        JOIN "KnowledgeDocument" d ON d."id" = c."documentId" AND d."version" = c."version"
-      CROSS JOIN to_tsquery('simple', $2) q
+      CROSS JOIN to_tsquery('english', $2) q
       WHERE c."baseId" = ANY($1::text[]) AND c."searchVector" @@ q
-      ORDER BY ts_rank_cd(c."searchVector", q) DESC, c."id"
+      ORDER BY ts_rank(c."searchVector", q, 1) DESC, c."id"
       LIMIT ${depth}`,
     baseIds,
     tsquery,
