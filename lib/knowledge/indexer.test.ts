@@ -12,7 +12,7 @@ import { db } from "../db/client";
 import { encryptSecret } from "../security/keyring";
 import { startTestApp } from "@/test/support/test-app";
 import { DATABASES } from "@/test/support/test-databases";
-import { knowledgeTeam, type KnowledgeTeam } from "@/test/support/knowledge";
+import { knowledgeTeam, writePassages, type KnowledgeTeam } from "@/test/support/knowledge";
 import { startUpstream } from "@/test/support/test-turns";
 import { addDocument, listDocuments, replaceDocument } from "./documents";
 import { embedQuery } from "./embed";
@@ -76,6 +76,31 @@ describe.each(DATABASES)("indexing knowledge documents on $name", (driver) => {
     };
     const found = await searchKnowledge(team.member, { baseIds: [baseId], query: "zzz", queryEmbedding: await embedQuery(target, refunds.text), limit: 1 });
     expect(found[0]).toMatchObject({ documentId: id, text: refunds.text, headingPath: ["Office", "Refunds"] });
+  });
+
+  it("a large document is written in batches: every passage once, with its embedding, and a try that stopped mid-way leaves no copies", async () => {
+    const sections = Array.from({ length: 180 }, (_, i) => `## Section ${i + 1}\n\n${`Rule ${i + 1} of the long handbook says this. `.repeat(30)}\n`).join(
+      "\n",
+    );
+    const { id } = await addDocument(team.admin, baseId, {
+      name: "long.md",
+      mediaType: "text/markdown",
+      bytes: new TextEncoder().encode(`# Long\n\n${sections}`),
+    });
+    const prisma = await db();
+    // Passages left of this version by a try that stopped mid-way.
+    await writePassages(id, [{ text: "left over from a stopped try" }, { text: "and another" }]);
+    expect(await indexDue()).toBe(1);
+    const chunks = await prisma.knowledgeChunk.findMany({ where: { documentId: id }, orderBy: { ordinal: "asc" } });
+    expect(chunks.length).toBeGreaterThan(150);
+    expect(chunks.map((c) => c.ordinal)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.some((c) => c.text.includes("left over"))).toBe(false);
+    const [{ n }] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM "KnowledgeChunk" WHERE "documentId" = $1 AND "embedding" IS NOT NULL`,
+      id,
+    );
+    expect(n).toBe(chunks.length);
+    expect(await statusOf(id)).toMatchObject({ status: "ready" });
   });
 
   it("a scan without text fails with the reason a person reads, and is not tried again", async () => {

@@ -3,9 +3,9 @@
 // instances, then a claim id and a time limit on the row, so two instances never index the same
 // document and one that dies mid-way leaves it to another once its claim runs out), extracts its text,
 // cuts it into passages, embeds them batch by batch (the progress a person sees moves after each), and
-// writes the version's passages and embeddings in one transaction, only if the document is still the
-// version it took and still its to index (a replaced, re-indexed or deleted document's stale work is
-// dropped). An embedding server that is down, busy or silent puts the document back in line with a
+// writes the version's passages and embeddings a batch per short transaction, each only if the document
+// is still the version it took and still its to index (a replaced, re-indexed or deleted document's
+// stale work is dropped); the last one marks it ready and deletes older versions' passages. An embedding server that is down, busy or silent puts the document back in line with a
 // growing delay (the reason shown meanwhile), up to MAX_ATTEMPTS; any other failure (a scan without
 // text, a damaged file, a refused key, vectors of the wrong size) fails it with the reason.
 import crypto from "node:crypto";
@@ -19,6 +19,8 @@ export const INDEX_INTERVAL_MS = 2_000;
 /** How long a claim holds without progress; each batch renews it. */
 export const CLAIM_MS = 5 * 60_000;
 export const MAX_ATTEMPTS = 6;
+/** Passages written per transaction. */
+const WRITE_BATCH = 100;
 const MAX_BACKOFF_MS = 30 * 60_000;
 
 export type IndexerOptions = { retryBaseMs?: number; claimMs?: number; fetch?: typeof fetch; signal?: AbortSignal };
@@ -53,6 +55,7 @@ export async function indexDocument(claim: Claim, opts: IndexerOptions = {}): Pr
     where: stillOurs(claim),
     select: {
       name: true,
+      baseId: true,
       mediaType: true,
       content: true,
       attempts: true,
@@ -82,7 +85,43 @@ export async function indexDocument(claim: Claim, opts: IndexerOptions = {}): Pr
     const delay = Math.min(MAX_BACKOFF_MS, (opts.retryBaseMs ?? 30_000) * 2 ** doc.attempts);
     return finish(claim, { status: "queued", error: err.message, attempts: doc.attempts + 1, retryAt: new Date(Date.now() + delay) }, "retry");
   }
-  const written = await prisma.$transaction(async (tx) => {
+  // Passages are written a batch per transaction, so a large document never holds the database (on
+  // PGlite, its one connection) for long: chats' writes go between the batches. Each batch checks the
+  // claim; the document turns ready (and older versions' passages go) in a last short transaction.
+  const claimMs = opts.claimMs ?? CLAIM_MS;
+  const ids = chunks.map(() => crypto.randomUUID());
+  const column = { table: "KnowledgeChunk", key: "id", column: "embedding", dimensions: target.dimensions };
+  for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
+    const written = await prisma.$transaction(async (tx) => {
+      const held = await tx.knowledgeDocument.updateMany({ where: stillOurs(claim), data: { claimedUntil: new Date(Date.now() + claimMs) } });
+      if (held.count === 0) return false;
+      // A try that stopped mid-way (a crash, a lost claim) left passages of this version: they go first.
+      if (i === 0) await tx.knowledgeChunk.deleteMany({ where: { documentId: claim.id, version: claim.version } });
+      const batch = chunks.slice(i, i + WRITE_BATCH);
+      await tx.knowledgeChunk.createMany({
+        data: batch.map((c, j) => ({
+          id: ids[i + j],
+          baseId: doc.baseId,
+          documentId: claim.id,
+          version: claim.version,
+          ordinal: c.ordinal,
+          page: c.page,
+          headingPath: c.headingPath,
+          charStart: c.start,
+          charEnd: c.end,
+          text: c.text,
+        })),
+      });
+      await writeEmbeddings(
+        tx,
+        column,
+        batch.map((_, j) => ({ key: ids[i + j], embedding: embeddings[i + j] })),
+      );
+      return true;
+    });
+    if (!written) return "dropped";
+  }
+  const ready = await prisma.$transaction(async (tx) => {
     const held = await tx.knowledgeDocument.updateMany({
       where: stillOurs(claim),
       data: {
@@ -99,32 +138,10 @@ export async function indexDocument(claim: Claim, opts: IndexerOptions = {}): Pr
       },
     });
     if (held.count === 0) return false;
-    const base = await tx.knowledgeDocument.findUniqueOrThrow({ where: { id: claim.id }, select: { baseId: true } });
-    await tx.knowledgeChunk.deleteMany({ where: { documentId: claim.id } });
-    const ids = chunks.map(() => crypto.randomUUID());
-    await tx.knowledgeChunk.createMany({
-      data: chunks.map((c, i) => ({
-        id: ids[i],
-        baseId: base.baseId,
-        documentId: claim.id,
-        version: claim.version,
-        ordinal: c.ordinal,
-        page: c.page,
-        headingPath: c.headingPath,
-        charStart: c.start,
-        charEnd: c.end,
-        text: c.text,
-      })),
-    });
-    const column = { table: "KnowledgeChunk", key: "id", column: "embedding", dimensions: target.dimensions };
-    await writeEmbeddings(
-      tx,
-      column,
-      ids.map((key, i) => ({ key, embedding: embeddings[i] })),
-    );
+    await tx.knowledgeChunk.deleteMany({ where: { documentId: claim.id, version: { not: claim.version } } });
     return true;
   });
-  return written ? "ready" : "dropped";
+  return ready ? "ready" : "dropped";
 }
 
 /** Records how far indexing is and renews the claim; a document no longer ours stops the work. */
