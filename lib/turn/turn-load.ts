@@ -127,7 +127,12 @@ export async function loadTurn(ctx: TeamContext, req: TurnRequest, registry: Reg
     // A decision another tab (or an admin) took first, whose call now runs: said at once, not after the wait.
     if (req.decisions?.length && (await anyDecidedAlready(chat.id, req.decisions))) throw Conflict(ALREADY_DECIDED);
     const ended = req.decisions || req.afterDecisions ? await turnEnded(registry, chat.id, DECISION_WAIT_MS) : undefined;
-    if (!ended) throw Conflict(RUNNING);
+    if (!ended) {
+      // The other tab's decision may have been stored only while this one waited (its turn had started
+      // but not yet claimed the chat): then it is that, not a reply being written.
+      if (req.decisions?.length && (await anyDecidedAlready(chat.id, req.decisions))) throw Conflict(ALREADY_DECIDED);
+      throw Conflict(RUNNING);
+    }
     chat = { ...chat, activeStreamId: ended.activeStreamId };
   }
   const replaced = replacing && (await branchMessage(prisma, chat.id, replacing.id, replacing.role));
