@@ -19,9 +19,9 @@ import { announceChats } from "../shared/chat-events";
 import { useChatTitle } from "./chat-title";
 import { ModelPicker } from "./model-picker";
 import { ToolPicker } from "./tool-picker";
-import { KnowledgePicker, knowledgeChoiceSaved } from "./knowledge-picker";
+import { KnowledgePicker } from "./knowledge-picker";
 import type { KnowledgeChoice } from "@/lib/knowledge/chat-bases";
-import { toolChoiceSaved } from "./use-tool-choice";
+import { choicesSaved } from "./choice-saves";
 import { MessageItem } from "./message-item";
 import { Composer } from "./composer";
 import { AddFilesButton, PendingFiles } from "./attachments/add-files";
@@ -185,12 +185,12 @@ export function ChatView({
       onEdit: (messageId, text) => {
         clearError();
         supersede();
-        void toolChoiceSaved(chatId).then(() => sendMessage({ text, messageId }, { body: { modelId, editOf: messageId } }));
+        void choicesSaved(chatId).then(() => sendMessage({ text, messageId }, { body: { modelId, editOf: messageId } }));
       },
       onContinue: (messageId) => {
         clearError();
         void scrollToBottom();
-        void toolChoiceSaved(chatId).then(() => sendMessage(undefined, { body: { modelId, continueOf: messageId } }));
+        void choicesSaved(chatId).then(() => sendMessage(undefined, { body: { modelId, continueOf: messageId } }));
       },
       onSwitch: (messageId, direction) => void branches.switchVersion(messageId, direction),
     }),
@@ -200,7 +200,7 @@ export function ChatView({
   useStaleAnswer(polls, messagesRef);
 
   // MCP Apps views in tool blocks: a message a view asks to send (and the member confirms) is sent as theirs.
-  const appHost = useAppHost(chatId, busy ? undefined : (text) => void toolChoiceSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } })));
+  const appHost = useAppHost(chatId, busy ? undefined : (text) => void choicesSaved(chatId).then(() => sendMessage({ text }, { body: { modelId } })));
 
   return (
     <ApprovalContext.Provider value={decide}>
@@ -256,9 +256,9 @@ export function ChatView({
               const chips = attached.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri } }));
               const resources = attached.length ? { resources: attached.map(({ serverId, uri }) => ({ serverId, uri })) } : {};
               const id = generateId();
-              // A tool box ticked a moment ago is still being saved: the turn reads the choice from the server.
+              // A tool or knowledge base ticked a moment ago is still being saved: the turn reads the choice from the server.
               // A new chat's choice goes with its first message instead.
-              const sent = Promise.all([toolChoiceSaved(chatId), knowledgeChoiceSaved(chatId)])
+              const sent = choicesSaved(chatId)
                 .then(() =>
                   sendMessage(
                     { id, parts: [{ type: "text", text }, ...files, ...chips] },

@@ -2,24 +2,17 @@
 // The knowledge picker in the composer: the knowledge bases this chat may search — the team-wide ones
 // the member sees, ticked per chat, and the project's own, which its chats always search — and whether
 // to search before every answer ("Search before each answer") instead of letting the model decide
-// with its knowledge-search tool. A stored chat saves each change at once (a message sent meanwhile
-// waits for the save, `knowledgeChoiceSaved`); a draft hands its choice to the view, which sends it
+// with its knowledge-search tool. A stored chat saves each change at once (a turn started meanwhile
+// waits for the save, choice-saves.ts); a draft hands its choice to the view, which sends it
 // with the first message. Shown only when the team has a base the member sees.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { BookOpen } from "lucide-react";
 import type { KnowledgeChoice, KnowledgeOption } from "@/lib/knowledge/chat-bases";
 import { ComposerPopover } from "./composer-popover";
 import { fetchJson } from "../shared/fetch-json";
+import { trackChoiceSave } from "./choice-saves";
 
 type Data = { options: KnowledgeOption[]; choice: KnowledgeChoice };
-
-/** Per chat, the saves still running: a message sent now waits for them. */
-const pendingSaves = new Map<string, Promise<unknown>>();
-
-/** Resolves once every knowledge-choice save of the chat started so far has been answered. */
-export function knowledgeChoiceSaved(chatId: string): Promise<unknown> {
-  return pendingSaves.get(chatId) ?? Promise.resolve();
-}
 
 export function KnowledgePicker({
   chatId,
@@ -37,6 +30,8 @@ export function KnowledgePicker({
   const [data, setData] = useState<Data>();
   const [error, setError] = useState<string>();
   const [open, setOpen] = useState(false);
+  // This picker's saves, one after another, so the newest choice is the one stored last.
+  const queue = useRef<Promise<void>>(Promise.resolve());
   const url = draft ? `/api/knowledge-bases/new-chat${projectId ? `?projectId=${encodeURIComponent(projectId)}` : ""}` : `/api/chat/${chatId}/knowledge`;
 
   // Loaded on mount and again each time the picker opens (`reloads`), or after a refused save.
@@ -59,15 +54,17 @@ export function KnowledgePicker({
     setData((current) => current && { ...current, choice });
     setError(undefined);
     if (draft) return onDraft?.(choice);
-    const before = pendingSaves.get(chatId) ?? Promise.resolve();
-    const save = before
-      .catch(() => {})
+    const save = queue.current
       .then(() => fetchJson<{ choice: KnowledgeChoice }>(url, { method: "PUT", body: choice }))
-      .catch((err: Error) => {
-        setError(err.message || "Could not save the knowledge choice.");
-        reload();
-      });
-    pendingSaves.set(chatId, save);
+      .then(
+        () => {},
+        (err: Error) => {
+          setError(err.message || "Could not save the knowledge choice.");
+          reload();
+        },
+      );
+    queue.current = save;
+    trackChoiceSave(chatId, "knowledge", save);
   };
 
   if (!data?.options.length) return null;

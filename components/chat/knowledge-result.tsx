@@ -2,7 +2,7 @@
 // A knowledge search's result in its tool block: what was searched for, a note when it searched by
 // words only (the embedding server down), and the passages found, each with its citation number, its
 // document and page (a link to the passage in the document's viewer) and its first lines.
-import type { KnowledgeResult } from "@/lib/format/knowledge-result";
+import { passagePlace, type KnowledgeResult } from "@/lib/format/knowledge-result";
 
 export function KnowledgeResultView({ result }: { result: KnowledgeResult }) {
   return (
@@ -17,7 +17,7 @@ export function KnowledgeResultView({ result }: { result: KnowledgeResult }) {
               <span className="w-5 shrink-0 text-right text-xs tabular-nums text-subtle">[{p.n}]</span>
               <div className="min-w-0">
                 <a href={p.url} target="_blank" rel="noreferrer" className="font-medium underline decoration-dim hover:text-strong">
-                  {p.page ? `${p.documentName}, page ${p.page}` : p.documentName}
+                  {passagePlace(p)}
                 </a>
                 {p.headingPath.length > 0 && <span className="ml-1 text-xs text-subtle">{p.headingPath.join(" › ")}</span>}
                 <p className="line-clamp-3 text-xs text-soft">{p.text}</p>

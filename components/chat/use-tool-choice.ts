@@ -11,16 +11,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { PickerServer } from "@/lib/tools/member-tools";
 import type { ToolSelection } from "@/lib/tools/selection";
 import { fetchJson } from "../shared/fetch-json";
+import { trackChoiceSave } from "./choice-saves";
 
 type Data = { servers: PickerServer[]; selection: ToolSelection };
-
-/** Per chat, the saves still running: a message sent now waits for them, so the turn uses what is ticked. */
-const pendingSaves = new Map<string, Promise<void>>();
-
-/** Resolves once every tool-choice save of the chat started so far has been answered. */
-export function toolChoiceSaved(chatId: string): Promise<void> {
-  return pendingSaves.get(chatId) ?? Promise.resolve();
-}
 
 export function useToolChoice(chatId: string, draft = false, onDraft?: (selection: ToolSelection) => void, start?: ToolSelection) {
   const [servers, setServers] = useState<PickerServer[]>();
@@ -84,10 +77,9 @@ export function useToolChoice(chatId: string, draft = false, onDraft?: (selectio
       };
       const queued = queue.current.then(save).finally(() => {
         saving.current--;
-        if (pendingSaves.get(chatId) === queued) pendingSaves.delete(chatId);
       });
       queue.current = queued;
-      pendingSaves.set(chatId, queued);
+      trackChoiceSave(chatId, "tools", queued);
     },
     [chatId, url, show, draft, start],
   );

@@ -48,10 +48,11 @@ export async function chatBases(ctx: Caller, chat: { knowledge: unknown; project
 /** A choice of bases checked against what the caller sees: the same choice, or 404 for a base they cannot see. */
 export async function checkKnowledgeChoice(ctx: Caller, choice: KnowledgeChoice): Promise<KnowledgeChoice> {
   const bases = [...new Set(choice.bases)];
-  if (!bases.length) return { bases, automatic: choice.automatic };
-  const prisma = await db();
-  const seen = await prisma.knowledgeBase.count({ where: { id: { in: bases }, ...visibleBases(ctx) } });
-  if (seen !== bases.length) throw NotFound("No such knowledge base.");
+  if (bases.length) {
+    const prisma = await db();
+    const seen = await prisma.knowledgeBase.count({ where: { id: { in: bases }, ...visibleBases(ctx) } });
+    if (seen !== bases.length) throw NotFound("No such knowledge base.");
+  }
   return { bases, automatic: choice.automatic };
 }
 

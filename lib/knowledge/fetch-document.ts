@@ -19,6 +19,7 @@ import { addDocument, type DocumentFile } from "./documents";
 import { detectFormat } from "./extract/index";
 import { MAX_DOCUMENT_BYTES } from "./extract/types";
 import { charsetOf, decodeText } from "./extract/text-encoding";
+import { mediaTypeOfName, readCapped } from "./document-file";
 
 export const FETCH_TIMEOUT_MS = 20_000;
 /** URLs one member may have fetched in a minute: each may pull 50 MB into the server. */
@@ -44,17 +45,6 @@ export type FetchOptions = {
   resolve?: Resolve;
   timeoutMs?: number;
   maxBytes?: number;
-};
-
-const TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  html: "text/html",
-  htm: "text/html",
-  md: "text/markdown",
-  markdown: "text/markdown",
-  csv: "text/csv",
-  txt: "text/plain",
 };
 
 const refused = (message: string) => new AppError("UrlRefused", 422, message, { url: message });
@@ -115,34 +105,16 @@ function failureOf(err: unknown, url: string, timeoutMs: number): AppError {
   return unreachable(`${url} could not be reached${code ? ` (${code})` : ""}.`);
 }
 
-/** The body, read up to `max` bytes (413 past it). */
-async function readCapped(res: Response, url: string, max: number): Promise<Uint8Array> {
+/** The body, read up to `max` bytes (413 past it, declared or read). */
+async function readBody(res: Response, url: string, max: number): Promise<Uint8Array> {
   const declared = Number(res.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel().catch(() => {});
     throw tooLarge(url, max);
   }
-  const pieces: Uint8Array[] = [];
-  let size = 0;
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(url, max);
-      }
-      pieces.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.byteLength;
-  }
+  // Node's web streams are async iterables (the DOM typings do not say so).
+  const bytes = res.body ? await readCapped(res.body as unknown as AsyncIterable<Uint8Array>, max) : new Uint8Array(0);
+  if (bytes === "too-large") throw tooLarge(url, max);
   return bytes;
 }
 
@@ -179,8 +151,7 @@ export function documentName(url: URL, mediaType: string, bytes: Uint8Array): st
 function mediaTypeOf(contentType: string | null, url: URL): string {
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (type && type !== "application/octet-stream" && type !== "binary/octet-stream") return type === "application/xhtml+xml" ? "text/html" : type;
-  const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? "";
-  return TYPES[extension] ?? "application/octet-stream";
+  return mediaTypeOfName(url.pathname);
 }
 
 /**
@@ -210,7 +181,7 @@ export async function fetchDocumentFile(typed: string, options: FetchOptions = {
       await res.body?.cancel().catch(() => {});
       throw unreachable(`${shown} answered with HTTP ${res.status}${res.status >= 300 && res.status < 400 ? " (a redirect Parley does not follow)" : ""}.`);
     }
-    bytes = await readCapped(res, shown, max);
+    bytes = await readBody(res, shown, max);
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw failureOf(err, shown, timeoutMs);
