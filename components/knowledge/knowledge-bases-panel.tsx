@@ -103,11 +103,14 @@ function NewBaseForm({ providers: all, projectId }: Pick<Props, "providers" | "p
 }
 
 export function KnowledgeBasesPanel({ bases, documents, providers, projectId, canCreate, emptyText }: Props) {
+  // Open at first when there is no base yet; then the person's: the list read again after a base is
+  // created must not fold the form away with its "Created …" message.
+  const [formOpen, setFormOpen] = useState(bases.length === 0);
   const providerName = (id: string | null) => providers.find((p) => p.id === id)?.name ?? null;
   return (
     <div className="flex flex-col gap-6">
       {canCreate && (
-        <details className="rounded-lg border border-line p-4" open={bases.length === 0}>
+        <details className="rounded-lg border border-line p-4" open={formOpen} onToggle={(e) => setFormOpen(e.currentTarget.open)}>
           <summary className="cursor-pointer font-semibold">New knowledge base</summary>
           <div className="pt-4">
             <NewBaseForm providers={providers} projectId={projectId} />
