@@ -31,8 +31,8 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS || 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
-  // Timeouts catch a hang, not slowness (speed is the bench's): machines of this kind differ by 2-4× in
-  // speed (on November 29, 2026 one ran the e2e suite four times slower than the day before, a third
+  // Timeouts catch a hang, not slowness (speed is the bench's): machines of this kind differ by 2-3× in
+  // speed (on November 29, 2026 one ran the e2e suite three times slower than the day before, a third
   // of its CPU in the kernel's page faults, and e2e/chat-list.spec.ts's New chat journey outlasted 30 s).
   timeout: 60_000,
   expect: { timeout: 15_000 },
