@@ -79,10 +79,16 @@ async function runStreaming(o: BenchOptions): Promise<string> {
   const appDir = await snapshotBuild(ROOT, distDir);
   const up = await startUpstream(ROOT, o);
   log(`aimock at ${up.url} (pid ${up.pid}), ${up.expectedChunks} chunks per answer, ${up.pacedChunks} in the paced bursts`);
-  const bursts = o.only.includes("bursts");
-  const direct = await runDirect(o, up, { paced: bursts || o.only.includes("soak") || o.only.includes("indexing"), bursts: bursts && !ref });
   const relay = await startRelay(ROOT, up, o.serverNodeArgs);
   log(`bare AI SDK relay at ${relay.url} (pid ${relay.pid})`);
+  const bursts = o.only.includes("bursts");
+  // The bursts through the relay run once per size, as the upstream alone: in compare mode too (once,
+  // before the rounds), where the upstream alone does not.
+  const direct = await runDirect(o, up, {
+    paced: bursts || o.only.includes("soak") || o.only.includes("indexing"),
+    bursts: bursts && !ref,
+    relay: bursts ? relay : undefined,
+  });
   const ctx: Ctx = { o, up, direct, relay };
   if (ref) {
     const results = await runCompare(ctx, ref.dir, appDir);

@@ -26,7 +26,7 @@ export interface FigureComparison {
 }
 
 export function compareFigures(c: CompareRounds): FigureComparison[] {
-  const perRound = c.rounds.map((r) => ({ a: figuresOf(r.a), b: figuresOf(r.b) }));
+  const perRound = c.rounds.map((r) => ({ a: figuresOf(r.a, c.relayBursts), b: figuresOf(r.b, c.relayBursts) }));
   const names = [...new Set(perRound.flatMap((r) => [...Object.keys(r.a), ...Object.keys(r.b)]))];
   const out: FigureComparison[] = [];
   for (const figure of names) {
@@ -77,6 +77,7 @@ export function compareText(meta: CompareMeta, results: CompareRounds[]): string
     `${o.rounds} rounds, A then B in each, on one aimock; scenarios: ${o.only.join(", ")}; ${o.runs} streams of ${o.chunks} chunks per round` +
       (o.only.includes("bursts") ? `; bursts of ${o.concurrency.join(", ")} chats of ${o.burstChunks} chunks` : "") +
       ".",
+    ...(o.only.includes("bursts") ? ['The bare relay\'s bursts ("relay" figures) ran once per size before the rounds; every round is set against them.'] : []),
     "B/A below 1: B is lower (faster, cheaper) except for throughput and stored/shown, where higher is better. The ratio is the",
     "median of the per-round ratios, with their lowest..highest; A and B ranges show how much one build moves between rounds.",
     'B-A is the median of the per-round differences. Figures that can be zero or below ("added") get no ratio where any',
@@ -123,7 +124,7 @@ export function compareJson(meta: CompareMeta, results: CompareRounds[], seconds
       kind: c.kind,
       skipped: c.skipped,
       figures: c.rounds.length ? compareFigures(c) : [],
-      rounds: c.rounds.map((r) => ({ a: figuresOf(r.a), b: figuresOf(r.b) })),
+      rounds: c.rounds.map((r) => ({ a: figuresOf(r.a, c.relayBursts), b: figuresOf(r.b, c.relayBursts) })),
     })),
     seconds,
   };

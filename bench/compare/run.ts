@@ -3,13 +3,15 @@
 // load over time; every round gives each its figures.
 import { log } from "../harness/lifecycle";
 import type { Db } from "../options";
-import type { Ctx, SuiteResult } from "../scenarios/context";
+import type { BurstFigures, Ctx, SuiteResult } from "../scenarios/context";
 import { closeSession, openSession, runScenarios } from "../scenarios/session";
 
 export interface CompareRounds {
   kind: Db;
   skipped?: string;
   rounds: { a: SuiteResult; b: SuiteResult }[];
+  /** The bare relay's bursts, once per size before the rounds: what every round's bursts are set against. */
+  relayBursts?: Map<number, BurstFigures>;
 }
 
 export async function runCompare(ctx: Ctx, dirA: string, dirB: string): Promise<CompareRounds[]> {
@@ -39,7 +41,7 @@ export async function runCompare(ctx: Ctx, dirA: string, dirB: string): Promise<
       rounds.at(-1)!.a.logProblems = pa;
       rounds.at(-1)!.b.logProblems = pb;
     }
-    out.push({ kind, rounds });
+    out.push({ kind, rounds, relayBursts: ctx.direct.relayBursts });
   }
   return out;
 }

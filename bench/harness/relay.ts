@@ -1,14 +1,19 @@
 // The bare AI SDK relay (relay-process.mjs) in a process of its own: started against the same
-// upstream as Parley, read as the browser reads Parley (UI message stream SSE).
+// upstream as Parley, read as the browser reads Parley (UI message stream SSE); killed and started
+// again when a burst through it is cut at its deadline.
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { streamSse, type StreamOptions, type StreamResult } from "./http";
-import { freePort, killGroup, onCleanup, spawnGroup } from "./lifecycle";
+import { freePort, killGroup, killNow, onCleanup, spawnGroup } from "./lifecycle";
 import { uiText } from "./parley";
 import { API_KEY, MODEL, type Upstream } from "./upstream";
 
 export interface Relay {
   url: string;
   pid: number;
+  child: ChildProcess;
+  /** What it was started with, to start it again. */
+  started: { root: string; up: Upstream; nodeArgs: string[] };
 }
 
 /** `nodeArgs`: the server's own (--server-node-args), so that a profile of one has one of the other. */
@@ -34,7 +39,14 @@ export async function startRelay(root: string, up: Upstream, nodeArgs: string[] 
     child.once("exit", (code) => reject(new Error(`the bare relay exited (${code}) before it started`)));
   });
   child.stdout!.resume();
-  return { url, pid: child.pid! };
+  return { url, pid: child.pid!, child, started: { root, up, nodeArgs } };
+}
+
+/** Kills the relay at once (nothing of a cut burst may run on) and starts a new one in its place. */
+export async function restartRelay(relay: Relay): Promise<void> {
+  await killNow(relay.child);
+  const { root, up, nodeArgs } = relay.started;
+  Object.assign(relay, await startRelay(root, up, nodeArgs));
 }
 
 /** One answer through the bare relay: the question "bench <label>". */

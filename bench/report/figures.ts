@@ -1,16 +1,17 @@
 // The headline figures of one server's run as flat, named numbers: what --json lists per server and
 // what compare mode sets side by side (A against B, round by round). Lower is better unless named
-// otherwise ("throughput", "stored/shown").
+// otherwise ("throughput", "stored/shown"). The bursts' figures include the bare relay's at the same
+// size, when it ran (it runs once per size, not per server).
 import { soakGrowth } from "./soak";
 import { perChunk } from "./streams";
-import type { SuiteResult } from "../scenarios/context";
+import type { BurstFigures, SuiteResult } from "../scenarios/context";
 
 export type Figures = Record<string, number>;
 
 /** Infinity (a cut stream) as NaN, so medians and ratios skip it. */
 const finite = (x: number) => (Number.isFinite(x) ? x : NaN);
 
-export function figuresOf(s: SuiteResult): Figures {
+export function figuresOf(s: SuiteResult, relayBursts: Map<number, BurstFigures> = new Map()): Figures {
   const f: Figures = {};
   if (s.stream) {
     const { seq, directSeq: d, seqCpu, authFloor } = s.stream;
@@ -31,6 +32,13 @@ export function figuresOf(s: SuiteResult): Figures {
     f[`${n} chats: TTFT p50, ms`] = finite(b.ttft50);
     f[`${n} chats: total p50, ms`] = finite(b.total50);
     f[`${n} chats: server CPU us/upstream chunk`] = perChunk(b.cpu.serverMs, b.upChunks);
+    const relay = relayBursts.get(n);
+    if (relay) {
+      const relayUs = perChunk(relay.cpu.serverMs, relay.upChunks);
+      f[`${n} chats: relay behind`] = relay.behind;
+      f[`${n} chats: relay server CPU us/upstream chunk`] = relayUs;
+      f[`${n} chats: server CPU per chunk / relay's`] = perChunk(b.cpu.serverMs, b.upChunks) / relayUs;
+    }
   }
   for (const m of s.stored) if (m.shown > 0) f[`${m.n} chats: stored/shown mid-burst`] = m.stored / m.shown;
   if (s.longChat) {

@@ -1,6 +1,6 @@
 // --json: the whole run as one JSON document (Maps as objects keyed by chat count; NaN and Infinity,
 // i.e. "not measured" and "cut", as null), with the aims, the load readings and the headline figures.
-import type { SuiteResult } from "../scenarios/context";
+import type { BurstFigures, SuiteResult } from "../scenarios/context";
 import { aims } from "./aims";
 import { figuresOf } from "./figures";
 import { loadReadings, loadWarnings, type RunReport } from "./model";
@@ -10,8 +10,8 @@ export function jsonReplacer(_key: string, value: unknown): unknown {
   return value instanceof Map ? Object.fromEntries(value) : value;
 }
 
-function suiteJson(s: SuiteResult) {
-  return { ...s, figures: s.skipped ? undefined : figuresOf(s) };
+function suiteJson(s: SuiteResult, relayBursts: Map<number, BurstFigures>) {
+  return { ...s, figures: s.skipped ? undefined : figuresOf(s, relayBursts) };
 }
 
 export function runJson(r: RunReport, seconds: number): string {
@@ -26,7 +26,7 @@ export function runJson(r: RunReport, seconds: number): string {
     load: loadReadings(suites),
     warnings: loadWarnings(suites, machine.cpus),
     direct,
-    suites: suites.map(suiteJson),
+    suites: suites.map((s) => suiteJson(s, direct.relayBursts)),
     aims: aims(r),
     seconds,
   };

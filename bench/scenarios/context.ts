@@ -8,13 +8,15 @@ import type { Upstream } from "../harness/upstream";
 import type { BenchOptions, Db } from "../options";
 import type { Summary } from "./stats";
 
-/** The upstream alone: reference totals and bursts without Parley. */
+/** The upstream alone: reference totals and bursts without Parley; and the same bursts through the bare relay. */
 export interface Direct {
   /** p50 total of one fast stream: the reference of the one-stream phase. */
   reference: number;
   refSummary: Summary;
   paced: { reference: number; summary: Summary; deadline: number };
   bursts: Map<number, BurstFigures>;
+  /** The bare AI SDK relay at each burst size, right after the upstream alone at that size. */
+  relayBursts: Map<number, BurstFigures>;
 }
 
 export interface Ctx {
@@ -36,7 +38,7 @@ export interface Session {
 
 export interface BurstFigures extends Summary {
   cpu: Cpu;
-  /** The server was killed at the deadline (and restarted). */
+  /** The server (Parley, or the bare relay) was killed at the deadline (and restarted). */
   killed?: boolean;
 }
 
