@@ -31,11 +31,5 @@ export async function readCapped(source: AsyncIterable<Uint8Array>, max: number)
     if (size > max) return "too-large";
     pieces.push(piece);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.byteLength;
-  }
-  return bytes;
+  return Buffer.concat(pieces, size);
 }
