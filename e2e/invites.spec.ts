@@ -8,6 +8,8 @@ import { inOwnTeam } from "./own-team";
 test.use({ storageState: inOwnTeam });
 
 test("a second user joins through an invite, then signs in", async ({ page, browser }) => {
+  // A whole story (sign-up, sign-out, sign-in, four admin pages): 45 s on a slow machine with other load.
+  test.setTimeout(120_000);
   const url = await createInvite(page);
   const { page: bob, context, user } = await joinWithNewAccount(browser, url);
   await expect(bob.getByRole("heading", { name: teamName() })).toBeVisible();
