@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { THEMES, applyTheme, violations } from "./axe";
-import { ADMIN, answer, createInvite, joinWithNewAccount, send } from "./helpers";
+import { ADMIN, answer, createInvite, joinWithNewAccount, send, storedChat } from "./helpers";
 import { inOwnTeam } from "./own-team";
 
 test.use({ storageState: inOwnTeam });
@@ -93,9 +93,13 @@ test("a project's instructions reach its chats; chats move in and out; export an
   await expect(page.getByRole("list", { name: "Chats", exact: true }).locator(`a[href="/chat/${chatId}"]`)).toHaveCount(1);
 });
 
-// Runs after the test above (one worker, in order): the admin's export holds that chat.
 test("admins set the team's retention and export a member's chats from the members page", async ({ page }) => {
   test.setTimeout(90_000);
+  // A chat of the admin's own, for the export to hold (this test needs no other test's chats).
+  await storedChat(page);
+  await send(page, "Retention: a chat the export keeps");
+  await expect(answer(page)).toContainText("Kept in the member's export.");
+
   await page.goto("/admin/members");
   const retention = page.getByRole("region", { name: "Retention" });
   await expect(retention.getByText("Now: Chats are kept for ever.")).toBeVisible();
@@ -121,7 +125,8 @@ test("admins set the team's retention and export a member's chats from the membe
   expect(download.suggestedFilename()).toMatch(/^member-.+-chats\.json$/);
   const body = JSON.parse(await text(download)) as { chats: unknown[] };
   expect(Array.isArray(body.chats)).toBe(true);
-  expect(JSON.stringify(body)).toContain("Projects: who keeps the light");
+  expect(JSON.stringify(body)).toContain("Retention: a chat the export keeps");
+  expect(JSON.stringify(body)).toContain("Kept in the member's export.");
 });
 
 test("a shared project shows its chats to another member read-only; a personal one is 404 to them", async ({ page, browser }) => {

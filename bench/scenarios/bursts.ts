@@ -2,13 +2,13 @@
 // (a model's pace). Streams still running at the deadline are cut and the server is killed and
 // restarted, so no turn runs on into the next phase. On PostgreSQL, halfway through, the text the
 // database holds is compared with the text the harness had already shown.
-import { cpuBetween, snapshot, type Snapshot } from "../harness/cpu";
+import { snapshot } from "../harness/cpu";
 import { errorText, killNow, log, sleep } from "../harness/lifecycle";
 import { authHeaders, createChats, launch, parleyStream, warmUpAfterRestart } from "../harness/parley";
 import { diffWrites, settledWrites, type Writes } from "../harness/postgres";
 import { attachArrivals, PACED, upstreamArrivals } from "../harness/upstream";
 import type { BurstFigures, Ctx, Session, StoredReading, WritesRow } from "./context";
-import { burst, summarize } from "./stats";
+import { measuredBurst, summarize } from "./stats";
 
 export interface BurstsOutcome {
   bursts: Map<number, BurstFigures>;
@@ -30,7 +30,6 @@ export async function burstsScenario(ctx: Ctx, s: Session): Promise<BurstsOutcom
     log(`${s.target} ${kind}: ${n} concurrent paced chats`);
     const labels = ids.map((_, i) => `${tag} ${PACED} c${n}-${i}`);
     const progress = { chars: 0, streams: 0 };
-    const a = await snapshot(up.pid, server);
     // Halfway through a direct paced stream (well before the deadline) every answer is mid-stream:
     // compare what the harness (the browsers) had shown with what the database holds.
     const midMs = direct.paced.reference / 2;
@@ -45,22 +44,14 @@ export async function burstsScenario(ctx: Ctx, s: Session): Promise<BurstsOutcom
           }
         })
       : undefined;
-    let e: Snapshot | undefined;
-    const { results, cut } = await burst(
+    const { results, cut, cpu } = await measuredBurst(
       n,
       direct.paced.deadline,
       (i, opts) => parleyStream(server, o.acceptEncoding, ids[i], labels[i], { ...opts, progress }),
-      {
-        atDeadline: async () => (e = await snapshot(up.pid, server)),
-        afterCut: () => killNow(server.child), // nothing may keep running into the next phase
-      },
+      () => snapshot(up.pid, server),
+      () => killNow(server.child), // nothing may keep running into the next phase
     );
     if (mid) out.stored.push(await mid);
-    if (!cut) {
-      await sleep(500); // the last turns finish storing
-      e = await snapshot(up.pid, server);
-    }
-    const cpu = cpuBetween(a, e!);
     attachArrivals(results, labels, await upstreamArrivals(up));
     out.bursts.set(n, { ...summarize(results, direct.paced.reference, up.pacedChars, o.chunkChars, o.behindPct), cpu, killed: cut });
     if (cut) {

@@ -8,7 +8,7 @@ import { attachArrivals, directStream, PACED, SOAK, upstreamArrivals, type Upstr
 import type { BenchOptions } from "../options";
 import { fmt } from "../report/format";
 import type { BurstFigures, Direct } from "./context";
-import { burst, sequential, summarize } from "./stats";
+import { burst, measuredBurst, sequential, summarize } from "./stats";
 
 /**
  * `paced`: the bursts' reference (needed by the bursts); `bursts`: the upstream alone at each burst size;
@@ -87,18 +87,13 @@ async function directBurst(o: BenchOptions, up: Upstream, paced: Direct["paced"]
 async function relayBurst(o: BenchOptions, up: Upstream, relay: Relay, paced: Direct["paced"], n: number): Promise<BurstFigures> {
   log(`bare relay: ${n} concurrent paced chats`);
   const labels = Array.from({ length: n }, (_, i) => `relay ${PACED} c${n}-${i}`);
-  const measure = () => snapshot(up.pid, { pid: relay.pid });
-  const a = await measure();
-  let e: Snapshot | undefined;
-  const { results, cut } = await burst(n, paced.deadline, (i, opts) => relayStream(relay, labels[i], opts), {
-    atDeadline: async () => (e = await measure()),
-    afterCut: () => killNow(relay.child),
-  });
-  if (!cut) {
-    await sleep(500);
-    e = await measure();
-  }
-  const cpu = cpuBetween(a, e!);
+  const { results, cut, cpu } = await measuredBurst(
+    n,
+    paced.deadline,
+    (i, opts) => relayStream(relay, labels[i], opts),
+    () => snapshot(up.pid, { pid: relay.pid }),
+    () => killNow(relay.child),
+  );
   attachArrivals(results, labels, await upstreamArrivals(up));
   if (cut) {
     log(`bare relay: ${n} concurrent: cut at the deadline, relay killed; restarting it`);

@@ -1,5 +1,6 @@
 // Figures of a set of streams, and the two ways the scenarios send them: one after another, or all at
 // once with a deadline. Infinity stands for "not finished / never arrived before the cut".
+import { cpuBetween, type Cpu, type Snapshot } from "../harness/cpu";
 import { rateOf, type StreamOptions, type StreamResult } from "../harness/http";
 import { sleep } from "../harness/lifecycle";
 
@@ -111,4 +112,26 @@ export async function burst(
     await afterCut?.();
   }
   return { results: await all, cut };
+}
+
+/**
+ * A burst (as `burst`) with the CPU of what serves it: `measure` is read at the start and 500 ms after
+ * the last stream (the last answers are being stored), or at the deadline, before the streams still
+ * running are cut and `afterCut` runs (kill the server, so nothing runs on into the next phase).
+ */
+export async function measuredBurst(
+  n: number,
+  deadlineMs: number,
+  start: (i: number, opts: StreamOptions) => Promise<StreamResult>,
+  measure: () => Promise<Snapshot>,
+  afterCut: () => Promise<unknown>,
+): Promise<{ results: StreamResult[]; cut: boolean; cpu: Cpu }> {
+  const a = await measure();
+  let e: Snapshot | undefined;
+  const { results, cut } = await burst(n, deadlineMs, start, { atDeadline: async () => (e = await measure()), afterCut });
+  if (!cut) {
+    await sleep(500);
+    e = await measure();
+  }
+  return { results, cut, cpu: cpuBetween(a, e!) };
 }
