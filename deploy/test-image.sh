@@ -11,7 +11,8 @@
 #   PODMAN="podman --runtime runc --cgroup-manager=cgroupfs" deploy/test-image.sh   # hosts where crun fails
 #
 # IMAGE (localhost/parley:test), PORT (3399) and BUILD_FLAGS (e.g. --network host) can be set;
-# SKIP_BUILD=1 tests an image already built.
+# SKIP_BUILD=1 tests an image already built; BUILD_ONLY=1 only builds it (.ci/run builds beside the
+# tests and checks afterwards).
 set -eu
 
 PODMAN=${PODMAN:-podman}
@@ -51,6 +52,7 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
   $PODMAN build --pull=never --format docker ${BUILD_FLAGS:-} -t "$IMAGE" .
   echo "test-image: built in $(( $(date +%s) - started )) s"
 fi
+[ "${BUILD_ONLY:-}" != 1 ] || exit 0
 
 $PODMAN run -d --name "$name" --network host -e PORT="$PORT" -e PARLEY_SHUTDOWN_MS="$SHUTDOWN_MS" -v "$vol:/data" "$IMAGE" >/dev/null
 wait_healthy
