@@ -80,6 +80,33 @@ describe.each(DATABASES)("block writer on $name", (driver) => {
     await writer.flush();
   });
 
+  it("a growing text block whose other fields change (provider metadata) stores them with its text", async () => {
+    const message = await newMessage();
+    const writer = createBlockWriter(await db(), message.id, { throttleMs: 0 });
+    const stored = () => blocks(message.id).then((rows) => rows[0]);
+    writer.update([text("One")]);
+    await writer.flush();
+    writer.update([text("One two")]);
+    await writer.flush();
+    expect(await stored()).toMatchObject({ text: "One two", providerMetadata: null });
+    // The text grows and the provider's metadata arrives at once: both are written.
+    const withMeta = (t: string, state: "streaming" | "done" = "streaming"): ParleyPart => ({
+      type: "text",
+      text: t,
+      state,
+      providerMetadata: { openai: { itemId: "msg_1" } },
+    });
+    writer.update([withMeta("One two three")]);
+    await writer.flush();
+    expect(await stored()).toMatchObject({ text: "One two three", providerMetadata: { openai: { itemId: "msg_1" } } });
+    // Then only the text grows again, and at the end the state changes.
+    writer.update([withMeta("One two three four")]);
+    await writer.flush();
+    writer.update([withMeta("One two three four.", "done")]);
+    await writer.flush();
+    expect(await stored()).toMatchObject({ text: "One two three four.", status: "done", providerMetadata: { openai: { itemId: "msg_1" } } });
+  });
+
   it("a tool block is written immediately on every status change", async () => {
     const message = await newMessage();
     const writer = createBlockWriter(await db(), message.id, { throttleMs: 10_000 });

@@ -34,6 +34,8 @@ type Slot = {
   /** The tool state last accepted for this block (tool blocks only). */
   tool?: { state: ToolState; preliminary: boolean };
   sig: string;
+  /** Every column but the text, as last written: a block whose text alone grew writes its text alone. */
+  writtenRest?: string;
   status?: string;
   dirty: boolean;
   urgent: boolean;
@@ -86,7 +88,12 @@ export function createBlockWriter(
     const row = blockRow(fields);
     const now = new Date();
     const finished = fields.kind === "tool" && FINAL_STATES.includes(fields.status as ToolState) && !(slot.part as { preliminary?: boolean }).preliminary;
-    if (!slot.id) {
+    const rest = JSON.stringify({ ...fields, text: undefined });
+    if (slot.id && rest === slot.writtenRest) {
+      // Most writes of a streaming answer: its text grew, nothing else changed. The text alone costs
+      // Prisma and PostgreSQL a fraction of the whole row (its JSON columns among it).
+      await prisma.block.update({ where: { id: slot.id }, data: { text: fields.text }, select: { id: true } });
+    } else if (!slot.id) {
       // A quick tool may have finished before its block was first written.
       const created = await prisma.block.create({
         data: { ...row, messageId, ordinal: index, startedAt: fields.kind === "tool" ? now : undefined, ...(finished ? { finishedAt: now } : {}) },
@@ -97,6 +104,7 @@ export function createBlockWriter(
       // `select`: the row would otherwise come back whole, growing text and all, on every write.
       await prisma.block.update({ where: { id: slot.id }, data: { ...row, ...(finished ? { finishedAt: now } : {}) }, select: { id: true } });
     }
+    slot.writtenRest = rest;
     stats.writes++;
   }
 
