@@ -191,6 +191,9 @@ test("forged ids and bad input are refused (404 / 400) and change nothing", asyn
   await newChat(page);
   await send(page, "Everyday: name a fruit");
   await expect(answer(page)).toContainText("Apple is a fruit.");
+  // Done, not only shown: until the answer is stored (and its title named) the chat is still busy,
+  // and any request to it is 409 "A reply is still being written", whatever else is wrong with it.
+  await expect(answer(page)).toHaveAttribute("data-status", "done");
   await expect(page).toHaveURL(/\/chat\/[a-z0-9]+$/);
   const chatId = new URL(page.url()).pathname.split("/").pop()!;
   const origin = new URL(page.url()).origin;
