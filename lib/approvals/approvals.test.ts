@@ -155,6 +155,31 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(runs).toHaveLength(1);
     });
 
+    it("two tabs decide the same call at the same moment: one runs it, the other is told it was already decided", async () => {
+      const s = await pendingTurn("juliet");
+      const runs: unknown[] = [];
+      const counted = {
+        delete_file: tool({
+          description: "Deletes a file",
+          inputSchema: z.object({ path: z.string() }),
+          needsApproval: true,
+          execute: async (input) => (runs.push(input), { deleted: input.path }),
+        }),
+      };
+      // Both sent before either turn holds the chat: neither sees the other running when it loads.
+      const outcomes = await Promise.all(
+        [true, false].map((approved) =>
+          runTurn(s.ctx, { chatId: s.chat.id, decisions: [{ approvalId: s.approvalId, approved }] }, { tools: counted }).then(
+            (res) => readChunks(res).then(() => "answered"),
+            (e: unknown) => e,
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o === "answered")).toHaveLength(1);
+      expect(outcomes.find((o) => o !== "answered")).toMatchObject({ status: 409, message: "This tool call was already decided." });
+      expect(runs.length).toBeLessThanOrEqual(1);
+    });
+
     it("deny with a reason: nothing runs, the model sees the denial and answers, the next message works", async () => {
       const s = await pendingTurn("charlie");
       const { chunks } = await decide(s, [{ approvalId: s.approvalId, approved: false, reason: "that file is important" }]);

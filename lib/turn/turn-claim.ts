@@ -12,7 +12,7 @@ import { Conflict } from "../errors";
 import type { TeamContext } from "../teams/team-context";
 import { claimAttachments } from "../attachments/store";
 import { stepsTaken } from "./answer-steps";
-import { decidedAnswer, recordDecisions, supersedePending, type Decision } from "../approvals/approvals";
+import { ALREADY_DECIDED, anyDecidedAlready, decidedAnswer, recordDecisions, supersedePending, type Decision } from "../approvals/approvals";
 import { branchTip, leaveBranchFrom } from "../chat/branches";
 import { loadHistory } from "../chat/history";
 import type { ParleyUIMessage } from "../messages/message-types";
@@ -42,6 +42,22 @@ async function memberDecisions(ctx: TeamContext, chatId: string, decisions: Deci
   return messageId;
 }
 
+/** How long decisions that lost the chat to another turn wait for that turn's decisions to be stored. */
+const DECIDED_ELSEWHERE_WAIT_MS = 2_000;
+
+/**
+ * Two tabs' decisions on one call, both read before either turn held the chat: the winner stores its
+ * decisions right after it takes the chat. Whether any of `decisions` is decided within `ms`.
+ */
+async function decidedElsewhere(chatId: string, decisions: Decision[], ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await anyDecidedAlready(chatId, decisions)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Takes the chat for this turn unless another turn took it since it was read (409); stores a draft. */
 async function claimChat(client: Pick<Awaited<ReturnType<typeof db>>, "chat">, t: LoadedTurn, data: { title?: string } = {}) {
   const fields = { activeStreamId: t.streamId, ...(t.request.modelId ? { modelId: t.model.modelRowId } : {}), ...data };
@@ -64,7 +80,12 @@ export async function claimTurn(ctx: TeamContext, t: LoadedTurn): Promise<Claime
   const prisma = await db();
   const req = t.request;
   if (req.decisions?.length || req.afterDecisions || req.continue) {
-    await claimChat(prisma, t);
+    await claimChat(prisma, t).catch(async (err: unknown) => {
+      // Lost to another tab's decisions on the same calls: that is what the person is told.
+      if (req.decisions?.length && (err as Error).message === RUNNING && (await decidedElsewhere(t.chat.id, req.decisions, DECIDED_ELSEWHERE_WAIT_MS)))
+        throw Conflict(ALREADY_DECIDED);
+      throw err;
+    });
     try {
       const messageId = req.continue
         ? await reopen(prisma, t.chat.id, req.continue)
