@@ -31,7 +31,7 @@ const npm = (script, opts) => ({ name: script, start: () => run("npm", ["run", "
 const stages = [
   [npm("typecheck"), npm("lint")],
   [npm("test:unit"), npm("build", { quiet: true, nice: true })],
-  [{ name: "test:e2e", start: () => run(process.execPath, ["scripts/e2e.mjs"]) }],
+  [npm("test:e2e:built")],
   [npm("test:conformance")],
 ];
 const times = [];

@@ -18,8 +18,8 @@ describe.each(DATABASES)("on $name", (driver) => {
 
   const stored = storedTurn;
 
-  /** A tool that needs approval and records every execution. */
-  function guardedDelete() {
+  /** A tool that needs approval and records every execution; with `gate`, each run ends only once it resolves. */
+  function guardedDelete(gate?: Promise<void>) {
     const runs: unknown[] = [];
     const del = tool({
       description: "Deletes a file",
@@ -27,6 +27,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       needsApproval: true,
       execute: async (input) => {
         runs.push(input);
+        await gate;
         return { deleted: input.path };
       },
     });
@@ -125,15 +126,7 @@ describe.each(DATABASES)("on $name", (driver) => {
       const s = await pendingTurn("india");
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
-      const runs: unknown[] = [];
-      const slow = {
-        delete_file: tool({
-          description: "Deletes a file",
-          inputSchema: z.object({ path: z.string() }),
-          needsApproval: true,
-          execute: async (input) => (runs.push(input), await gate, { deleted: input.path }),
-        }),
-      };
+      const { runs, tools: slow } = guardedDelete(gate);
       const first = stored();
       const winner = await runTurn(
         s.ctx,
@@ -155,17 +148,9 @@ describe.each(DATABASES)("on $name", (driver) => {
       expect(runs).toHaveLength(1);
     });
 
-    it("two tabs decide the same call at the same moment: one runs it, the other is told it was already decided", async () => {
+    it("two tabs decide the same call at the same moment: one decision goes on, the other is told it was already decided", async () => {
       const s = await pendingTurn("juliet");
-      const runs: unknown[] = [];
-      const counted = {
-        delete_file: tool({
-          description: "Deletes a file",
-          inputSchema: z.object({ path: z.string() }),
-          needsApproval: true,
-          execute: async (input) => (runs.push(input), { deleted: input.path }),
-        }),
-      };
+      const { runs, tools: counted } = guardedDelete();
       // Both sent before either turn holds the chat: neither sees the other running when it loads.
       const outcomes = await Promise.all(
         [true, false].map((approved) =>
@@ -177,7 +162,10 @@ describe.each(DATABASES)("on $name", (driver) => {
       );
       expect(outcomes.filter((o) => o === "answered")).toHaveLength(1);
       expect(outcomes.find((o) => o !== "answered")).toMatchObject({ status: 409, message: "This tool call was already decided." });
-      expect(runs.length).toBeLessThanOrEqual(1);
+      // The call ran once if the Approve won, never if the Deny did.
+      const approveWon = outcomes[0] === "answered";
+      expect(runs).toHaveLength(approveWon ? 1 : 0);
+      expect((await storedAnswer(s.chat.id)).blocks.find((b) => b.kind === "tool")).toMatchObject({ approved: approveWon });
     });
 
     it("deny with a reason: nothing runs, the model sees the denial and answers, the next message works", async () => {

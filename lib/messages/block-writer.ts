@@ -85,15 +85,18 @@ export function createBlockWriter(
 
   async function writeSlot(index: number, slot: Slot) {
     const fields: BlockFields = partToBlock(slot.part!);
-    const row = blockRow(fields);
-    const now = new Date();
-    const finished = fields.kind === "tool" && FINAL_STATES.includes(fields.status as ToolState) && !(slot.part as { preliminary?: boolean }).preliminary;
     const rest = JSON.stringify({ ...fields, text: undefined });
     if (slot.id && rest === slot.writtenRest) {
       // Most writes of a streaming answer: its text grew, nothing else changed. The text alone costs
       // Prisma and PostgreSQL a fraction of the whole row (its JSON columns among it).
       await prisma.block.update({ where: { id: slot.id }, data: { text: fields.text }, select: { id: true } });
-    } else if (!slot.id) {
+      stats.writes++;
+      return;
+    }
+    const row = blockRow(fields);
+    const now = new Date();
+    const finished = fields.kind === "tool" && FINAL_STATES.includes(fields.status as ToolState) && !(slot.part as { preliminary?: boolean }).preliminary;
+    if (!slot.id) {
       // A quick tool may have finished before its block was first written.
       const created = await prisma.block.create({
         data: { ...row, messageId, ordinal: index, startedAt: fields.kind === "tool" ? now : undefined, ...(finished ? { finishedAt: now } : {}) },
