@@ -164,8 +164,7 @@ test("a turn started on one instance is resumed by a reload on the other, stoppe
   }
   expect(resumedOn).toBe(b);
   // The answer keeps arriving on the page from the instance that did not start it.
-  // Read until a number shows: the resumed stream starts the answer over from its first words, so the
-  // text can be empty for a moment after "Number 3." showed (seen once with the image's containers).
+  // The resumed stream replays the answer from its first words; the page keeps what it showed meanwhile.
   const highest = async () => Math.max(0, ...[...((await answer(page).textContent()) ?? "").matchAll(/Number (\d+)\./g)].map((m) => Number(m[1])));
   let shown = 0;
   await expect.poll(async () => (shown = await highest())).toBeGreaterThanOrEqual(3);

@@ -2,7 +2,7 @@
 // streams in, survives a reload as the same blocks, can be stopped, continues after a reload mid-turn,
 // and chats can be renamed and deleted.
 import { expect, test } from "@playwright/test";
-import { newChat, send, answer, storedChat } from "./helpers";
+import { newChat, send, answer, storedChat, countAnswerWords, answerWordCounts } from "./helpers";
 import { inOwnTeam } from "./own-team";
 
 test.use({ storageState: inOwnTeam });
@@ -61,13 +61,18 @@ test("Stop ends the turn on the server and keeps what streamed", async ({ page }
   await expect(answer(page)).not.toContainText("Done counting");
 });
 
-test("reloading mid-turn shows what streamed so far and continues live", async ({ page }) => {
+test("reloading mid-turn shows what streamed so far and continues live, never showing less", async ({ page }) => {
   await newChat(page);
   await send(page, "Count slowly");
   await expect(answer(page)).toContainText("Three.");
+  // The resumed stream replays the answer from its start: the page must not blank it meanwhile.
+  await countAnswerWords(page);
   await page.reload();
   await expect(answer(page)).toContainText("Three.");
   await expect(answer(page)).toContainText("Done counting.", { timeout: 20_000 });
+  const shown = await answerWordCounts(page);
+  expect(shown[0]).toBeGreaterThanOrEqual(3);
+  expect(shown, "the answer's word count, change by change").toEqual(shown.toSorted((x, y) => x - y));
   await page.reload();
   await expect(answer(page)).toHaveAttribute("data-status", "done");
   await expect(answer(page)).toContainText("Done counting.");

@@ -119,6 +119,36 @@ export async function send(page: Page, text: string) {
 /** The newest answer in the open chat. */
 export const answer = (page: Page) => page.getByRole("article", { name: "Assistant message" }).last();
 
+/**
+ * From the next page the tab opens, counts the newest answer's words at every change the page makes
+ * to it (a MutationObserver sees each change, also those no screenshot would catch).
+ */
+export async function countAnswerWords(page: Page) {
+  await page.addInitScript(() => {
+    const counts: number[] = [];
+    (window as unknown as { answerWords: number[] }).answerWords = counts;
+    const words = () => {
+      const answers = document.querySelectorAll('article[data-role="assistant"]');
+      return (answers[answers.length - 1]?.querySelector(".prose-chat")?.textContent?.match(/[\w-]+\./g) ?? []).length;
+    };
+    new MutationObserver(() => {
+      const n = words();
+      if (n !== counts.at(-1)) counts.push(n);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The newest answer's word counts since the page opened (countAnswerWords), from the first that showed words. */
+export async function answerWordCounts(page: Page): Promise<number[]> {
+  const counts = await page.evaluate(() => (window as unknown as { answerWords: number[] }).answerWords);
+  return counts.slice(
+    Math.max(
+      0,
+      counts.findIndex((n) => n > 0),
+    ),
+  );
+}
+
 /** Picks an option of a select by its visible label (or the first label a pattern matches). */
 export async function chooseOption(select: Locator, option: string | RegExp) {
   const label = typeof option === "string" ? option : (await select.locator("option").allTextContents()).find((t) => option.test(t));

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { answer, chooseOption, createInvite, joinWithNewAccount, newChat, send, teamName } from "./helpers";
+import { answer, answerWordCounts, chooseOption, countAnswerWords, createInvite, joinWithNewAccount, newChat, send, teamName } from "./helpers";
 import { inOwnTeam } from "./own-team";
 import { violations } from "./axe";
 
@@ -62,10 +62,14 @@ test("a shared chat is followed live by the member it is shared with, and by nob
   expect(await violations(page)).toEqual([]);
   await page.getByRole("button", { name: "Close" }).click();
 
-  // The member follows the answer live, sees the attachment, and has no composer and no way to act.
+  // The member follows the answer live (never seeing less of it than the page opened with), sees the
+  // attachment, and has no composer and no way to act.
+  await countAnswerWords(member);
   await member.goto(`/chat/${chatId}`);
   await expect(member.getByText(/following live/)).toBeVisible();
   await expect(answer(member)).toContainText("Done counting.", { timeout: 30_000 });
+  const shown = await answerWordCounts(member);
+  expect(shown, "the answer's word count, change by change").toEqual(shown.toSorted((x, y) => x - y));
   await expect(member.getByRole("textbox", { name: "Message" })).toHaveCount(0);
   await expect(member.getByText(/Shared by Ada Admin · read only/)).toBeVisible();
   expect((await member.request.get(attachmentUrl)).status()).toBe(200);

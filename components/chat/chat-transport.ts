@@ -3,7 +3,7 @@
 // the decisions on the last answer's waiting calls; with the picked model, and for a draft chat's
 // first message its tools and knowledge bases. Counts the requests it has sent, so a refresh after a turn can tell that
 // a newer one started meanwhile, and tells whether the server refused the last one (a budget, the
-// rate limit: nothing was stored, so the page gives the typed message back).
+// rate limit: nothing was stored, so the page gives the typed message back), and what such a refusal says.
 import { DefaultChatTransport } from "ai";
 import type { ParleyUIMessage } from "@/lib/messages/message-types";
 import { messageWithAttachments } from "./attachments/message-attachments";
@@ -74,4 +74,16 @@ export function chatTransport(edited?: EditedInputs) {
     },
   });
   return { transport, requestsSent: () => sent, lastRefused: () => refused };
+}
+
+/** What to show for a turn request the server refused: the AI SDK's error carries the answer's body, the error envelope. */
+export function turnErrorMessage(err: Error | undefined): string | undefined {
+  if (!err) return undefined;
+  try {
+    const body = JSON.parse(err.message) as { error?: { message?: string } };
+    if (body.error?.message) return body.error.message;
+  } catch {
+    /* not JSON */
+  }
+  return err.message || "Something went wrong.";
 }

@@ -30,11 +30,11 @@ import { ApprovalContext } from "./approval";
 import { FormMessage } from "../ui/field";
 import { Button } from "../ui/button";
 import { focusComposer } from "../shared/focus-composer";
-import type { MessageActions } from "./message-actions";
+import { continuable, type MessageActions } from "./message-actions";
 import { useBranches } from "./use-branches";
 import { fetchBranchPage } from "./branch-page";
 import { useStoredQuestionId } from "./use-stored-question-id";
-import { chatTransport, decisionsOf, type EditedInputs } from "./chat-transport";
+import { chatTransport, decisionsOf, turnErrorMessage, type EditedInputs } from "./chat-transport";
 import { useChatScroll } from "./use-chat-scroll";
 import { JumpToLatest } from "./jump-to-latest";
 import { useStopTurn } from "./use-stop-turn";
@@ -42,6 +42,7 @@ import { useDecisions } from "./use-decisions";
 import { useAdminWait, useRefusedDecisions, useStaleAnswer } from "./use-stored-answer";
 import { ChatUsageTotal } from "./answer-usage";
 import { AppHostContext, useAppHost } from "./app-view";
+import { useResumeFloor } from "./use-resume-floor";
 
 export type ChatViewProps = {
   chatId: string;
@@ -60,27 +61,6 @@ export type ChatViewProps = {
   /** A draft started in a project: its id (sent with the first message) and its default tools, if any. */
   project?: { id: string; tools: ToolSelection | null };
 };
-
-/** An answer Continue can go on with: stopped, interrupted, or ended at its step limit (its last part says so). */
-function continuable(m: ParleyUIMessage): boolean {
-  if (m.role !== "assistant") return false;
-  const status = m.metadata?.status;
-  if (status === "stopped" || status === "interrupted") return true;
-  const end = m.parts.at(-1);
-  return status === "done" && end?.type === "data-notice" && end.data.code === "StepLimit";
-}
-
-/** What to show for a turn request the server refused: the AI SDK's error carries the answer's body, the error envelope. */
-function errorMessage(err: Error | undefined): string | undefined {
-  if (!err) return undefined;
-  try {
-    const body = JSON.parse(err.message) as { error?: { message?: string } };
-    if (body.error?.message) return body.error.message;
-  } catch {
-    /* not JSON */
-  }
-  return err.message || "Something went wrong.";
-}
 
 export function ChatView({
   chatId,
@@ -130,6 +110,8 @@ export function ChatView({
   const afterTurn = useRef<(finished: ParleyUIMessage[]) => Promise<void>>(undefined);
 
   const last = messages[messages.length - 1];
+  // What the list renders: a resumed answer never shows less than the page was rendered with.
+  const shown = useResumeFloor(messages, initialMessages, resume);
 
   const messagesRef = useRef(messages);
   useEffect(() => {
@@ -215,14 +197,14 @@ export function ChatView({
                   </Button>
                 )}
                 {messages.length === 0 && (emptyState ?? <p className="mt-20 text-center text-subtle">Send a message to start.</p>)}
-                {messages.map((m) => (
+                {shown.map((m) => (
                   <MessageItem
                     key={m.id}
                     message={m}
-                    busy={busy && m === last && m.role === "assistant"}
+                    busy={busy && m.id === last?.id && m.role === "assistant"}
                     onRegenerate={!busy && m.role === "assistant" ? onRegenerate : undefined}
                     actions={actions}
-                    canContinue={m === last && continuable(m)}
+                    canContinue={m.id === last?.id && continuable(m)}
                     focusVersion={branches.focus?.id === m.id ? branches.focus.direction : undefined}
                   />
                 ))}
@@ -232,7 +214,7 @@ export function ChatView({
                     Waiting for the model…
                   </p>
                 )}
-                {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={errorMessage(error)} />}
+                {!last?.parts.some((p) => p.type === "data-error") && <FormMessage message={turnErrorMessage(error)} />}
                 <FormMessage message={branches.error} />
                 <FormMessage message={decisionError} />
               </div>

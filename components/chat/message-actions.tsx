@@ -10,6 +10,15 @@ import { Tooltip } from "../ui/tooltip";
 
 export type Direction = "previous" | "next";
 
+/** An answer Continue can go on with: stopped, interrupted, or ended at its step limit (its last part says so). */
+export function continuable(m: ParleyUIMessage): boolean {
+  if (m.role !== "assistant") return false;
+  const status = m.metadata?.status;
+  if (status === "stopped" || status === "interrupted") return true;
+  const end = m.parts.at(-1);
+  return status === "done" && end?.type === "data-notice" && end.data.code === "StepLimit";
+}
+
 /** What the chat lets a message do; the callbacks are stable, `disabled` while a reply is written. */
 export type MessageActions = {
   disabled: boolean;

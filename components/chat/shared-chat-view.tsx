@@ -14,6 +14,7 @@ import { MessageItem } from "./message-item";
 import { AppHostContext } from "./app-view";
 import { useChatScroll } from "./use-chat-scroll";
 import { JumpToLatest } from "./jump-to-latest";
+import { caughtUp } from "./use-resume-floor";
 import { fetchBranchPage } from "./branch-page";
 import { fetchJson } from "../shared/fetch-json";
 import { Button } from "../ui/button";
@@ -62,9 +63,13 @@ export function SharedChatView({
         const before = await storedMessages(chatId);
         if (before) setMessages(before);
         setLive(true);
+        // The stream replays the answer from its first words: the stored answer stays until the replay has caught up with it.
+        let floor = before?.at(-1)?.role === "assistant" ? before.at(-1) : undefined;
         try {
           for await (const message of readUIMessageStream<ParleyUIMessage>({ stream })) {
             if (stopped) return;
+            if (floor && message.id === floor.id && !caughtUp(message, floor)) continue;
+            floor = undefined;
             setMessages((current) =>
               current.some((m) => m.id === message.id) ? current.map((m) => (m.id === message.id ? message : m)) : [...current, message],
             );
