@@ -5,6 +5,7 @@
 // interrupted while the other serves everything; a member's rate limit counts across both; a rolling
 // restart (SIGTERM to the instance running an answer) loses no answer: the other instance finishes it.
 // Needs TEST_DATABASE_URL, TEST_REDIS_URL and nginx (CI installs Debian's package); skipped without.
+// Against containers of the image when PARLEY_TEST_IMAGE names it (deploy/test-cluster.sh).
 // Ports: E2E_BALANCER_PORT (the balancer) and the next two (the instances).
 import fs from "node:fs";
 import os from "node:os";
@@ -44,6 +45,9 @@ const RESUMED_FIXTURE = {
 const RATE_LIMIT = 6;
 
 test.skip(!DB_URL || !REDIS_URL || !nginxBinary(), "needs TEST_DATABASE_URL, TEST_REDIS_URL and nginx");
+// CI runs this spec once, against the image's containers right after `npm test` (deploy/test-cluster.sh,
+// which sets PARLEY_TEST_IMAGE), and says so with PARLEY_E2E_BALANCED=containers.
+test.skip(process.env.PARLEY_E2E_BALANCED === "containers" && !process.env.PARLEY_TEST_IMAGE, "CI runs it against the image's containers");
 test.describe.configure({ mode: "serial" });
 test.use({ ...SIGNED_OUT, baseURL: LB });
 // Two more servers and nginx on the machine: pages take longer than in the other specs.

@@ -86,8 +86,9 @@ export function startInstance(port: number, env: Record<string, string | undefin
   return started;
 }
 
-/** The app's own settings in `env` (what a container is given of the test's environment). */
-const appSettings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith("PARLEY_") && k !== "PARLEY_TEST_IMAGE"));
+/** The app's own settings in `env` (what a container is given of the test's environment): not the tests' own. */
+const appSettings = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith("PARLEY_") && k !== "PARLEY_TEST_IMAGE" && k !== "PARLEY_E2E_BALANCED"));
 
 let containers = 0;
 
