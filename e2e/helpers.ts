@@ -141,12 +141,8 @@ export async function countAnswerWords(page: Page) {
 /** The newest answer's word counts since the page opened (countAnswerWords), from the first that showed words. */
 export async function answerWordCounts(page: Page): Promise<number[]> {
   const counts = await page.evaluate(() => (window as unknown as { answerWords: number[] }).answerWords);
-  return counts.slice(
-    Math.max(
-      0,
-      counts.findIndex((n) => n > 0),
-    ),
-  );
+  const first = counts.findIndex((n) => n > 0);
+  return first === -1 ? counts : counts.slice(first);
 }
 
 /** Picks an option of a select by its visible label (or the first label a pattern matches). */

@@ -14,7 +14,7 @@ import { MessageItem } from "./message-item";
 import { AppHostContext } from "./app-view";
 import { useChatScroll } from "./use-chat-scroll";
 import { JumpToLatest } from "./jump-to-latest";
-import { caughtUp } from "./use-resume-floor";
+import { answerAtEnd, caughtUp } from "./use-resume-floor";
 import { fetchBranchPage } from "./branch-page";
 import { fetchJson } from "../shared/fetch-json";
 import { Button } from "../ui/button";
@@ -64,7 +64,7 @@ export function SharedChatView({
         if (before) setMessages(before);
         setLive(true);
         // The stream replays the answer from its first words: the stored answer stays until the replay has caught up with it.
-        let floor = before?.at(-1)?.role === "assistant" ? before.at(-1) : undefined;
+        let floor = answerAtEnd(before);
         try {
           for await (const message of readUIMessageStream<ParleyUIMessage>({ stream })) {
             if (stopped) return;

@@ -20,28 +20,32 @@ function answer(text: string, tools = 0): ParleyUIMessage {
 describe("withFloor", () => {
   const rendered = answer("One. Two. Three.");
 
-  it("shows the rendered answer while the replay is behind it, then the live one", () => {
+  it("shows the rendered answer while the replay is behind it, then the live one, and retires then", () => {
     const replay = ["", "One.", "One. Two.", "One. Two. Three.", "One. Two. Three. Four."];
-    const seen = replay.map((text) => withFloor([question, answer(text)], rendered)[1].parts.at(-1));
-    expect(seen.map((p) => (p as { text: string }).text)).toEqual([
+    const seen = replay.map((text) => withFloor([question, answer(text)], rendered));
+    expect(seen.map(({ shown }) => (shown[1].parts.at(-1) as { text: string }).text)).toEqual([
       "One. Two. Three.",
       "One. Two. Three.",
       "One. Two. Three.",
       "One. Two. Three.",
       "One. Two. Three. Four.",
     ]);
+    expect(seen.map(({ retired }) => retired)).toEqual([false, false, false, true, true]);
   });
 
   it("counts tool blocks too: a replay with the text but not yet the call shows the rendered answer", () => {
     const withCall = answer("Done.", 1);
-    expect(withFloor([question, answer("Done.")], withCall)[1]).toBe(withCall);
+    expect(withFloor([question, answer("Done.")], withCall).shown[1]).toBe(withCall);
     const live = answer("Done.", 1);
-    expect(withFloor([question, live], withCall)[1]).toBe(live);
+    expect(withFloor([question, live], withCall)).toEqual({ shown: [question, live], retired: true });
   });
 
-  it("leaves other messages, and a list without the answer, as they are", () => {
-    const list = [question, { ...answer(""), id: "other" }];
-    expect(withFloor(list, rendered)).toBe(list);
-    expect(withFloor(list, undefined)).toBe(list);
+  it("keeps the rendered answer before the resume starts, and retires once the answer has left the list", () => {
+    const page = [question, rendered];
+    expect(withFloor(page, rendered)).toEqual({ shown: page, retired: false });
+    const switched = [question, { ...answer(""), id: "other" }];
+    const after = withFloor(switched, rendered);
+    expect(after.shown).toBe(switched);
+    expect(after.retired).toBe(true);
   });
 });

@@ -83,16 +83,8 @@ export function createBlockWriter(
   let failures = 0;
   let failure: unknown;
 
-  async function writeSlot(index: number, slot: Slot) {
-    const fields: BlockFields = partToBlock(slot.part!);
-    const rest = JSON.stringify({ ...fields, text: undefined });
-    if (slot.id && rest === slot.writtenRest) {
-      // Most writes of a streaming answer: its text grew, nothing else changed. The text alone costs
-      // Prisma and PostgreSQL a fraction of the whole row (its JSON columns among it).
-      await prisma.block.update({ where: { id: slot.id }, data: { text: fields.text }, select: { id: true } });
-      stats.writes++;
-      return;
-    }
+  /** Writes the block's whole row: its first write, or one where more than its text changed. */
+  async function writeRow(index: number, slot: Slot, fields: BlockFields) {
     const row = blockRow(fields);
     const now = new Date();
     const finished = fields.kind === "tool" && FINAL_STATES.includes(fields.status as ToolState) && !(slot.part as { preliminary?: boolean }).preliminary;
@@ -107,7 +99,18 @@ export function createBlockWriter(
       // `select`: the row would otherwise come back whole, growing text and all, on every write.
       await prisma.block.update({ where: { id: slot.id }, data: { ...row, ...(finished ? { finishedAt: now } : {}) }, select: { id: true } });
     }
-    slot.writtenRest = rest;
+  }
+
+  async function writeSlot(index: number, slot: Slot) {
+    const fields: BlockFields = partToBlock(slot.part!);
+    const rest = JSON.stringify({ ...fields, text: undefined });
+    // Most writes of a streaming answer: its text grew, nothing else changed. The text alone costs
+    // Prisma and PostgreSQL a fraction of the whole row (its JSON columns among it).
+    if (slot.id && rest === slot.writtenRest) await prisma.block.update({ where: { id: slot.id }, data: { text: fields.text }, select: { id: true } });
+    else {
+      await writeRow(index, slot, fields);
+      slot.writtenRest = rest;
+    }
     stats.writes++;
   }
 
