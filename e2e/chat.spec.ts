@@ -61,11 +61,23 @@ test("Stop ends the turn on the server and keeps what streamed", async ({ page }
   await expect(answer(page)).not.toContainText("Done counting");
 });
 
-test("reloading mid-turn shows what streamed so far and continues live, never showing less", async ({ page }) => {
+test("reloading mid-turn shows what streamed so far and continues live, never showing less, also on a slow connection", async ({ page }) => {
   await newChat(page);
   await send(page, "Count slowly");
   await expect(answer(page)).toContainText("Three.");
-  // The resumed stream replays the answer from its start: the page must not blank it meanwhile.
+  // The resumed stream replays the answer from its start: the page must not blank it meanwhile. On a
+  // slow connection, too: the stream starts 1 s after the reload, and the page's reads of the stored
+  // answer (it reads them while it follows no stream) arrive 1.5 s after the server sent them, when the
+  // live answer is ahead of them.
+  await page.route(/\/api\/chat\/[^/]+\/stream$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 1_000));
+    await route.continue();
+  });
+  await page.route(/\/api\/chat\/[^/]+\/messages$/, async (route) => {
+    const response = await route.fetch();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.fulfill({ response });
+  });
   await countAnswerWords(page);
   await page.reload();
   await expect(answer(page)).toContainText("Three.");

@@ -122,10 +122,14 @@ export function useStaleAnswer({ chatId, status, last, setMessages }: StoredAnsw
     if (!staleId) return;
     let tries = 0;
     let timer: ReturnType<typeof setTimeout>;
+    // A read still on its way when the page starts following the stream (a resume) must not replace
+    // the live answer with the stored one, which lags it, nor read on.
+    let cancelled = false;
     const handedOver = messagesRef.current.at(-1)?.metadata?.handedOver;
     const lookUntil = handedOver ? Date.now() + handedOver.withinMs + HANDOVER_MARGIN_MS : 0;
     const refresh = async () => {
       const fresh = await storedMessage(chatId, staleId);
+      if (cancelled) return;
       // Handed over: stored as interrupted until the other instance takes it, which may first wait for
       // the stopping one to store it (continue-decided.ts): looked at a while longer, shown as it is meanwhile.
       const handing = fresh?.metadata?.status === "interrupted" && Date.now() < lookUntil;
@@ -133,6 +137,9 @@ export function useStaleAnswer({ chatId, status, last, setMessages }: StoredAnsw
       if ((!fresh || fresh.metadata?.status === "streaming" || handing) && ++tries < 60) timer = setTimeout(refresh, Math.min(300 * tries, 3000));
     };
     timer = setTimeout(refresh, 300);
-    return () => clearTimeout(timer);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
   }, [staleId, chatId, setMessages, messagesRef]);
 }
