@@ -1,6 +1,18 @@
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const UNIT = ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"];
+
+// Files that replace modules, globals, the environment or the clock for their tests (vi.mock, vi.stubGlobal,
+// vi.stubEnv, fake timers) each run in a process of their own, as vitest runs every file by default; the
+// rest share processes (project "unit" below). Found by reading the files, so a new one is never missed.
+const OWN_PROCESS_USE = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers|resetModules)\(/;
+const OWN_PROCESS = fs
+  .globSync(UNIT)
+  .filter((file) => OWN_PROCESS_USE.test(fs.readFileSync(file, "utf8")))
+  .map((file) => file.replaceAll("[", "[[]"));
 
 // The tests of MCP tools in chats and of members' OAuth connections, run once more against the
 // 2026-07-28 test servers (on the SDK v2 server package) in place of the 2025-11-25 ones
@@ -39,9 +51,17 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"],
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...OWN_PROCESS],
+          // Files share their worker processes and the modules loaded in them: a process of its own for
+          // each file cost the suite 873 CPU-seconds against 534 shared (docs/testing.md). Each file's
+          // environment is still its own (test/support/file-scope.ts).
+          isolate: false,
+          setupFiles: ["test/support/file-scope.ts"],
         },
       },
+      { extends: true, test: { name: "own-process", include: OWN_PROCESS } },
+      // Isolated: test/support/test-servers.ts reads the revision when it is loaded.
       { extends: true, test: { name: "mcp-2026-07-28", include: MCP_ON_BOTH_REVISIONS, env: { PARLEY_TEST_MCP_REVISION: "2026-07-28" } } },
     ],
   },
