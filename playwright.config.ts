@@ -1,14 +1,13 @@
 // e2e in Chromium against `next build` + `next start` on a fresh data directory (e2e/start-server.mjs).
-// Uses the system Chromium when there is one (no browser download needed), else Playwright's own.
-import fs from "node:fs";
+// Uses Debian's headless Chromium when there is one (no browser download needed; test/support/chromium.ts).
 import { defineConfig, devices } from "@playwright/test";
 import { UPSTREAM_FIXTURE_FILES } from "./e2e/upstream-fixtures";
+import { CHROMIUM_EXECUTABLE } from "./test/support/chromium";
 
 const PORT = Number(process.env.E2E_PORT || 3210);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 4011);
 // The test SMTP server and its JSON mailbox (e2e/mail-server.ts, read through e2e/mailbox.ts).
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || UPSTREAM_PORT + 20);
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 // Specs that change what every other spec sees while they run: the scripted upstream's fixtures (replaced
 // through its control API), the instance's sign-in methods. They run one at a time after the rest; every
@@ -45,7 +44,7 @@ export default defineConfig({
     trace: process.env.E2E_TRACE === "on" ? { mode: "retain-on-failure", screenshots: false } : "off",
     reducedMotion: "reduce",
     launchOptions: {
-      executablePath,
+      executablePath: CHROMIUM_EXECUTABLE,
       // No GPU process: headless pages here draw nothing that needs one, and it took 20–30% of a core.
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },

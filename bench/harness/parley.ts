@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { BenchOptions, Db } from "../options";
 import { request, streamSse, type StreamOptions, type StreamResult } from "./http";
 import { freePort, killGroup, onCleanup, sleep, spawnGroup } from "./lifecycle";
+import { CHROMIUM_EXECUTABLE } from "../../test/support/chromium";
 import { API_KEY, MODEL, type Upstream } from "./upstream";
 
 export interface Server {
@@ -127,10 +128,9 @@ export async function launch(server: Server): Promise<void> {
 /** First-run setup in a real browser (the /setup form), then the session cookies for plain HTTP. */
 export async function setupAdmin(server: Server): Promise<void> {
   const { chromium } = await import("@playwright/test");
-  // The same browser the e2e tests use (PLAYWRIGHT_CHROMIUM_EXECUTABLE, else Debian's Chromium when present).
-  const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+  // The same browser the e2e tests use.
   const browser = await chromium.launch({
-    executablePath,
+    executablePath: CHROMIUM_EXECUTABLE,
     args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
