@@ -4,7 +4,7 @@
 // starting from the schema's defaults, with Submit, Decline and Cancel; a field that looks like it
 // asks for a password or secret carries a warning. URL mode: the address and its domain, opened only
 // when the member clicks. The server checks the answer again (app/api/elicitations).
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { ExternalLink, MessageCircleQuestion, TriangleAlert } from "lucide-react";
 import type { ElicitationView } from "@/lib/mcp-chat/elicitations";
 import type { ElicitField } from "@/lib/mcp/elicitation-schema";
@@ -125,26 +125,32 @@ function FieldControl({ field, value, error, onChange }: { field: ElicitField; v
   );
 }
 
-type FormState = { values: Record<string, Value>; errors: Record<string, string>; problem?: string; sent?: Answer["action"]; focus?: number };
+type FormState = { values: Record<string, Value>; errors: Record<string, string>; problem?: string; sent?: Answer["action"] };
 
 /**
- * The form's state by question, outside React: a reloaded page's stream replays the turn and rebuilds
- * the tool block part by part, so the form can be mounted again at any moment (even while its answer is
- * on the way). What was typed, the server's verdict on it, whether it was sent and which control had the
- * focus must all survive that.
+ * The form's state by question, outside React: a reloaded page's replay rebuilds the tool block part by
+ * part, so the form can be mounted again at any moment (even between a keystroke and its render). What
+ * was typed, the server's verdict and whether it was sent live here, shown alike by every mounted copy.
  */
 const kept = new Map<string, FormState>();
+const keptFocus = new Map<string, number>();
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
 
 function useKeptForm(id: string, fields: ElicitField[]) {
-  const [state, setState] = useState<FormState>(() => kept.get(id) ?? { values: initialValues(fields), errors: {} });
+  const [initial] = useState<FormState>(() => ({ values: initialValues(fields), errors: {} }));
+  const current = useCallback(() => kept.get(id) ?? initial, [id, initial]);
+  const state = useSyncExternalStore(subscribe, current, current);
   const update = useCallback(
-    (change: (old: FormState) => Partial<FormState>) =>
-      setState((old) => {
-        const next = { ...old, ...change(old) };
-        kept.set(id, next);
-        return next;
-      }),
-    [id],
+    (change: (old: FormState) => Partial<FormState>) => {
+      const old = current();
+      kept.set(id, { ...old, ...change(old) });
+      for (const listener of listeners) listener();
+    },
+    [id, current],
   );
   return [state, update] as const;
 }
@@ -154,7 +160,7 @@ const FOCUSABLE = "input, select, textarea, button";
 /** Puts the focus back on the control that had it when the form was taken away by a rebuild. */
 function useFocusKept(id: string, root: React.RefObject<HTMLDivElement | null>) {
   useEffect(() => {
-    const at = kept.get(id)?.focus;
+    const at = keptFocus.get(id);
     const active = document.activeElement;
     if (at === undefined || !root.current || (active && active !== document.body)) return;
     root.current.querySelectorAll<HTMLElement>(FOCUSABLE)[at]?.focus();
@@ -162,11 +168,11 @@ function useFocusKept(id: string, root: React.RefObject<HTMLDivElement | null>) 
   return {
     onFocus: (e: React.FocusEvent<HTMLDivElement>) => {
       const at = [...e.currentTarget.querySelectorAll(FOCUSABLE)].indexOf(e.target);
-      if (at >= 0) kept.set(id, { ...kept.get(id)!, focus: at });
+      if (at >= 0) keptFocus.set(id, at);
     },
     // Leaving the form forgets the place; a control taken out of the page with it does not.
     onBlur: (e: React.FocusEvent<HTMLDivElement>) => {
-      if (e.target.isConnected && !e.currentTarget.contains(e.relatedTarget)) kept.set(id, { ...kept.get(id)!, focus: undefined });
+      if (e.target.isConnected && !e.currentTarget.contains(e.relatedTarget)) keptFocus.delete(id);
     },
   };
 }
