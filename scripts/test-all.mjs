@@ -13,8 +13,8 @@ import { requireNode } from "./node-runtime.mjs";
 requireNode();
 
 // Every Node process the suites start keeps the code it compiled for the next one (Node's compile
-// cache): the conformance suite alone starts more than a hundred short-lived ones, and took 92 CPU-seconds with
-// the cache against 116 without (November 29, 2026).
+// cache): the conformance suite alone starts more than a hundred short-lived ones, and took 92
+// CPU-seconds with the cache against 116 without (November 29, 2026).
 process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "parley-node-compile-cache");
 
 /**
