@@ -104,9 +104,7 @@ describe("the metrics endpoint", () => {
       await done.promise;
       await prisma.budget.create({ data: { teamId: ctx.team.id, scope: "team", metric: "tokens", limit: 100 } });
       // The counter is the process's: other test files in this worker may have counted refusals before.
-      const refusal = { scope: "team", metric: "tokens" };
-      const refusalsBefore =
-        (await metrics().budgetRefusals.get()).values.find((v) => v.labels.scope === refusal.scope && v.labels.metric === refusal.metric)?.value ?? 0;
+      const refusalsBefore = (await metrics().budgetRefusals.get()).values.find((v) => v.labels.scope === "team" && v.labels.metric === "tokens")?.value ?? 0;
       expect((await rejection(runTurn(ctx, { chatId: chat.id, text: "refused" }))).status).toBe(429);
       metrics().toolErrors.inc({ code: "Timeout" }, 0); // the series exists before any failure
 
